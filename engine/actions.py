@@ -1,0 +1,215 @@
+"""Actions: what a player asks for. A closed union of small frozen values, each with a text form.
+
+Text forms (``parse_action`` reads them, ``str`` writes them)::
+
+    take                      take the first upcard            (OFFER-1, OFFER-2)
+    pass                      decline the first upcard         (OFFER-1, OFFER-2)
+    draw                      take the top of the stock        (TURN-2)
+    pickup                    take the top of the discard pile (TURN-2, DEAD-2)
+    discard Kh                discard a card face up           (TURN-2)
+    knock Kh                  knock, discarding Kh face down   (KNOCK-1)
+    big-gin                   declare big gin, no discard      (KNOCK-6)
+    decline                   leave the last discard (50th-card rule) (DEAD-2)
+    spread As-2s-3s 7c-7d-7h  the knocker's melds              (KNOCK-4)
+    layoff 9c-9d-9h 7c>4c-5c-6c   the defender's melds and layoffs (LAY-5)
+
+With a seat prefix (``p0 discard Kh``) the seat is read from the text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from engine.cards import Card
+from engine.errors import NotationError
+from engine.melds import Meld, canonical
+from engine.showdown import Layoff, canonical_layoffs
+
+
+@dataclass(frozen=True, slots=True)
+class TakeUpcard:
+    seat: int
+    trigger = "take_upcard"
+    order = 1
+
+    def __str__(self) -> str:
+        return "take"
+
+
+@dataclass(frozen=True, slots=True)
+class PassUpcard:
+    seat: int
+    trigger = "pass_upcard"
+    order = 0
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawStock:
+    seat: int
+    trigger = "draw_stock"
+    order = 2
+
+    def __str__(self) -> str:
+        return "draw"
+
+
+@dataclass(frozen=True, slots=True)
+class DrawDiscard:
+    seat: int
+    trigger = "draw_discard"
+    order = 3
+
+    def __str__(self) -> str:
+        return "pickup"
+
+
+@dataclass(frozen=True, slots=True)
+class Discard:
+    seat: int
+    card: Card
+    trigger = "discard"
+    order = 4
+
+    def __str__(self) -> str:
+        return f"discard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knock:
+    seat: int
+    card: Card
+    trigger = "knock"
+    order = 5
+
+    def __str__(self) -> str:
+        return f"knock {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class BigGin:
+    seat: int
+    trigger = "big_gin"
+    order = 6
+
+    def __str__(self) -> str:
+        return "big-gin"
+
+
+@dataclass(frozen=True, slots=True)
+class DeclineWall:
+    seat: int
+    trigger = "decline_wall"
+    order = 7
+
+    def __str__(self) -> str:
+        return "decline"
+
+
+@dataclass(frozen=True, slots=True)
+class Spread:
+    """The knocker's spread: his choice of disjoint melds (kept in canonical order)."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    trigger = "spread"
+    order = 8
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "melds", canonical(self.melds))
+
+    def __str__(self) -> str:
+        return " ".join(["spread", *map(str, self.melds)])
+
+
+@dataclass(frozen=True, slots=True)
+class LayOff:
+    """The defender's whole answer: his own melds and his layoffs onto the knocker's melds."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    layoffs: tuple[Layoff, ...] = ()
+    trigger = "lay_off"
+    order = 9
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "melds", canonical(self.melds))
+        object.__setattr__(self, "layoffs", canonical_layoffs(self.layoffs))
+
+    def __str__(self) -> str:
+        return " ".join(["layoff", *map(str, self.melds), *map(str, self.layoffs)])
+
+
+Action: TypeAlias = (
+    TakeUpcard | PassUpcard | DrawStock | DrawDiscard | Discard | Knock | BigGin | DeclineWall | Spread | LayOff
+)
+
+ACTION_TYPES: tuple[type[Action], ...] = (
+    PassUpcard,
+    TakeUpcard,
+    DrawStock,
+    DrawDiscard,
+    Discard,
+    Knock,
+    BigGin,
+    DeclineWall,
+    Spread,
+    LayOff,
+)
+
+
+def sort_key(action: Action) -> tuple[object, ...]:
+    """The explicit order of ``legal_actions()``: by kind, then by cards (rank, then suit)."""
+    match action:
+        case Discard(card=c) | Knock(card=c):
+            return (action.order, c.rank, c.suit)
+        case Spread(melds=ms):
+            return (action.order, [m.sort_key for m in ms])
+        case LayOff(melds=ms, layoffs=los):
+            return (
+                action.order,
+                [m.sort_key for m in ms],
+                [(lo.onto.sort_key, lo.card.rank, lo.card.suit) for lo in los],
+            )
+        case _:
+            return (action.order,)
+
+
+def parse_action(text: str, seat: int | None = None) -> Action:
+    """Read an action from its text form; the seat comes from a ``pN`` prefix or the argument.
+
+    >>> parse_action("p1 knock Kh")
+    Knock(seat=1, card=Card.parse('Kh'))
+    """
+    words = text.split()
+    if words and len(words[0]) == 2 and words[0][0] == "p" and words[0][1].isdigit():
+        seat = int(words[0][1])
+        words = words[1:]
+    if seat is None:
+        raise NotationError(f"TURN-1: no seat given for action {text!r} (prefix it with p0 or p1)")
+    if not words:
+        raise NotationError(f"TURN-1: empty action {text!r}")
+    verb, args = words[0].lower(), words[1:]
+    simple: dict[str, Callable[[int], Action]] = {
+        "take": TakeUpcard,
+        "pass": PassUpcard,
+        "draw": DrawStock,
+        "pickup": DrawDiscard,
+        "big-gin": BigGin,
+        "decline": DeclineWall,
+    }
+    if verb in simple and not args:
+        return simple[verb](seat)
+    if verb in ("discard", "knock") and len(args) == 1:
+        return (Discard if verb == "discard" else Knock)(seat, Card.parse(args[0]))
+    if verb == "spread":
+        return Spread(seat, tuple(Meld.parse(a) for a in args))
+    if verb == "layoff":
+        melds = tuple(Meld.parse(a) for a in args if ">" not in a)
+        layoffs = tuple(Layoff.parse(a) for a in args if ">" in a)
+        return LayOff(seat, melds, layoffs)
+    raise NotationError(f"TURN-1: not an action: {text!r}")

@@ -1,0 +1,156 @@
+"""Cards, ranks, suits and card notation.
+
+Rules: CARD-1, CARD-2, CARD-3.
+
+A card is written rank then suit: ranks ``A23456789TJQK``, suits ``cdhs``
+(``As``, ``Td``, ``Kh``). Every card also has an index 0..51 (suit-major:
+``suit * 13 + rank - 1``) so that a set of cards is one integer bitmask;
+the meld search works on those masks.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import ClassVar
+
+from engine.errors import NotationError
+
+RANKS = "A23456789TJQK"
+SUITS = "cdhs"
+SUIT_SYMBOLS = "♣♦♥♠"
+
+
+class Suit(enum.IntEnum):
+    """The four suits, in index order (clubs, diamonds, hearts, spades). Rule: CARD-1."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        return SUITS[self]
+
+    @property
+    def symbol(self) -> str:
+        return SUIT_SYMBOLS[self]
+
+
+@dataclass(frozen=True, slots=True, order=False)
+class Card:
+    """One playing card; ``rank`` is 1 (ace, always low) .. 13 (king). Rules: CARD-1, CARD-2."""
+
+    rank: int
+    suit: Suit
+
+    _BY_INDEX: ClassVar[tuple[Card, ...]]
+
+    def __post_init__(self) -> None:
+        if not 1 <= self.rank <= 13:
+            raise NotationError(f"CARD-1: rank must be 1..13, got {self.rank!r}")
+        if not isinstance(self.suit, Suit):
+            raise NotationError(f"CARD-1: suit must be a Suit, got {self.suit!r}")
+
+    @property
+    def index(self) -> int:
+        """The card's index 0..51 (suit-major)."""
+        return self.suit * 13 + self.rank - 1
+
+    @property
+    def bit(self) -> int:
+        """The card as a one-bit mask."""
+        return 1 << (self.suit * 13 + self.rank - 1)
+
+    @property
+    def value(self) -> int:
+        """Deadwood points: ace 1, two to ten their pips, pictures 10. Rule: CARD-3."""
+        return 10 if self.rank >= 10 else self.rank
+
+    @staticmethod
+    def from_index(index: int) -> Card:
+        """The card with index 0..51."""
+        if not 0 <= index < 52:
+            raise NotationError(f"CARD-1: card index must be 0..51, got {index!r}")
+        return Card._BY_INDEX[index]
+
+    @staticmethod
+    def parse(text: str) -> Card:
+        """Parse ``"As"``, ``"Td"``, ``"10h"`` (suit letters in either case).
+
+        >>> Card.parse("Td")
+        Card.parse('Td')
+        """
+        t = text.strip()
+        if t[:2] == "10":
+            t = "T" + t[2:]
+        if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
+            raise NotationError(f"CARD-1: not a card: {text!r} (write rank then suit, e.g. 'As', 'Td')")
+        return Card._BY_INDEX[SUITS.index(t[1].lower()) * 13 + RANKS.index(t[0].upper())]
+
+    def __str__(self) -> str:
+        return RANKS[self.rank - 1] + SUITS[self.suit]
+
+    def __repr__(self) -> str:
+        return f"Card.parse({str(self)!r})"
+
+    def __hash__(self) -> int:
+        return self.suit * 13 + self.rank - 1
+
+    def __lt__(self, other: Card) -> bool:
+        return (self.rank, self.suit) < (other.rank, other.suit)
+
+    def __le__(self, other: Card) -> bool:
+        return (self.rank, self.suit) <= (other.rank, other.suit)
+
+    def __gt__(self, other: Card) -> bool:
+        return (self.rank, self.suit) > (other.rank, other.suit)
+
+    def __ge__(self, other: Card) -> bool:
+        return (self.rank, self.suit) >= (other.rank, other.suit)
+
+
+Card._BY_INDEX = tuple(object.__new__(Card) for _ in range(52))
+for _i, _c in enumerate(Card._BY_INDEX):
+    object.__setattr__(_c, "rank", _i % 13 + 1)
+    object.__setattr__(_c, "suit", Suit(_i // 13))
+del _i, _c
+
+#: The 52 cards in index order (clubs A..K, diamonds, hearts, spades).
+DECK: tuple[Card, ...] = Card._BY_INDEX
+
+
+def cards(text: str) -> tuple[Card, ...]:
+    """Parse cards separated by spaces or commas, in the order written.
+
+    >>> cards("As 2s 3s")
+    (Card.parse('As'), Card.parse('2s'), Card.parse('3s'))
+    """
+    return tuple(Card.parse(t) for t in text.replace(",", " ").split())
+
+
+def to_mask(cs: Iterable[Card]) -> int:
+    """The bitmask of some cards."""
+    m = 0
+    for c in cs:
+        m |= 1 << (c.suit * 13 + c.rank - 1)
+    return m
+
+
+def from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a bitmask, sorted by rank then suit."""
+    out = [Card._BY_INDEX[i] for i in range(52) if mask >> i & 1]
+    out.sort()
+    return tuple(out)
+
+
+def sort_cards(cs: Iterable[Card]) -> tuple[Card, ...]:
+    """Cards sorted by rank then suit (the display and legal-action order)."""
+    return tuple(sorted(cs))
+
+
+def fmt(cs: Iterable[Card]) -> str:
+    """Cards as text, space separated, in the order given."""
+    return " ".join(str(c) for c in cs)

@@ -1,0 +1,71 @@
+"""Knock's typed errors: one hierarchy, every error naming the rule it enforces.
+
+A message reads ``KNOCK-2: cannot knock with 14 deadwood (limit 6) in phase discard: knock Kh by seat 0``.
+"""
+
+from __future__ import annotations
+
+
+class KnockError(Exception):
+    """Base class of every error Knock raises on purpose."""
+
+    rule: str
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+
+
+class NotationError(KnockError, ValueError):
+    """Text that is not a card, meld or action in Knock's notation."""
+
+    def __init__(self, message: str, *, rule: str = "") -> None:
+        super().__init__(message, rule=rule or message.split(":", 1)[0])
+
+
+class InvalidMeld(KnockError, ValueError):
+    """Cards that do not form a meld (MELD-1, MELD-2) or melds that overlap (MELD-3)."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}", rule=rule)
+        self.reason = reason
+
+
+class InvalidRules(KnockError, ValueError):
+    """A rule set whose options contradict each other or are out of range."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}", rule=rule)
+        self.reason = reason
+
+
+class InvalidDeal(KnockError, ValueError):
+    """A prearranged deal that is not a partition of the deck (DEAL-4)."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}", rule=rule)
+        self.reason = reason
+
+
+class IllegalAction(KnockError, ValueError):
+    """An action the rules forbid now. The game is left exactly as it was.
+
+    Carries the rule id, the phase the game was in and the offending action.
+    """
+
+    def __init__(self, rule: str, reason: str, *, phase: str, action: object) -> None:
+        super().__init__(f"{rule}: {reason} in phase {phase}: {action}", rule=rule)
+        self.reason = reason
+        self.phase = phase
+        self.action = action
+
+
+class NotImplementedRule(KnockError, NotImplementedError):
+    """A rule or option the engine does not implement yet (listed as missing in the README)."""
+
+    def __init__(self, rule: str, what: str) -> None:
+        super().__init__(f"{rule}: not implemented yet: {what}", rule=rule)
+
+
+class InternalError(KnockError, AssertionError):
+    """The engine disagrees with itself (a bug): validation accepted what the state machine refused."""

@@ -1,0 +1,172 @@
+"""Events: what happened. A closed union of frozen facts; dealer steps (deal, score, dead hand) are events too."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TypeAlias
+
+from engine.cards import Card, fmt
+from engine.melds import Meld
+from engine.scoring import HandResult
+from engine.showdown import Layoff
+
+
+@dataclass(frozen=True, slots=True)
+class Dealt:
+    """The deal: both hands (by seat), the upcard and the stock, top card first. Rules: DEAL-3, KNOCK-3, OKLA-1."""
+
+    dealer: int
+    hands: tuple[tuple[Card, ...], tuple[Card, ...]]
+    upcard: Card
+    stock: tuple[Card, ...]
+    knock_limit: int
+
+    def __str__(self) -> str:
+        return (
+            f"deal by p{self.dealer}: p0 [{fmt(sorted(self.hands[0]))}] p1 [{fmt(sorted(self.hands[1]))}]"
+            f" upcard {self.upcard} (knock limit {self.knock_limit}), stock {len(self.stock)}"
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardPassed:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} passes the upcard"
+
+
+@dataclass(frozen=True, slots=True)
+class UpcardTaken:
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"p{self.seat} takes the upcard {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class DrewStock:
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"p{self.seat} draws {self.card} from the stock"
+
+
+@dataclass(frozen=True, slots=True)
+class DrewDiscard:
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"p{self.seat} picks up {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Discarded:
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"p{self.seat} discards {self.card}"
+
+
+@dataclass(frozen=True, slots=True)
+class Knocked:
+    """A knock: the card is discarded face down and is out of play. Rule: KNOCK-1."""
+
+    seat: int
+    card: Card
+
+    def __str__(self) -> str:
+        return f"p{self.seat} knocks, discarding {self.card} face down"
+
+
+@dataclass(frozen=True, slots=True)
+class BigGinDeclared:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} declares big gin"
+
+
+@dataclass(frozen=True, slots=True)
+class WallDeclined:
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} leaves the last discard"
+
+
+@dataclass(frozen=True, slots=True)
+class SpreadLaid:
+    """The knocker's spread and his deadwood. Rules: KNOCK-4, KNOCK-5."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    deadwood_cards: tuple[Card, ...]
+
+    @property
+    def deadwood(self) -> int:
+        return sum(c.value for c in self.deadwood_cards)
+
+    def __str__(self) -> str:
+        ms = " ".join(map(str, self.melds)) or "(no melds)"
+        return f"p{self.seat} spreads {ms}; deadwood [{fmt(self.deadwood_cards)}] = {self.deadwood}"
+
+
+@dataclass(frozen=True, slots=True)
+class DefenceLaid:
+    """The defender's melds, layoffs and deadwood. Rules: LAY-5, LAY-6."""
+
+    seat: int
+    melds: tuple[Meld, ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood_cards: tuple[Card, ...]
+
+    @property
+    def deadwood(self) -> int:
+        return sum(c.value for c in self.deadwood_cards)
+
+    def __str__(self) -> str:
+        ms = " ".join(map(str, self.melds)) or "(no melds)"
+        lo = " ".join(map(str, self.layoffs)) or "none"
+        return f"p{self.seat} shows {ms}, lays off {lo}; deadwood [{fmt(self.deadwood_cards)}] = {self.deadwood}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandScored:
+    """The hand's result. Rules: SCORE-1 .. SCORE-6."""
+
+    result: HandResult
+
+    def __str__(self) -> str:
+        return str(self.result)
+
+
+@dataclass(frozen=True, slots=True)
+class HandDead:
+    """The hand ends without a score. Rules: DEAD-1, DEAD-2, DEAD-3."""
+
+    result: HandResult
+
+    def __str__(self) -> str:
+        return str(self.result)
+
+
+Event: TypeAlias = (
+    Dealt
+    | UpcardPassed
+    | UpcardTaken
+    | DrewStock
+    | DrewDiscard
+    | Discarded
+    | Knocked
+    | BigGinDeclared
+    | WallDeclined
+    | SpreadLaid
+    | DefenceLaid
+    | HandScored
+    | HandDead
+)

@@ -1,0 +1,156 @@
+"""The hand state machine, written once as data.
+
+``TABLE`` is the single source of truth: it builds the shared ``transitions.Machine``, and
+``tools/gen_spec.py`` writes it into ``spec/transitions.json``, the table in ``spec/state-machine.md``
+and the Mermaid diagram ``spec/hand-machine.mmd``. ``tests/spec`` fails when any of them drift.
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import logging
+from dataclasses import dataclass
+from typing import Any
+
+from transitions import Machine
+
+
+class Phase(enum.Enum):
+    """The states of one hand."""
+
+    DEAL = "deal"
+    UPCARD_OFFER = "upcard_offer"
+    DRAW = "draw"
+    DISCARD = "discard"
+    WALL = "wall"
+    KNOCK = "knock"
+    LAYOFF = "layoff"
+    SCORE = "score"
+    DEAD_HAND = "dead_hand"
+    HAND_OVER = "hand_over"
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    """One transition: ``trigger`` moves ``source`` to ``dest`` when ``guard`` (a named predicate) holds.
+
+    ``actor`` is ``player`` (an action) or ``engine`` (a dealer step the engine takes by itself).
+    Rows of one trigger and source are tried in table order.
+    """
+
+    trigger: str
+    source: Phase
+    dest: Phase
+    guard: str | None
+    actor: str
+    rules: tuple[str, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "trigger": self.trigger,
+            "source": self.source.value,
+            "dest": self.dest.value,
+            "guard": self.guard,
+            "actor": self.actor,
+            "rules": list(self.rules),
+        }
+
+
+P = Phase
+TABLE: tuple[Row, ...] = (
+    Row("deal", P.DEAL, P.UPCARD_OFFER, None, "engine", ("DEAL-1", "DEAL-3", "KNOCK-3", "OKLA-1")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.UPCARD_OFFER, "non_dealer_acts", "player", ("OFFER-1", "OFFER-2")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.DRAW, "dealer_acts", "player", ("OFFER-2", "OFFER-4")),
+    Row("take_upcard", P.UPCARD_OFFER, P.DISCARD, None, "player", ("OFFER-1", "OFFER-3")),
+    Row("draw_stock", P.DRAW, P.DISCARD, None, "player", ("TURN-2",)),
+    Row("draw_discard", P.DRAW, P.DISCARD, None, "player", ("TURN-2", "OFFER-4")),
+    Row("discard", P.DISCARD, P.DEAD_HAND, "hand_dies", "player", ("DEAD-1", "DEAD-3")),
+    Row("discard", P.DISCARD, P.WALL, "wall_offered", "player", ("DEAD-2",)),
+    Row("discard", P.DISCARD, P.DRAW, None, "player", ("TURN-2", "TURN-3", "TURN-4")),
+    Row("knock", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-1", "KNOCK-2", "TURN-4")),
+    Row("big_gin", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-6",)),
+    Row("draw_discard", P.WALL, P.DISCARD, None, "player", ("DEAD-2",)),
+    Row("decline_wall", P.WALL, P.DEAD_HAND, None, "player", ("DEAD-2",)),
+    Row("spread", P.KNOCK, P.SCORE, "spread_is_gin", "player", ("KNOCK-5", "LAY-2")),
+    Row("spread", P.KNOCK, P.LAYOFF, None, "player", ("KNOCK-4", "LAY-1")),
+    Row("lay_off", P.LAYOFF, P.SCORE, None, "player", ("LAY-5", "LAY-6")),
+    Row("score", P.SCORE, P.HAND_OVER, None, "engine", ("SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5")),
+    Row("end_dead", P.DEAD_HAND, P.HAND_OVER, None, "engine", ("DEAD-1",)),
+)
+
+#: The triggers each phase accepts, derived from the table.
+TRIGGERS: dict[Phase, frozenset[str]] = {
+    phase: frozenset(r.trigger for r in TABLE if r.source is phase) for phase in Phase
+}
+#: Phases in which a player is to act.
+PLAYER_PHASES: frozenset[Phase] = frozenset(r.source for r in TABLE if r.actor == "player")
+TERMINAL: Phase = Phase.HAND_OVER
+INITIAL: Phase = Phase.DEAL
+
+
+def build_machine() -> Machine:
+    """The ``transitions`` machine for the table. Hands are driven through it without being registered
+    as models (so a live hand carries no per-game bound methods and the machine keeps no reference to it).
+    """
+    # The library logs a warning for every skipped convenience binding; we bind none on purpose.
+    logging.getLogger("transitions.core").setLevel(logging.ERROR)
+    machine = Machine(
+        model=None,
+        states=list(Phase),
+        initial=INITIAL,
+        auto_transitions=False,
+        model_attribute="phase",
+        send_event=False,
+        ignore_invalid_triggers=False,
+    )
+    for r in TABLE:
+        machine.add_transition(r.trigger, r.source, r.dest, conditions=[r.guard] if r.guard else None)
+    return machine
+
+
+MACHINE: Machine = build_machine()
+
+
+def table_json() -> str:
+    """The machine-readable table (``spec/transitions.json``)."""
+    doc = {
+        "machine": "hand",
+        "initial": INITIAL.value,
+        "terminal": TERMINAL.value,
+        "states": [p.value for p in Phase],
+        "transitions": [r.to_json() for r in TABLE],
+    }
+    return json.dumps(doc, indent=2) + "\n"
+
+
+def table_markdown() -> str:
+    """The table as Markdown rows (inside ``spec/state-machine.md``)."""
+    lines = ["| trigger | source | dest | guard | actor | rules |", "|---|---|---|---|---|---|"]
+    for r in TABLE:
+        lines.append(
+            f"| `{r.trigger}` | {r.source.value} | {r.dest.value} | {r.guard or '—'} | {r.actor} "
+            f"| {', '.join(r.rules)} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
+def mermaid() -> str:
+    """The state diagram in Mermaid, generated from the table."""
+    lines = ["stateDiagram-v2", f"    [*] --> {INITIAL.value}"]
+    for r in TABLE:
+        label = r.trigger + (f" [{r.guard}]" if r.guard else "")
+        lines.append(f"    {r.source.value} --> {r.dest.value}: {label}")
+    lines.append(f"    {TERMINAL.value} --> [*]")
+    return "\n".join(lines) + "\n"
+
+
+def machine_rows(machine: Machine) -> list[tuple[str, str, str, str | None]]:
+    """The transitions the live ``transitions`` machine holds, in its own order (for the drift test)."""
+    out: list[tuple[str, str, str, str | None]] = []
+    for name, event in machine.events.items():
+        for source, trans in event.transitions.items():
+            for t in trans:
+                guards = [str(c.func) for c in t.conditions]
+                out.append((name, Phase[source].value, Phase[str(t.dest)].value, guards[0] if guards else None))
+    return out

@@ -1,0 +1,628 @@
+"""One hand of two-player Gin (standard or Oklahoma): the model driven through the shared state machine.
+
+Seats are 0 and 1; ``dealer`` is one of them and the other is the non-dealer. Every action goes through
+``check`` (one validation path: it computes the events without touching state), then the machine
+fires the action's trigger (its named guards pick the destination), then the events are committed.
+A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was.
+"""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import assert_never
+
+from engine import fsm
+from engine.actions import (
+    ACTION_TYPES,
+    Action,
+    BigGin,
+    DeclineWall,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    PassUpcard,
+    Spread,
+    TakeUpcard,
+    sort_key,
+)
+from engine.cards import DECK, Card, Suit, cards, from_mask, to_mask
+from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld
+from engine.events import (
+    BigGinDeclared,
+    Dealt,
+    DefenceLaid,
+    Discarded,
+    DrewDiscard,
+    DrewStock,
+    Event,
+    HandDead,
+    HandScored,
+    Knocked,
+    SpreadLaid,
+    UpcardPassed,
+    UpcardTaken,
+    WallDeclined,
+)
+from engine.fsm import MACHINE, Phase
+from engine.melds import Meld, arrangements, best_arrangement, deadwood, discards_within
+from engine.rules import KnockLimit, OklahomaAce, RuleSet
+from engine.scoring import HandResult, dead_result, score_hand
+from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
+
+HAND_SIZE = 10
+STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
+
+
+def shuffled_deck(seed: int) -> tuple[Card, ...]:
+    """The deck after a seeded shuffle: Fisher–Yates over ``random.Random(seed).random()``. Rule: DEAL-2.
+
+    Only ``random()``'s sequence is promised stable across Python versions, so the shuffle is ours.
+    """
+    rng = random.Random(seed)
+    deck = list(DECK)
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
+    """The hand's knock limit. Rules: KNOCK-3, OKLA-1, OKLA-2."""
+    if rules.knock_limit is KnockLimit.FIXED:
+        return rules.knock_limit_value
+    if upcard.rank == 1 and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
+        return 0
+    return upcard.value
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may see. Rules: VIS-1, VIS-2.
+
+    ``opponent_known`` are the cards the opponent took from the discard pile and still holds;
+    ``taken`` is this seat's card taken from the discard pile this turn (it may not be discarded, TURN-4).
+    """
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    upcard: Card
+    knock_limit: int
+    opponent_hand_size: int
+    opponent_known: tuple[Card, ...]
+    taken: Card | None
+    knocker: int | None
+    knock_discard: Card | None
+    spread: SpreadLaid | None
+    defence: DefenceLaid | None
+    result: HandResult | None
+
+
+class Hand:
+    """A hand of Gin. Build it with ``Hand.deal`` (seeded), ``Hand.from_deck`` or ``Hand.from_deal``.
+
+    >>> h = Hand.deal(seed=7)
+    >>> h.phase, h.to_act
+    (<Phase.UPCARD_OFFER: 'upcard_offer'>, 1)
+    """
+
+    __slots__ = (
+        "big_gin",
+        "dead_reason",
+        "dealer",
+        "defence",
+        "discards",
+        "events",
+        "hands",
+        "knock_card",
+        "knock_limit",
+        "knocker",
+        "known",
+        "multiplier",
+        "must_knock",
+        "phase",
+        "pickups",
+        "result",
+        "rules",
+        "spread",
+        "stock",
+        "stock_only",
+        "taken",
+        "turn",
+        "upcard",
+    )  # fmt: skip
+
+    rules: RuleSet
+    dealer: int
+    phase: Phase
+    turn: int
+    hands: list[int]
+    known: list[int]
+    stock: list[Card]
+    discards: list[Card]
+    upcard: Card
+    knock_limit: int
+    multiplier: int
+    taken: Card | None
+    stock_only: bool
+    must_knock: bool
+    pickups: int
+    knocker: int | None
+    knock_card: Card | None
+    big_gin: bool
+    spread: SpreadLaid | None
+    defence: DefenceLaid | None
+    result: HandResult | None
+    dead_reason: str
+    events: list[Event]
+
+    # --- construction ------------------------------------------------------------------------
+
+    def __init__(self, rules: RuleSet, dealt: Dealt) -> None:
+        """Start a hand from its ``Dealt`` event (prefer the class methods)."""
+        _check_deal(dealt)
+        self.rules = rules
+        self.dealer = dealt.dealer
+        self.phase = fsm.INITIAL
+        self.turn = 1 - dealt.dealer
+        self.hands = [0, 0]
+        self.known = [0, 0]
+        self.stock = []
+        self.discards = []
+        self.upcard = dealt.upcard
+        self.knock_limit = 0
+        self.multiplier = 1
+        self.taken = None
+        self.stock_only = False
+        self.must_knock = False
+        self.pickups = 0
+        self.knocker = None
+        self.knock_card = None
+        self.big_gin = False
+        self.spread = None
+        self.defence = None
+        self.result = None
+        self.dead_reason = ""
+        self.events = []
+        self._fire("deal", dealt, [dealt])
+
+    @classmethod
+    def deal(cls, rules: RuleSet | None = None, *, seed: int, dealer: int = 0) -> Hand:
+        """A hand dealt from a seeded shuffle. Rules: DEAL-2, DEAL-3."""
+        return cls.from_deck(rules, shuffled_deck(seed), dealer=dealer)
+
+    @classmethod
+    def from_deck(cls, rules: RuleSet | None, deck: Sequence[Card], *, dealer: int = 0) -> Hand:
+        """A hand dealt from a deck order (first card dealt first). Rule: DEAL-3."""
+        rules = rules or RuleSet()
+        if len(deck) != 52 or len(set(deck)) != 52:
+            raise InvalidDeal("DEAL-4", "a deck order must hold each of the 52 cards once")
+        if dealer not in (0, 1):
+            raise InvalidDeal("DEAL-1", f"the dealer is seat 0 or 1, not {dealer!r}")
+        first, second = deck[0 : 2 * HAND_SIZE : 2], deck[1 : 2 * HAND_SIZE : 2]
+        hands = (tuple(first), tuple(second)) if dealer == 1 else (tuple(second), tuple(first))
+        upcard = deck[2 * HAND_SIZE]
+        stock = tuple(deck[2 * HAND_SIZE + 1 :])
+        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard)))
+
+    @classmethod
+    def from_deal(
+        cls,
+        rules: RuleSet | None = None,
+        *,
+        dealer: int = 0,
+        hands: tuple[str | Sequence[Card], str | Sequence[Card]],
+        upcard: str | Card,
+        stock: str | Sequence[Card],
+    ) -> Hand:
+        """A prearranged deal: each seat's cards, the upcard and the stock (top first). Rule: DEAL-4.
+
+        >>> h = Hand.from_deal(hands=("As 2s 3s 4s 5s 6s 7s 8s 9s Ts", "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th"),
+        ...     upcard="Js", stock="Jh Qs Qh Ks Kh " + " ".join(f"{r}{s}" for s in "cd" for r in "A23456789TJQK"))
+        >>> h.knock_limit, len(h.stock)
+        (10, 31)
+        """
+        rules = rules or RuleSet()
+        hs = tuple(cards(h) if isinstance(h, str) else tuple(h) for h in hands)
+        up = Card.parse(upcard) if isinstance(upcard, str) else upcard
+        st = cards(stock) if isinstance(stock, str) else tuple(stock)
+        if dealer not in (0, 1):
+            raise InvalidDeal("DEAL-1", f"the dealer is seat 0 or 1, not {dealer!r}")
+        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up)))
+
+    # --- public state --------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None when the hand is over."""
+        return self.turn if self.phase in fsm.PLAYER_PHASES else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is fsm.TERMINAL
+
+    def cards_of(self, seat: int) -> tuple[Card, ...]:
+        """A seat's cards, sorted (the engine's view: for referees and tests, not for players)."""
+        return from_mask(self.hands[seat])
+
+    def observation(self, seat: int) -> Observation:
+        """Exactly what ``seat`` may see. Rules: VIS-1, VIS-2."""
+        if seat not in (0, 1):
+            raise ValueError(f"TURN-1: seat must be 0 or 1, not {seat!r}")
+        other = 1 - seat
+        return Observation(
+            seat=seat,
+            phase=self.phase,
+            to_act=self.to_act,
+            dealer=self.dealer,
+            hand=from_mask(self.hands[seat]),
+            discard_pile=tuple(self.discards),
+            stock_size=len(self.stock),
+            upcard=self.upcard,
+            knock_limit=self.knock_limit,
+            opponent_hand_size=self.hands[other].bit_count(),
+            opponent_known=from_mask(self.known[other]),
+            taken=self.taken if self.turn == seat else None,
+            knocker=self.knocker,
+            knock_discard=self.knock_card if self.knocker == seat else None,
+            spread=self.spread,
+            defence=self.defence,
+            result=self.result,
+        )
+
+    def state_key(self) -> tuple[object, ...]:
+        """Everything that defines the hand's state, as one comparable value."""
+        return (
+            self.rules, self.dealer, self.phase, self.turn, tuple(self.hands), tuple(self.known),
+            tuple(self.stock), tuple(self.discards), self.upcard, self.knock_limit, self.multiplier, self.taken,
+            self.stock_only, self.must_knock, self.pickups, self.knocker, self.knock_card, self.big_gin,
+            self.spread, self.defence, self.result, self.dead_reason, tuple(self.events),
+        )  # fmt: skip
+
+    def copy(self) -> Hand:
+        """An independent copy of the live hand."""
+        new = object.__new__(Hand)
+        for name in Hand.__slots__:
+            setattr(new, name, getattr(self, name))
+        new.hands = list(self.hands)
+        new.known = list(self.known)
+        new.stock = list(self.stock)
+        new.discards = list(self.discards)
+        new.events = list(self.events)
+        return new
+
+    # --- the one validation path ---------------------------------------------------------------
+
+    def check(self, action: Action) -> list[Event]:
+        """The events ``action`` would produce, without changing anything.
+
+        Raises:
+            IllegalAction: naming the rule the action breaks.
+        """
+        phase = self.phase
+        if not isinstance(action, ACTION_TYPES):
+            raise IllegalAction("TURN-1", f"not an action: {action!r}", phase=phase.value, action=action)
+        if phase not in fsm.PLAYER_PHASES:
+            raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
+        if action.trigger not in fsm.TRIGGERS[phase]:
+            raise IllegalAction(
+                "TURN-1", f"'{action}' is not an action of this phase", phase=phase.value, action=action
+            )
+        seat = action.seat
+        if seat != self.turn:
+            raise IllegalAction("TURN-1", f"p{self.turn} is to act, not p{seat}", phase=phase.value, action=action)
+        try:
+            return self._events_for(action)
+        except InvalidMeld as err:
+            raise IllegalAction(err.rule, err.reason, phase=phase.value, action=action) from None
+
+    def is_legal(self, action: Action) -> bool:
+        """Whether ``action`` is legal now (the same path as ``apply``)."""
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: Action) -> list[Event]:
+        """Validate and perform ``action``; returns its events, then any dealer steps that follow.
+
+        Raises:
+            IllegalAction: the action is not legal now; nothing changed.
+        """
+        events = self.check(action)
+        start = len(self.events)
+        self._fire(action.trigger, action, events)
+        self._engine_steps()
+        return self.events[start:]
+
+    def play(self, *texts: str) -> list[Event]:
+        """Apply actions written as text (``"p0 discard Kh"``); for tests, tools and doctests."""
+        from engine.actions import parse_action
+
+        out: list[Event] = []
+        for t in texts:
+            out.extend(self.apply(parse_action(t, self.to_act)))
+        return out
+
+    def _events_for(self, action: Action) -> list[Event]:
+        seat = action.seat
+        mask = self.hands[seat]
+        phase = self.phase.value
+        match action:
+            case PassUpcard():
+                return [UpcardPassed(seat)]
+            case TakeUpcard():
+                return [UpcardTaken(seat, self.discards[-1])]
+            case DrawStock():
+                return [DrewStock(seat, self.stock[-1])]
+            case DrawDiscard():
+                if self.stock_only:
+                    raise IllegalAction(
+                        "OFFER-4", "after both players pass the upcard the first draw is from the stock",
+                        phase=phase, action=action,
+                    )  # fmt: skip
+                top = self.discards[-1]
+                if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
+                    raise IllegalAction(
+                        "DEAD-2", f"the last discard {top} may only be taken to knock", phase=phase, action=action
+                    )
+                return [DrewDiscard(seat, top)]
+            case Discard(card=card) | Knock(card=card):
+                if not mask & card.bit:
+                    raise IllegalAction("TURN-3", f"p{seat} does not hold {card}", phase=phase, action=action)
+                if card == self.taken and not self.rules.may_discard_taken_card:
+                    raise IllegalAction(
+                        "TURN-4", f"{card} was just taken from the discard pile and may not be discarded",
+                        phase=phase, action=action,
+                    )  # fmt: skip
+                if isinstance(action, Discard):
+                    if self.must_knock:
+                        raise IllegalAction(
+                            "DEAD-2", "the last discard was taken: the player must knock", phase=phase, action=action
+                        )
+                    return [Discarded(seat, card)]
+                dw = deadwood(mask ^ card.bit)
+                if dw > self.knock_limit:
+                    raise IllegalAction(
+                        "KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})",
+                        phase=phase, action=action,
+                    )  # fmt: skip
+                return [Knocked(seat, card)]
+            case BigGin():
+                if self.rules.big_gin_bonus is None:
+                    raise IllegalAction(
+                        "KNOCK-6", "big gin is not played under these rules", phase=phase, action=action
+                    )
+                if deadwood(mask) != 0:
+                    raise IllegalAction("KNOCK-6", "big gin needs all 11 cards melded", phase=phase, action=action)
+                return [BigGinDeclared(seat)]
+            case DeclineWall():
+                return [WallDeclined(seat)]
+            case Spread(melds=melds):
+                arr = check_spread(melds, mask, 0 if self.big_gin else self.knock_limit)
+                if self.big_gin and arr.deadwood_cards:
+                    raise IllegalAction("KNOCK-6", "a big gin spread melds all 11 cards", phase=phase, action=action)
+                return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
+            case LayOff(melds=melds, layoffs=layoffs):
+                assert self.spread is not None
+                arr = check_defence(self.spread.melds, not self.spread.deadwood_cards, mask, melds, layoffs)
+                return [DefenceLaid(seat, arr.melds, layoffs, arr.deadwood_cards)]
+            case _:
+                assert_never(action)
+
+    def _can_knock_with(self, mask11: int, taken: Card) -> bool:
+        """Whether an 11-card holding has a legal knock (or big gin) whose discard is allowed. Rule: DEAD-2."""
+        if self.rules.big_gin_bonus is not None and deadwood(mask11) == 0:
+            return True
+        ok = discards_within(mask11, self.knock_limit)
+        return any(c != taken or self.rules.may_discard_taken_card for c in ok)
+
+    # --- guards (named in the transition table; side-effect free) ----------------------------
+
+    def non_dealer_acts(self, action: Action) -> bool:
+        return action.seat != self.dealer
+
+    def dealer_acts(self, action: Action) -> bool:
+        return action.seat == self.dealer
+
+    def hand_dies(self, action: Action) -> bool:
+        """DEAD-1 (two cards left in the stock) or DEAD-3 (the pickup cap is reached)."""
+        if len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock:
+            return True
+        cap = self.rules.max_consecutive_discard_pickups
+        return cap is not None and self.pickups >= cap
+
+    def wall_offered(self, action: Action) -> bool:
+        return len(self.stock) <= STOCK_FLOOR and self.rules.wall_pickup_to_knock
+
+    def spread_is_gin(self, action: Action) -> bool:
+        assert isinstance(action, Spread)
+        # KNOCK-5: gin is decided by the spread actually laid: no card left over.
+        return self.hands[action.seat] & ~_union(action.melds) == 0
+
+    # --- state change ----------------------------------------------------------------------------
+
+    def _fire(self, trigger: str, arg: object, events: list[Event]) -> None:
+        """Move the machine by ``trigger`` (guards see ``arg``), then commit ``events``."""
+        source = self.phase
+        try:
+            moved = MACHINE.events[trigger].trigger(self, arg)
+        except Exception as err:  # transitions.MachineError and anything a guard raised
+            raise InternalError(f"the state machine refused {trigger!r} in phase {self.phase.value}: {err}") from err
+        if not moved:
+            raise InternalError(f"no transition for {trigger!r} in phase {self.phase.value} although it was checked")
+        for e in events:
+            self._commit(e, source)
+        self.events.extend(events)
+
+    def _engine_steps(self) -> None:
+        """Dealer steps that follow a player action by themselves: scoring and the dead hand."""
+        if self.phase is Phase.SCORE:
+            self._fire("score", None, [HandScored(self._score())])
+        elif self.phase is Phase.DEAD_HAND:
+            self._fire("end_dead", None, [HandDead(dead_result(self.dead_reason))])
+
+    def _score(self) -> HandResult:
+        assert self.spread is not None and self.knocker is not None
+        knocker = self.knocker
+        # After gin the defender melds what he can and may not lay off (LAY-2, SCORE-1).
+        defender_dw = self.defence.deadwood if self.defence is not None else deadwood(self.hands[1 - knocker])
+        return score_hand(
+            self.rules, knocker, self.spread.deadwood, defender_dw, big_gin=self.big_gin, multiplier=self.multiplier
+        )
+
+    def _commit(self, event: Event, source: Phase) -> None:
+        """Apply one event's facts (the machine has already moved from ``source`` to ``self.phase``)."""
+        match event:
+            case Dealt():
+                self.hands = [to_mask(event.hands[0]), to_mask(event.hands[1])]
+                self.stock = list(reversed(event.stock))
+                self.discards = [event.upcard]
+                self.knock_limit = event.knock_limit
+                spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
+                self.multiplier = 2 if spades else 1
+                self.turn = 1 - event.dealer
+            case UpcardPassed(seat=seat):
+                self.turn = 1 - seat
+                self.stock_only = seat == self.dealer  # OFFER-4: both passed
+            case UpcardTaken(seat=seat, card=card) | DrewDiscard(seat=seat, card=card):
+                self.discards.pop()
+                self.hands[seat] |= card.bit
+                self.known[seat] |= card.bit
+                self.taken = card
+                self.pickups += 1
+                self.must_knock = source is Phase.WALL  # DEAD-2
+            case DrewStock(seat=seat, card=card):
+                self.stock.pop()
+                self.hands[seat] |= card.bit
+                self.taken = None
+                self.stock_only = False
+                self.pickups = 0
+            case Discarded(seat=seat, card=card):
+                self.hands[seat] &= ~card.bit
+                self.known[seat] &= ~card.bit
+                self.discards.append(card)
+                self.taken = None
+                self.turn = 1 - seat
+                if self.phase is Phase.DEAD_HAND:
+                    self.dead_reason = "stock" if len(self.stock) <= STOCK_FLOOR else "pickup cap"
+            case Knocked(seat=seat, card=card):
+                self.hands[seat] &= ~card.bit
+                self.known[seat] &= ~card.bit
+                self.knocker = seat
+                self.knock_card = card
+                self.taken = None
+                self.must_knock = False
+            case BigGinDeclared(seat=seat):
+                self.knocker = seat
+                self.big_gin = True
+                self.taken = None
+                self.must_knock = False
+            case WallDeclined():
+                self.dead_reason = "last discard declined"
+            case SpreadLaid(seat=seat):
+                self.spread = event
+                self.turn = 1 - seat
+            case DefenceLaid():
+                self.defence = event
+            case HandScored(result=result) | HandDead(result=result):
+                self.result = result
+            case _:
+                assert_never(event)
+
+    # --- legal actions ---------------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal action of the seat to act, sorted by an explicit key (deterministic)."""
+        phase = self.phase
+        if phase not in fsm.PLAYER_PHASES:
+            return []
+        seat = self.turn
+        out: list[Action] = []
+        if phase is Phase.UPCARD_OFFER:
+            out = [PassUpcard(seat), TakeUpcard(seat)]
+        elif phase is Phase.DRAW:
+            out = [DrawStock(seat)]
+            if not self.stock_only:
+                out.append(DrawDiscard(seat))
+        elif phase is Phase.WALL:
+            out = [DeclineWall(seat)]
+            top = self.discards[-1]
+            if self._can_knock_with(self.hands[seat] | top.bit, top):
+                out.append(DrawDiscard(seat))
+        elif phase is Phase.DISCARD:
+            mask = self.hands[seat]
+            free = self.rules.may_discard_taken_card
+            if not self.must_knock:
+                out = [Discard(seat, c) for c in from_mask(mask) if free or c != self.taken]
+            out += [Knock(seat, c) for c in discards_within(mask, self.knock_limit) if free or c != self.taken]
+            if self.rules.big_gin_bonus is not None and deadwood(mask) == 0:
+                out.append(BigGin(seat))
+        elif phase is Phase.KNOCK:
+            limit = 0 if self.big_gin else self.knock_limit
+            out = [Spread(seat, a.melds) for a in arrangements(self.hands[seat], limit)]
+        elif phase is Phase.LAYOFF:
+            out = self._legal_defences(seat)
+        out.sort(key=sort_key)
+        return out
+
+    def _legal_defences(self, seat: int) -> list[Action]:
+        assert self.spread is not None
+        mask = self.hands[seat]
+        targets = self.spread.melds
+        out: list[Action] = []
+        for combo in itertools.product(*(layoff_options(m, mask) for m in targets)):
+            laid = 0
+            for m in combo:
+                if laid & m:
+                    break
+                laid |= m
+            else:
+                layoffs = tuple(Layoff(c, t) for t, m in zip(targets, combo, strict=True) for c in from_mask(m))
+                out.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
+        return out
+
+    # --- helpers for bots and referees (they use only what the acting seat knows) ----------------
+
+    def auto_spread(self) -> Spread:
+        """The knocker's automatic spread: minimum deadwood, then the fewest open layoff targets. Rule: KNOCK-4."""
+        assert self.phase is Phase.KNOCK and self.knocker is not None
+        return Spread(self.knocker, best_arrangement(self.hands[self.knocker]).melds)
+
+    def auto_defence(self) -> LayOff:
+        """The defender's best answer to the spread on the table. Rules: LAY-5, LAY-6."""
+        assert self.phase is Phase.LAYOFF and self.spread is not None
+        seat = 1 - self.spread.seat
+        d = best_defence(self.spread.melds, False, self.hands[seat])
+        return LayOff(seat, d.melds, d.layoffs)
+
+
+def _union(melds: Sequence[Meld]) -> int:
+    m = 0
+    for meld in melds:
+        m |= meld.mask
+    return m
+
+
+def _check_deal(d: Dealt) -> None:
+    """A deal must be a partition of the deck: 10 + 10 cards, the upcard and a 31-card stock. Rule: DEAL-4."""
+    for seat in (0, 1):
+        if len(d.hands[seat]) != HAND_SIZE:
+            raise InvalidDeal("DEAL-4", f"p{seat} must be dealt {HAND_SIZE} cards, not {len(d.hands[seat])}")
+    everything = [*d.hands[0], *d.hands[1], d.upcard, *d.stock]
+    if len(set(everything)) != len(everything):
+        dup = sorted({c for c in everything if everything.count(c) > 1})
+        raise InvalidDeal("DEAL-4", f"cards dealt twice: {' '.join(map(str, dup))}")
+    if len(everything) != 52:
+        missing = sorted(set(DECK) - set(everything))
+        raise InvalidDeal("DEAL-4", f"the deal must use all 52 cards; missing: {' '.join(map(str, missing))}")

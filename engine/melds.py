@@ -1,0 +1,331 @@
+"""Melds, deadwood and arrangements.
+
+Rules: MELD-1 .. MELD-5.
+
+The minimum-deadwood search works on bitmasks. Runs live inside one suit, so a
+13-bit table gives, for every suit mask, the deadwood left when its cards are
+melded in runs (every maximal stretch of three or more consecutive ranks is one
+run). Only ranks held three or four times can form sets; the search branches
+over the set choices for those few ranks and adds four table look-ups.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
+from engine.cards import Card, from_mask, to_mask
+from engine.errors import InvalidMeld, NotationError
+
+SUIT_BITS = 0x1FFF
+RANK_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
+
+
+class MeldKind(enum.Enum):
+    SET = "set"
+    RUN = "run"
+
+
+@dataclass(frozen=True, slots=True)
+class Meld:
+    """A valid meld: a set of 3 or 4 of a rank, or a run of 3+ consecutive cards of a suit.
+
+    Build one with ``Meld.of`` or ``Meld.parse``; cards are kept low to high.
+
+    >>> Meld.parse("4c-5c-6c")
+    Meld.parse('4c-5c-6c')
+    """
+
+    kind: MeldKind
+    cards: tuple[Card, ...]
+
+    @staticmethod
+    def of(cs: Iterable[Card]) -> Meld:
+        """Validate and build a meld. Rules: MELD-1, MELD-2.
+
+        Raises:
+            InvalidMeld: the cards form neither a set nor a run.
+        """
+        cl = sorted(cs, key=lambda c: (c.suit, c.rank))
+        if len(set(cl)) != len(cl):
+            raise InvalidMeld("MELD-1", f"a meld cannot hold a card twice: {_txt(cl)}")
+        if len(cl) < 3:
+            raise InvalidMeld("MELD-1", f"a meld needs at least three cards: {_txt(cl)}")
+        if all(c.rank == cl[0].rank for c in cl):
+            if len(cl) > 4:
+                raise InvalidMeld("MELD-1", f"a set has three or four cards: {_txt(cl)}")
+            return Meld(MeldKind.SET, tuple(sorted(cl, key=lambda c: c.suit)))
+        if all(c.suit == cl[0].suit for c in cl):
+            if all(cl[i + 1].rank == cl[i].rank + 1 for i in range(len(cl) - 1)):
+                return Meld(MeldKind.RUN, tuple(cl))
+            raise InvalidMeld("MELD-2", f"a run needs consecutive ranks, ace low, no wrap: {_txt(cl)}")
+        raise InvalidMeld("MELD-1", f"not a set (one rank) nor a run (one suit): {_txt(cl)}")
+
+    @staticmethod
+    def parse(text: str) -> Meld:
+        """Parse ``"4c-5c-6c"`` or ``"7s-7h-7d"`` (also space separated)."""
+        parts = text.replace("-", " ").split()
+        if not parts:
+            raise NotationError(f"MELD-1: not a meld: {text!r}")
+        return Meld.of(Card.parse(p) for p in parts)
+
+    @property
+    def mask(self) -> int:
+        return to_mask(self.cards)
+
+    @property
+    def value(self) -> int:
+        return sum(c.value for c in self.cards)
+
+    @property
+    def sort_key(self) -> tuple[int, int, int]:
+        first = self.cards[0]
+        return (first.rank, first.suit, len(self.cards))
+
+    def fits(self, extra: Iterable[Card]) -> bool:
+        """Whether these cards laid off onto this meld leave one valid meld (LAY-3, LAY-4)."""
+        extra = tuple(extra)
+        if not extra:
+            return True
+        if self.kind is MeldKind.SET and len(self.cards) + len(extra) > 4:
+            return False
+        try:
+            Meld.of(self.cards + extra)
+        except InvalidMeld:
+            return False
+        return True
+
+    def open_ends(self) -> int:
+        """How many outside cards could be laid off onto this meld next (0, 1 or 2)."""
+        if self.kind is MeldKind.SET:
+            return 1 if len(self.cards) == 3 else 0
+        return (self.cards[0].rank > 1) + (self.cards[-1].rank < 13)
+
+    def __str__(self) -> str:
+        return "-".join(str(c) for c in self.cards)
+
+    def __repr__(self) -> str:
+        return f"Meld.parse({str(self)!r})"
+
+
+def _txt(cs: Iterable[Card]) -> str:
+    return " ".join(str(c) for c in cs) or "(none)"
+
+
+# --- Deadwood tables -------------------------------------------------------------------------
+
+
+def _suit_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """For every 13-bit suit mask: its point value, and its deadwood after melding runs."""
+    value = [0] * 8192
+    dead = [0] * 8192
+    for m in range(8192):
+        v = 0
+        d = 0
+        r = 0
+        while r < 13:
+            if m >> r & 1:
+                s = r
+                while r < 13 and m >> r & 1:
+                    r += 1
+                seg = sum(RANK_VALUES[s:r])
+                v += seg
+                if r - s < 3:
+                    d += seg
+            else:
+                r += 1
+        value[m] = v
+        dead[m] = d
+    return tuple(value), tuple(dead)
+
+
+SUIT_VALUE, SUIT_DEADWOOD = _suit_table()
+
+
+def deadwood(mask: int) -> int:
+    """Minimum deadwood of a set of cards given as a bitmask. Rules: MELD-3, MELD-4.
+
+    >>> from engine.cards import cards, to_mask
+    >>> deadwood(to_mask(cards("As 2s 3s 7c 7d 7h Kd Qd 9c 2h")))
+    31
+    """
+    a = mask & SUIT_BITS
+    b = mask >> 13 & SUIT_BITS
+    c = mask >> 26 & SUIT_BITS
+    d = mask >> 39 & SUIT_BITS
+    trips = (a & b & (c | d)) | (c & d & (a | b))
+    if not trips:
+        return SUIT_DEADWOOD[a] + SUIT_DEADWOOD[b] + SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d]
+    return _dw_sets(a, b, c, d, trips)
+
+
+def _dw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
+    """Branch over the set choices of the lowest rank in ``trips``."""
+    bit = trips & -trips
+    rest = trips ^ bit
+    keep = ~bit
+    # No set of this rank: its cards stay available for runs.
+    if rest:
+        best = _dw_sets(a, b, c, d, rest)
+    else:
+        best = SUIT_DEADWOOD[a] + SUIT_DEADWOOD[b] + SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d]
+    held = [bool(a & bit), bool(b & bit), bool(c & bit), bool(d & bit)]
+    options = [held]
+    if all(held):  # four of a kind: the set of four, or any set of three with one card left for a run
+        options += [[i != j for i in range(4)] for j in range(4)]
+    for use in options:
+        a2 = a & keep if use[0] else a
+        b2 = b & keep if use[1] else b
+        c2 = c & keep if use[2] else c
+        d2 = d & keep if use[3] else d
+        if rest:
+            v = _dw_sets(a2, b2, c2, d2, rest)
+        else:
+            v = SUIT_DEADWOOD[a2] + SUIT_DEADWOOD[b2] + SUIT_DEADWOOD[c2] + SUIT_DEADWOOD[d2]
+        if v < best:
+            best = v
+    return best
+
+
+def value(mask: int) -> int:
+    """Total point value of the cards in a mask. Rule: CARD-3."""
+    return (
+        SUIT_VALUE[mask & SUIT_BITS]
+        + SUIT_VALUE[mask >> 13 & SUIT_BITS]
+        + SUIT_VALUE[mask >> 26 & SUIT_BITS]
+        + SUIT_VALUE[mask >> 39 & SUIT_BITS]
+    )
+
+
+def knock_deadwood(mask11: int) -> int:
+    """The 11-card knock test: the minimum over the 11 discards of the 10-card deadwood. Rule: MELD-5."""
+    best = 999
+    m = mask11
+    while m:
+        bit = m & -m
+        m ^= bit
+        v = deadwood(mask11 ^ bit)
+        if v < best:
+            best = v
+    return best
+
+
+def discards_within(mask11: int, limit: int) -> tuple[Card, ...]:
+    """The cards whose discard leaves deadwood at most ``limit`` (sorted). Rules: KNOCK-2, MELD-5."""
+    out = []
+    m = mask11
+    while m:
+        bit = m & -m
+        m ^= bit
+        if deadwood(mask11 ^ bit) <= limit:
+            out.append(Card.from_index(bit.bit_length() - 1))
+    out.sort()
+    return tuple(out)
+
+
+# --- Meld enumeration and arrangements --------------------------------------------------------
+
+
+def melds_in(mask: int) -> tuple[Meld, ...]:
+    """Every meld (each set of 3 or 4, each run of any length >= 3) within the cards. Rules: MELD-1, MELD-2."""
+    out: list[Meld] = []
+    for rank in range(13):
+        suits = [s for s in range(4) if mask >> (s * 13 + rank) & 1]
+        if len(suits) >= 3:
+            cs = [Card.from_index(s * 13 + rank) for s in suits]
+            if len(cs) == 4:
+                out.append(Meld(MeldKind.SET, tuple(cs)))
+                for skip in range(4):
+                    out.append(Meld(MeldKind.SET, tuple(c for i, c in enumerate(cs) if i != skip)))
+            else:
+                out.append(Meld(MeldKind.SET, tuple(cs)))
+    for s in range(4):
+        sm = mask >> (s * 13) & SUIT_BITS
+        for lo in range(13):
+            hi = lo
+            while hi < 13 and sm >> hi & 1:
+                hi += 1
+                if hi - lo >= 3:
+                    out.append(Meld(MeldKind.RUN, tuple(Card.from_index(s * 13 + r) for r in range(lo, hi))))
+    out.sort(key=lambda m: m.sort_key)
+    return tuple(out)
+
+
+@dataclass(frozen=True, slots=True)
+class Arrangement:
+    """Disjoint melds from a hand and the cards left over (deadwood)."""
+
+    melds: tuple[Meld, ...]
+    deadwood_cards: tuple[Card, ...]
+
+    @property
+    def deadwood(self) -> int:
+        return sum(c.value for c in self.deadwood_cards)
+
+    def __str__(self) -> str:
+        ms = " ".join(str(m) for m in self.melds) or "(no melds)"
+        dw = " ".join(str(c) for c in self.deadwood_cards)
+        return f"{ms} | {dw or '-'} ({self.deadwood})"
+
+
+def canonical(melds: Iterable[Meld]) -> tuple[Meld, ...]:
+    """Melds in their canonical order (so that equal spreads compare equal)."""
+    return tuple(sorted(melds, key=lambda m: m.sort_key))
+
+
+def check_disjoint(melds: Iterable[Meld], within: int) -> int:
+    """The union mask of disjoint melds drawn from ``within``. Rule: MELD-3.
+
+    Raises:
+        InvalidMeld: two melds share a card, or a meld uses a card not in ``within``.
+    """
+    used = 0
+    for m in melds:
+        mm = m.mask
+        if mm & used:
+            raise InvalidMeld("MELD-3", f"melds share a card: {_txt(from_mask(mm & used))}")
+        if mm & ~within:
+            raise InvalidMeld("MELD-3", f"meld {m} uses cards not held: {_txt(from_mask(mm & ~within))}")
+        used |= mm
+    return used
+
+
+def arrangements(mask: int, max_deadwood: int | None = None) -> Iterator[Arrangement]:
+    """Every collection of disjoint melds from the cards, with its deadwood (optionally at most ``max_deadwood``).
+
+    Each collection appears once; the order is deterministic. Rule: MELD-3.
+    """
+    all_melds = melds_in(mask)
+    total = value(mask)
+    chosen: list[Meld] = []
+
+    def walk(start: int, free: int, melded_value: int) -> Iterator[Arrangement]:
+        if max_deadwood is None or total - melded_value <= max_deadwood:
+            yield Arrangement(canonical(chosen), from_mask(free))
+        for i in range(start, len(all_melds)):
+            m = all_melds[i]
+            mm = m.mask
+            if mm & free == mm:
+                chosen.append(m)
+                yield from walk(i + 1, free ^ mm, melded_value + m.value)
+                chosen.pop()
+
+    yield from walk(0, mask, 0)
+
+
+def best_arrangement(mask: int) -> Arrangement:
+    """A minimum-deadwood arrangement, choosing among equals the one that leaves the fewest open layoff
+    targets, then the first in canonical order. Uses only the cards themselves. Rules: MELD-4, KNOCK-4.
+    """
+    target = deadwood(mask)
+    best: Arrangement | None = None
+    best_key: tuple[int, list[tuple[int, int, int]]] | None = None
+    for arr in arrangements(mask, target):
+        if arr.deadwood != target:
+            continue
+        key = (sum(m.open_ends() for m in arr.melds), [m.sort_key for m in arr.melds])
+        if best_key is None or key < best_key:
+            best, best_key = arr, key
+    assert best is not None
+    return best

@@ -1,0 +1,130 @@
+"""Rule sets: every option of the rules brief as a field of one frozen value, and the presets.
+
+Rules: RULES-1, RULES-2.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from dataclasses import dataclass
+from typing import Any
+
+from engine.errors import InvalidRules
+
+
+class KnockLimit(enum.Enum):
+    """How a hand's knock limit is set (KNOCK-3, OKLA-1)."""
+
+    FIXED = "fixed"  #: ``knock_limit_value`` for every hand (10 standard; 0 is straight gin)
+    UPCARD = "upcard"  #: Oklahoma: the value of the first upcard
+
+
+class OklahomaAce(enum.Enum):
+    """An ace as the first upcard under ``KnockLimit.UPCARD`` (OKLA-2)."""
+
+    ONE = "one"  #: the limit is 1 (the literal reading of the seed)
+    GIN_ONLY = "gin_only"  #: the limit is 0: only gin ends the hand
+
+
+class NextDealer(enum.Enum):
+    """Who deals the next hand of a two-player game (used by the match layer)."""
+
+    WINNER = "winner"
+    LOSER = "loser"
+    ALTERNATE = "alternate"
+
+
+class CutTiebreak(enum.Enum):
+    """How tied cards in the dealer or role draw are resolved (used by the match layer)."""
+
+    REDRAW = "redraw"
+    SUIT_ORDER = "suit_order"
+
+
+@dataclass(frozen=True, slots=True)
+class RuleSet:
+    """One complete rule set. Build it from a preset and override fields with ``replace``.
+
+    >>> RuleSet.preset("oklahoma").knock_limit
+    <KnockLimit.UPCARD: 'upcard'>
+    """
+
+    name: str = "standard"
+    knock_limit: KnockLimit = KnockLimit.FIXED
+    knock_limit_value: int = 10
+    oklahoma_ace: OklahomaAce = OklahomaAce.ONE
+    gin_bonus: int = 25
+    undercut_bonus: int = 10
+    undercut_on_tie: bool = True
+    big_gin_bonus: int | None = None
+    spades_double: bool = False
+    may_discard_taken_card: bool = False
+    wall_pickup_to_knock: bool = False
+    max_consecutive_discard_pickups: int | None = None
+    target: int = 100
+    next_dealer: NextDealer = NextDealer.WINNER
+    cut_tiebreak: CutTiebreak = CutTiebreak.REDRAW
+
+    def __post_init__(self) -> None:
+        if not 0 <= self.knock_limit_value <= 10:
+            raise InvalidRules("RULES-2", f"knock_limit_value must be 0..10, got {self.knock_limit_value}")
+        for name in ("gin_bonus", "undercut_bonus", "target"):
+            if getattr(self, name) < 0:
+                raise InvalidRules("RULES-2", f"{name} must not be negative")
+        if self.target < 1:
+            raise InvalidRules("RULES-2", "target must be at least 1")
+        if self.big_gin_bonus is not None and self.big_gin_bonus < 0:
+            raise InvalidRules("RULES-2", "big_gin_bonus must be None or not negative")
+        cap = self.max_consecutive_discard_pickups
+        if cap is not None and cap < 1:
+            raise InvalidRules("RULES-2", "max_consecutive_discard_pickups must be None or at least 1")
+
+    @staticmethod
+    def preset(name: str, **overrides: Any) -> RuleSet:
+        """A preset (``standard`` or ``oklahoma``) with optional field overrides. Rule: RULES-1."""
+        try:
+            base = PRESETS[name]
+        except KeyError:
+            if name == "three_handed":
+                from engine.errors import NotImplementedRule
+
+                raise NotImplementedRule("RULES-1", "the three_handed preset (the match layer)") from None
+            raise InvalidRules("RULES-1", f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
+        return base.replace(**overrides) if overrides else base
+
+    def replace(self, **overrides: Any) -> RuleSet:
+        """A copy with some fields changed; enum fields also accept their string values."""
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        clean: dict[str, Any] = {}
+        for key, value in overrides.items():
+            if key not in fields:
+                raise InvalidRules("RULES-2", f"unknown rule-set option {key!r}")
+            current = getattr(self, key)
+            if isinstance(current, enum.Enum) and not isinstance(value, enum.Enum):
+                try:
+                    value = type(current)(value)
+                except ValueError:
+                    choices = ", ".join(str(m.value) for m in type(current))
+                    raise InvalidRules("RULES-2", f"{key} must be one of {choices}, got {value!r}") from None
+            clean[key] = value
+        return dataclasses.replace(self, **clean)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Every option expanded, enums as their string values (the log header's form)."""
+        out: dict[str, Any] = {}
+        for f in dataclasses.fields(self):
+            v = getattr(self, f.name)
+            out[f.name] = v.value if isinstance(v, enum.Enum) else v
+        return out
+
+    @staticmethod
+    def from_dict(data: dict[str, Any]) -> RuleSet:
+        """The inverse of ``to_dict``."""
+        return RuleSet().replace(**data)
+
+
+PRESETS: dict[str, RuleSet] = {
+    "standard": RuleSet(),
+    "oklahoma": RuleSet(name="oklahoma", knock_limit=KnockLimit.UPCARD),
+}

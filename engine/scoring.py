@@ -1,0 +1,84 @@
+"""Hand scoring. Rules: SCORE-1 .. SCORE-6, OKLA-4."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from engine.rules import RuleSet
+
+
+class ResultKind(enum.Enum):
+    GIN = "gin"
+    BIG_GIN = "big_gin"
+    KNOCK = "knock"
+    UNDERCUT = "undercut"
+    TIE = "tie"  #: equal deadwood with ``undercut_on_tie`` off: nobody scores
+    DEAD = "dead"
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """The result of one hand: who won it and how many points. Rule: SCORE-6.
+
+    ``deadwood`` is by seat, after layoffs; ``reason`` says why a dead hand died.
+    """
+
+    kind: ResultKind
+    winner: int | None
+    points: int
+    knocker: int | None = None
+    deadwood: tuple[int, int] | None = None
+    multiplier: int = 1
+    reason: str = ""
+
+    def __str__(self) -> str:
+        if self.kind is ResultKind.DEAD:
+            return f"dead hand ({self.reason}): no score"
+        assert self.deadwood is not None and self.knocker is not None
+        dw = f"deadwood p0 {self.deadwood[0]}, p1 {self.deadwood[1]}"
+        times = f" x{self.multiplier}" if self.multiplier != 1 else ""
+        if self.winner is None:
+            return f"{self.kind.value} by p{self.knocker} ({dw}): no score"
+        return (
+            f"{self.kind.value.replace('_', ' ')} by p{self.knocker} ({dw}): p{self.winner} scores {self.points}{times}"
+        )
+
+
+def dead_result(reason: str) -> HandResult:
+    """A dead hand: no winner, no points. Rules: DEAD-1, SCORE-6."""
+    return HandResult(ResultKind.DEAD, None, 0, reason=reason)
+
+
+def score_hand(
+    rules: RuleSet,
+    knocker: int,
+    knocker_deadwood: int,
+    defender_deadwood: int,
+    *,
+    big_gin: bool = False,
+    multiplier: int = 1,
+) -> HandResult:
+    """Score a shown-down hand. Rules: SCORE-1 .. SCORE-5.
+
+    >>> r = score_hand(RuleSet(), knocker=0, knocker_deadwood=7, defender_deadwood=7)
+    >>> r.kind, r.winner, r.points
+    (<ResultKind.UNDERCUT: 'undercut'>, 1, 10)
+    """
+    defender = 1 - knocker
+    dw = (knocker_deadwood, defender_deadwood) if knocker == 0 else (defender_deadwood, knocker_deadwood)
+    if big_gin:
+        assert rules.big_gin_bonus is not None and knocker_deadwood == 0
+        kind, winner, base = ResultKind.BIG_GIN, knocker, rules.big_gin_bonus + defender_deadwood
+    elif knocker_deadwood == 0:
+        kind, winner, base = ResultKind.GIN, knocker, rules.gin_bonus + defender_deadwood
+    elif knocker_deadwood < defender_deadwood:
+        kind, winner, base = ResultKind.KNOCK, knocker, defender_deadwood - knocker_deadwood
+    elif knocker_deadwood == defender_deadwood and not rules.undercut_on_tie:
+        return HandResult(ResultKind.TIE, None, 0, knocker, dw, multiplier)
+    else:
+        kind, winner, base = ResultKind.UNDERCUT, defender, rules.undercut_bonus + knocker_deadwood - defender_deadwood
+    points = multiplier * base
+    # SCORE-6: the winner is the player awarded points; a zero-point result (possible only with zero bonuses)
+    # has none.
+    return HandResult(kind, winner if points > 0 else None, points, knocker, dw, multiplier)

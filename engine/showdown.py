@@ -1,0 +1,158 @@
+"""The showdown: the knocker's spread, the defender's melds and layoffs, and their best choices.
+
+Rules: KNOCK-4, KNOCK-5, LAY-1 .. LAY-6.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from engine.cards import Card, from_mask
+from engine.errors import InvalidMeld
+from engine.melds import Arrangement, Meld, MeldKind, best_arrangement, canonical, check_disjoint, deadwood
+
+
+@dataclass(frozen=True, slots=True)
+class Layoff:
+    """One card laid off onto one of the knocker's melds. Text: ``7c>4c-5c-6c``."""
+
+    card: Card
+    onto: Meld
+
+    @staticmethod
+    def parse(text: str) -> Layoff:
+        card, _, onto = text.partition(">")
+        return Layoff(Card.parse(card), Meld.parse(onto))
+
+    def __str__(self) -> str:
+        return f"{self.card}>{self.onto}"
+
+
+def canonical_layoffs(layoffs: Iterable[Layoff]) -> tuple[Layoff, ...]:
+    return tuple(sorted(layoffs, key=lambda lo: (lo.onto.sort_key, lo.card)))
+
+
+def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangement:
+    """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit.
+
+    Rules: KNOCK-4, MELD-3.
+    Raises:
+        InvalidMeld: overlapping melds, cards not held, or deadwood over the limit.
+    """
+    ms = canonical(melds)
+    used = check_disjoint(ms, hand_mask)
+    arr = Arrangement(ms, from_mask(hand_mask & ~used))
+    if arr.deadwood > limit:
+        raise InvalidMeld("KNOCK-4", f"the spread leaves {arr.deadwood} deadwood, over the knock limit {limit}")
+    return arr
+
+
+def check_defence(
+    knocker_melds: tuple[Meld, ...],
+    gin: bool,
+    hand_mask: int,
+    melds: Iterable[Meld],
+    layoffs: Iterable[Layoff],
+) -> Arrangement:
+    """Validate the defender's whole answer as a set; returns his melds and deadwood. Rules: LAY-1 .. LAY-6.
+
+    Raises:
+        InvalidMeld: a layoff after gin, onto something that is not a knocker meld, or that does not fit;
+            a card used twice; a card not held.
+    """
+    ms = canonical(melds)
+    used = check_disjoint(ms, hand_mask)
+    los = tuple(layoffs)
+    if gin and los:
+        raise InvalidMeld("LAY-2", "no layoffs after gin")
+    per_target: dict[Meld, list[Card]] = {}
+    for lo in los:
+        bit = lo.card.bit
+        if not hand_mask & bit:
+            raise InvalidMeld("LAY-5", f"cannot lay off {lo.card}: not held")
+        if used & bit:
+            raise InvalidMeld("LAY-5", f"{lo.card} is laid off and also melded or laid off twice")
+        used |= bit
+        if lo.onto not in knocker_melds:
+            raise InvalidMeld("LAY-1", f"{lo.onto} is not one of the knocker's melds")
+        per_target.setdefault(lo.onto, []).append(lo.card)
+    for target, extra in per_target.items():
+        if not target.fits(extra):
+            rule = "LAY-3" if target.kind is MeldKind.SET else "LAY-4"
+            raise InvalidMeld(rule, f"{' '.join(map(str, sorted(extra)))} cannot be laid off onto {target}")
+    return Arrangement(ms, from_mask(hand_mask & ~used))
+
+
+def layoff_options(meld: Meld, available: int) -> list[int]:
+    """Every mask of available cards that can be laid off onto this meld (0 included). Rules: LAY-3, LAY-4."""
+    if meld.kind is MeldKind.SET:
+        if len(meld.cards) == 4:
+            return [0]
+        rank = meld.cards[0].rank
+        held = {c.suit for c in meld.cards}
+        missing = next(s for s in range(4) if s not in held)
+        bit = 1 << (missing * 13 + rank - 1)
+        return [0, bit] if available & bit else [0]
+    suit = meld.cards[0].suit
+    lows = [0]
+    r = meld.cards[0].rank - 1
+    while r >= 1 and available >> (suit * 13 + r - 1) & 1:
+        lows.append(lows[-1] | 1 << (suit * 13 + r - 1))
+        r -= 1
+    highs = [0]
+    r = meld.cards[-1].rank + 1
+    while r <= 13 and available >> (suit * 13 + r - 1) & 1:
+        highs.append(highs[-1] | 1 << (suit * 13 + r - 1))
+        r += 1
+    return [lo | hi for lo in lows for hi in highs]
+
+
+@dataclass(frozen=True, slots=True)
+class Defence:
+    """The defender's answer: own melds, layoffs and what is left."""
+
+    melds: tuple[Meld, ...]
+    layoffs: tuple[Layoff, ...]
+    deadwood_cards: tuple[Card, ...]
+
+    @property
+    def deadwood(self) -> int:
+        return sum(c.value for c in self.deadwood_cards)
+
+
+def best_defence(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> Defence:
+    """The defender's minimum-deadwood answer over every legal layoff set and every arrangement of the rest.
+
+    Uses only what the defender knows (his cards and the knocker's spread). Among equals it lays off the
+    fewest cards. Rules: LAY-5, LAY-6.
+    """
+    combos: Iterable[tuple[int, ...]]
+    if gin:
+        combos = [(0,) * len(knocker_melds)]
+    else:
+        combos = itertools.product(*(layoff_options(m, hand_mask) for m in knocker_melds))
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    for combo in combos:
+        laid = 0
+        ok = True
+        for m in combo:
+            if laid & m:
+                ok = False
+                break
+            laid |= m
+        if not ok:
+            continue
+        key = (deadwood(hand_mask & ~laid), bin(laid).count("1"), combo)
+        if best is None or key[:2] < best[:2]:
+            best = key
+    assert best is not None
+    combo = best[2]
+    laid = 0
+    layoffs: list[Layoff] = []
+    for meld, m in zip(knocker_melds, combo, strict=True):
+        laid |= m
+        layoffs.extend(Layoff(c, meld) for c in from_mask(m))
+    arr = best_arrangement(hand_mask & ~laid)
+    return Defence(arr.melds, canonical_layoffs(layoffs), arr.deadwood_cards)

@@ -1,0 +1,1 @@
+"""The ``knock`` command (placeholder replaced below)."""

@@ -1,0 +1,35 @@
+"""Readable test notation: deals and plays written in card text."""
+
+from __future__ import annotations
+
+from engine.cards import DECK, Card, cards
+from engine.hand import Hand
+from engine.rules import RuleSet
+
+
+def deal(
+    p0: str,
+    p1: str,
+    upcard: str,
+    stock: str = "",
+    *,
+    dealer: int = 0,
+    rules: RuleSet | None = None,
+) -> Hand:
+    """A prearranged hand. ``stock`` lists the top of the stock first; the cards not named anywhere follow
+    it in deck order, so a test names only the stock cards it draws.
+    """
+    named = [*cards(p0), *cards(p1), Card.parse(upcard), *cards(stock)]
+    rest = [c for c in DECK if c not in set(named)]
+    return Hand.from_deal(
+        rules,
+        dealer=dealer,
+        hands=(cards(p0), cards(p1)),
+        upcard=Card.parse(upcard),
+        stock=(*cards(stock), *rest),
+    )
+
+
+def play(hand: Hand, *actions: str) -> None:
+    """Apply actions written as ``"p0 discard Kh"``."""
+    hand.play(*actions)

@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""Set up Knock's virtual environment and run its main job or its whole test suite.
+
+    python3 tools/dev.py demo    # set up, then play seeded hands between two bots and print them
+    python3 tools/dev.py test    # set up, then ruff, mypy --strict and pytest; non-zero on any failure
+
+Standard library only: it runs on a fresh machine with nothing but Python 3.11.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import sys
+import venv
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+VENV = ROOT / ".venv"
+BIN = VENV / ("Scripts" if os.name == "nt" else "bin")
+PY = BIN / "python"
+STAMP = VENV / ".knock-installed"
+
+
+def run(*cmd: str | Path) -> int:
+    print("+", " ".join(str(c) for c in cmd), flush=True)
+    return subprocess.call([str(c) for c in cmd], cwd=ROOT)
+
+
+def setup() -> None:
+    """Create .venv and install Knock with its development extras (again only when pyproject.toml changes)."""
+    if sys.version_info < (3, 11):  # noqa: UP036 -- this script may be started by any python3
+        sys.exit(f"Knock needs Python 3.11 or newer; this is {sys.version.split()[0]}")
+    if not PY.exists():
+        print(f"creating {VENV}", flush=True)
+        venv.EnvBuilder(with_pip=True).create(VENV)
+    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    if STAMP.exists() and STAMP.read_text() == want:
+        return
+    pip: list[str | Path] = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
+    if run(*pip, "-e", ".[dev]") != 0:
+        sys.exit("installing Knock's dependencies failed (see above)")
+    STAMP.write_text(want)
+
+
+def test(extra: list[str]) -> int:
+    steps: list[list[str | Path]] = [
+        [PY, "-m", "ruff", "check", "engine", "replay", "tools", "tests"],
+        [PY, "-m", "ruff", "format", "--check", "engine", "replay", "tools", "tests"],
+        [PY, "-m", "mypy"],
+        [PY, "-m", "pytest", *extra],
+    ]
+    failed = [" ".join(str(c) for c in s[1:4]) for s in steps if run(*s) != 0]
+    if failed:
+        print(f"FAILED: {', '.join(failed)}", flush=True)
+        return 1
+    print("all checks passed", flush=True)
+    return 0
+
+
+def main(argv: list[str]) -> int:
+    if not argv or argv[0] not in ("demo", "test", "setup"):
+        print(__doc__)
+        return 2
+    setup()
+    if argv[0] == "setup":
+        return 0
+    if argv[0] == "test":
+        return test(argv[1:])
+    return run(BIN / "knock", "demo", *argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
