@@ -72,7 +72,7 @@ def shuffled_deck(seed: int) -> tuple[Card, ...]:
 
 
 def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
-    """The hand's knock limit. Rules: KNOCK-3, OKLA-1, OKLA-2."""
+    """The hand's knock limit, fixed at the deal for that deal only. Rules: KNOCK-3, OKLA-1, OKLA-2, OKLA-3."""
     if rules.knock_limit is KnockLimit.FIXED:
         return rules.knock_limit_value
     if upcard.rank == 1 and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
@@ -273,7 +273,7 @@ class Hand:
             opponent_known=from_mask(self.known[other]),
             taken=self.taken if self.turn == seat else None,
             knocker=self.knocker,
-            knock_discard=self.knock_card if self.knocker == seat else None,
+            knock_discard=self.knock_card if self.knocker == seat else None,  # LAY-7: face down
             spread=self.spread,
             defence=self.defence,
             result=self.result,

@@ -1,0 +1,96 @@
+#!/usr/bin/env python3
+"""Knock's benchmarks: print figures (medians of repeated runs); nothing here passes or fails.
+
+    .venv/bin/python tools/bench.py            # everything, default sizes
+    .venv/bin/python tools/bench.py --quick    # smaller runs
+
+Figures: minimum deadwood of random 10- and 11-card hands (µs per call), and random legal play of
+complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+
+from engine.hand import Hand
+from engine.melds import deadwood, knock_deadwood
+from engine.rules import RuleSet
+
+
+def random_masks(n: int, size: int, seed: int) -> list[int]:
+    rng = random.Random(seed)
+    out = []
+    for _ in range(n):
+        m = 0
+        for i in rng.sample(range(52), size):
+            m |= 1 << i
+        out.append(m)
+    return out
+
+
+def per_call_us(fn: Callable[[int], int], masks: list[int], repeats: int) -> list[float]:
+    runs = []
+    for _ in range(repeats):
+        t = time.perf_counter()
+        for m in masks:
+            fn(m)
+        runs.append((time.perf_counter() - t) / len(masks) * 1e6)
+    return runs
+
+
+def random_play(rules: RuleSet, hands: int, seed: int) -> tuple[float, int]:
+    """Seconds for ``hands`` complete hands of uniform random legal play, and the player actions taken."""
+    rng = random.Random(seed)
+    actions = 0
+    t = time.perf_counter()
+    for i in range(hands):
+        hand = Hand.deal(rules, seed=seed + i, dealer=i & 1)
+        while hand.to_act is not None:
+            legal = hand.legal_actions()
+            hand.apply(legal[int(rng.random() * len(legal))])
+            actions += 1
+    return time.perf_counter() - t, actions
+
+
+def main(argv: list[str]) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--quick", action="store_true", help="smaller runs")
+    ap.add_argument("--repeats", type=int, default=7, help="repeated runs per figure (the median is reported)")
+    args = ap.parse_args(argv)
+    n_masks = 5_000 if args.quick else 20_000
+    n_hands = 100 if args.quick else 400
+    reps = max(3, args.repeats)
+    print(f"Knock benchmarks — Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
+    print(f"medians of {reps} runs\n")
+
+    for size, fn, name in ((10, deadwood, "deadwood"), (11, knock_deadwood, "knock_deadwood (11 discards)")):
+        runs = per_call_us(fn, random_masks(n_masks, size, seed=size), reps)
+        print(
+            f"min deadwood, {size}-card hands, {name:<30} median {statistics.median(runs):7.2f} µs/call"
+            f"  (min {min(runs):.2f}, max {max(runs):.2f}; {n_masks} hands per run)"
+        )
+    print()
+    for preset in ("standard", "oklahoma"):
+        rules = RuleSet.preset(preset)
+        rates = []
+        for r in range(reps):
+            secs, acts = random_play(rules, n_hands, seed=1000 * r)
+            rates.append((n_hands / secs, acts / secs, acts / n_hands))
+        hps = statistics.median(x[0] for x in rates)
+        aps = statistics.median(x[1] for x in rates)
+        apd = statistics.median(x[2] for x in rates)
+        print(
+            f"random legal play, {preset:<9} median {hps:8.0f} hands/s  {aps:9.0f} actions/s"
+            f"  ({apd:.1f} actions per hand; {n_hands} hands per run)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
