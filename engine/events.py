@@ -13,17 +13,22 @@ from engine.showdown import Layoff
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """The deal: both hands (by seat), the upcard and the stock, top card first. Rules: DEAL-3, KNOCK-3, OKLA-1."""
+    """The deal: the two hands (``hands[i]`` belongs to ``seats[i]``), the upcard and the stock, top card first.
+
+    Rules: DEAL-3, KNOCK-3, OKLA-1.
+    """
 
     dealer: int
     hands: tuple[tuple[Card, ...], tuple[Card, ...]]
     upcard: Card
     stock: tuple[Card, ...]
     knock_limit: int
+    seats: tuple[int, int] = (0, 1)
 
     def __str__(self) -> str:
+        a, b = self.seats
         return (
-            f"deal by p{self.dealer}: p0 [{fmt(sorted(self.hands[0]))}] p1 [{fmt(sorted(self.hands[1]))}]"
+            f"deal by p{self.dealer}: p{a} [{fmt(sorted(self.hands[0]))}] p{b} [{fmt(sorted(self.hands[1]))}]"
             f" upcard {self.upcard} (knock limit {self.knock_limit}), stock {len(self.stock)}"
         )
 

@@ -133,6 +133,7 @@ class Hand:
         "pickups",
         "result",
         "rules",
+        "seats",
         "spread",
         "stock",
         "stock_only",
@@ -142,6 +143,7 @@ class Hand:
     )  # fmt: skip
 
     rules: RuleSet
+    seats: tuple[int, int]
     dealer: int
     phase: Phase
     turn: int
@@ -171,11 +173,12 @@ class Hand:
         """Start a hand from its ``Dealt`` event (prefer the class methods)."""
         _check_deal(dealt)
         self.rules = rules
+        self.seats = dealt.seats
         self.dealer = dealt.dealer
         self.phase = fsm.INITIAL
-        self.turn = 1 - dealt.dealer
-        self.hands = [0, 0]
-        self.known = [0, 0]
+        self.turn = self.other(dealt.dealer)
+        self.hands = [0] * (max(dealt.seats) + 1)
+        self.known = [0] * (max(dealt.seats) + 1)
         self.stock = []
         self.discards = []
         self.upcard = dealt.upcard
@@ -196,23 +199,27 @@ class Hand:
         self._fire("deal", dealt, [dealt])
 
     @classmethod
-    def deal(cls, rules: RuleSet | None = None, *, seed: int, dealer: int = 0) -> Hand:
+    def deal(cls, rules: RuleSet | None = None, *, seed: int, dealer: int = 0, seats: tuple[int, int] = (0, 1)) -> Hand:
         """A hand dealt from a seeded shuffle. Rules: DEAL-2, DEAL-3."""
-        return cls.from_deck(rules, shuffled_deck(seed), dealer=dealer)
+        return cls.from_deck(rules, shuffled_deck(seed), dealer=dealer, seats=seats)
 
     @classmethod
-    def from_deck(cls, rules: RuleSet | None, deck: Sequence[Card], *, dealer: int = 0) -> Hand:
-        """A hand dealt from a deck order (first card dealt first). Rule: DEAL-3."""
+    def from_deck(
+        cls, rules: RuleSet | None, deck: Sequence[Card], *, dealer: int = 0, seats: tuple[int, int] = (0, 1)
+    ) -> Hand:
+        """A hand dealt from a deck order (first card dealt first). Rule: DEAL-3.
+
+        ``seats`` are the two players' seat numbers (ascending; a three-handed game deals to two of three).
+        """
         rules = rules or RuleSet()
         if len(deck) != 52 or len(set(deck)) != 52:
             raise InvalidDeal("DEAL-4", "a deck order must hold each of the 52 cards once")
-        if dealer not in (0, 1):
-            raise InvalidDeal("DEAL-1", f"the dealer is seat 0 or 1, not {dealer!r}")
-        first, second = deck[0 : 2 * HAND_SIZE : 2], deck[1 : 2 * HAND_SIZE : 2]
-        hands = (tuple(first), tuple(second)) if dealer == 1 else (tuple(second), tuple(first))
+        _check_seats(seats, dealer)
+        first, second = deck[0 : 2 * HAND_SIZE : 2], deck[1 : 2 * HAND_SIZE : 2]  # non-dealer first
+        hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
         upcard = deck[2 * HAND_SIZE]
         stock = tuple(deck[2 * HAND_SIZE + 1 :])
-        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard)))
+        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats))
 
     @classmethod
     def from_deal(
@@ -223,6 +230,7 @@ class Hand:
         hands: tuple[str | Sequence[Card], str | Sequence[Card]],
         upcard: str | Card,
         stock: str | Sequence[Card],
+        seats: tuple[int, int] = (0, 1),
     ) -> Hand:
         """A prearranged deal: each seat's cards, the upcard and the stock (top first). Rule: DEAL-4.
 
@@ -235,11 +243,14 @@ class Hand:
         hs = tuple(cards(h) if isinstance(h, str) else tuple(h) for h in hands)
         up = Card.parse(upcard) if isinstance(upcard, str) else upcard
         st = cards(stock) if isinstance(stock, str) else tuple(stock)
-        if dealer not in (0, 1):
-            raise InvalidDeal("DEAL-1", f"the dealer is seat 0 or 1, not {dealer!r}")
-        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up)))
+        _check_seats(seats, dealer)
+        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up), seats))
 
     # --- public state --------------------------------------------------------------------------
+
+    def other(self, seat: int) -> int:
+        """The other seat of this hand."""
+        return self.seats[0] + self.seats[1] - seat
 
     @property
     def to_act(self) -> int | None:
@@ -256,9 +267,9 @@ class Hand:
 
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` may see. Rules: VIS-1, VIS-2."""
-        if seat not in (0, 1):
-            raise ValueError(f"TURN-1: seat must be 0 or 1, not {seat!r}")
-        other = 1 - seat
+        if seat not in self.seats:
+            raise ValueError(f"VIS-1: p{seat} has no cards in this hand (seats {self.seats})")
+        other = self.other(seat)
         return Observation(
             seat=seat,
             phase=self.phase,
@@ -282,7 +293,7 @@ class Hand:
     def state_key(self) -> tuple[object, ...]:
         """Everything that defines the hand's state, as one comparable value."""
         return (
-            self.rules, self.dealer, self.phase, self.turn, tuple(self.hands), tuple(self.known),
+            self.rules, self.seats, self.dealer, self.phase, self.turn, tuple(self.hands), tuple(self.known),
             tuple(self.stock), tuple(self.discards), self.upcard, self.knock_limit, self.multiplier, self.taken,
             self.stock_only, self.must_knock, self.pickups, self.knocker, self.knock_card, self.big_gin,
             self.spread, self.defence, self.result, self.dead_reason, tuple(self.events),
@@ -470,30 +481,37 @@ class Hand:
         if self.phase is Phase.SCORE:
             self._fire("score", None, [HandScored(self._score())])
         elif self.phase is Phase.DEAD_HAND:
-            self._fire("end_dead", None, [HandDead(dead_result(self.dead_reason))])
+            self._fire("end_dead", None, [HandDead(dead_result(self.dead_reason, self.seats))])
 
     def _score(self) -> HandResult:
         assert self.spread is not None and self.knocker is not None
         knocker = self.knocker
         # After gin the defender melds what he can and may not lay off (LAY-2, SCORE-1).
-        defender_dw = self.defence.deadwood if self.defence is not None else deadwood(self.hands[1 - knocker])
+        defender_dw = self.defence.deadwood if self.defence is not None else deadwood(self.hands[self.other(knocker)])
         return score_hand(
-            self.rules, knocker, self.spread.deadwood, defender_dw, big_gin=self.big_gin, multiplier=self.multiplier
+            self.rules,
+            knocker,
+            self.spread.deadwood,
+            defender_dw,
+            big_gin=self.big_gin,
+            multiplier=self.multiplier,
+            seats=self.seats,
         )
 
     def _commit(self, event: Event, source: Phase) -> None:
         """Apply one event's facts (the machine has already moved from ``source`` to ``self.phase``)."""
         match event:
             case Dealt():
-                self.hands = [to_mask(event.hands[0]), to_mask(event.hands[1])]
+                for seat, held in zip(event.seats, event.hands, strict=True):
+                    self.hands[seat] = to_mask(held)
                 self.stock = list(reversed(event.stock))
                 self.discards = [event.upcard]
                 self.knock_limit = event.knock_limit
                 spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
                 self.multiplier = 2 if spades else 1
-                self.turn = 1 - event.dealer
+                self.turn = self.other(event.dealer)
             case UpcardPassed(seat=seat):
-                self.turn = 1 - seat
+                self.turn = self.other(seat)
                 self.stock_only = seat == self.dealer  # OFFER-4: both passed
             case UpcardTaken(seat=seat, card=card) | DrewDiscard(seat=seat, card=card):
                 self.discards.pop()
@@ -513,7 +531,7 @@ class Hand:
                 self.known[seat] &= ~card.bit
                 self.discards.append(card)
                 self.taken = None
-                self.turn = 1 - seat
+                self.turn = self.other(seat)
                 if self.phase is Phase.DEAD_HAND:
                     self.dead_reason = "stock" if len(self.stock) <= STOCK_FLOOR else "pickup cap"
             case Knocked(seat=seat, card=card):
@@ -532,7 +550,7 @@ class Hand:
                 self.dead_reason = "last discard declined"
             case SpreadLaid(seat=seat):
                 self.spread = event
-                self.turn = 1 - seat
+                self.turn = self.other(seat)
             case DefenceLaid():
                 self.defence = event
             case HandScored(result=result) | HandDead(result=result):
@@ -602,7 +620,7 @@ class Hand:
     def auto_defence(self) -> LayOff:
         """The defender's best answer to the spread on the table. Rules: LAY-5, LAY-6."""
         assert self.phase is Phase.LAYOFF and self.spread is not None
-        seat = 1 - self.spread.seat
+        seat = self.other(self.spread.seat)
         d = best_defence(self.spread.melds, False, self.hands[seat])
         return LayOff(seat, d.melds, d.layoffs)
 
@@ -614,11 +632,19 @@ def _union(melds: Sequence[Meld]) -> int:
     return m
 
 
+def _check_seats(seats: tuple[int, int], dealer: int) -> None:
+    if len(seats) != 2 or not 0 <= seats[0] < seats[1]:
+        raise InvalidDeal("DEAL-1", f"a hand has two seats in ascending order, not {seats!r}")
+    if dealer not in seats:
+        raise InvalidDeal("DEAL-1", f"the dealer must be one of the seats {seats}, not {dealer!r}")
+
+
 def _check_deal(d: Dealt) -> None:
     """A deal must be a partition of the deck: 10 + 10 cards, the upcard and a 31-card stock. Rule: DEAL-4."""
+    _check_seats(d.seats, d.dealer)
     for seat in (0, 1):
         if len(d.hands[seat]) != HAND_SIZE:
-            raise InvalidDeal("DEAL-4", f"p{seat} must be dealt {HAND_SIZE} cards, not {len(d.hands[seat])}")
+            raise InvalidDeal("DEAL-4", f"p{d.seats[seat]} must be dealt {HAND_SIZE} cards, not {len(d.hands[seat])}")
     everything = [*d.hands[0], *d.hands[1], d.upcard, *d.stock]
     if len(set(everything)) != len(everything):
         dup = sorted({c for c in everything if everything.count(c) > 1})

@@ -57,8 +57,8 @@ def print_events(events: list[Event], names: list[str]) -> None:
     for e in events:
         if isinstance(e, Dealt):
             console.print(named(f"p{e.dealer} deals; upcard {render(str(e.upcard))}, knock limit {e.knock_limit}"))
-            for seat in (0, 1):
-                console.print(f"  {names[seat]}: " + " ".join(card_markup(c) for c in sorted(e.hands[seat])))
+            for seat, held in zip(e.seats, e.hands, strict=True):
+                console.print(f"  {names[seat]}: " + " ".join(card_markup(c) for c in sorted(held)))
         elif isinstance(e, HandScored | HandDead):
             console.print(render(named(str(e))), style="bold")
         else:
