@@ -213,3 +213,32 @@ def parse_action(text: str, seat: int | None = None) -> Action:
         layoffs = tuple(Layoff.parse(a) for a in args if ">" in a)
         return LayOff(seat, melds, layoffs)
     raise NotationError(f"TURN-1: not an action: {text!r}")
+
+
+@dataclass(frozen=True, slots=True)
+class Advise:
+    """The sitter's non-binding suggestion of an action for the captain (three-handed). Rule: THREE-7."""
+
+    seat: int
+    suggestion: Action
+    trigger = "advise"
+    order = 10
+
+    def __str__(self) -> str:
+        return f"advise p{self.suggestion.seat} {self.suggestion}"
+
+
+MatchAction: TypeAlias = Action | Advise
+
+
+def parse_match_action(text: str, seat: int | None = None) -> MatchAction:
+    """Like ``parse_action``, and also ``"p2 advise p1 knock Kh"`` (the sitter's suggestion to the captain)."""
+    words = text.split()
+    if words and len(words[0]) == 2 and words[0][0] == "p" and words[0][1].isdigit():
+        seat = int(words[0][1])
+        words = words[1:]
+    if words and words[0].lower() == "advise":
+        if seat is None:
+            raise NotationError(f"THREE-7: no seat given for advice {text!r}")
+        return Advise(seat, parse_action(" ".join(words[1:])))
+    return parse_action(" ".join(words), seat)

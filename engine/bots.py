@@ -13,6 +13,7 @@ from typing import Protocol
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, LayOff, PassUpcard, Spread, TakeUpcard
 from engine.cards import to_mask
 from engine.hand import Hand, Observation
+from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
 from engine.showdown import best_defence
 
@@ -93,3 +94,11 @@ def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
     while (seat := hand.to_act) is not None:
         hand.apply(bots[seat].choose(hand.observation(seat), hand.legal_actions()))
     return hand
+
+
+def play_match(match: Match, bots: Sequence[Bot]) -> Match:
+    """Play a game to its end with one bot per seat, each seeing only its own hand observation. Rule: VIS-2."""
+    while (seat := match.to_act) is not None:
+        assert match.hand is not None
+        match.apply(bots[seat].choose(match.hand.observation(seat), match.legal_actions()))
+    return match

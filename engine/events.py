@@ -175,3 +175,74 @@ Event: TypeAlias = (
     | HandScored
     | HandDead
 )
+
+
+# --- match events ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class CutDrawn:
+    """One round of the dealer or role draw: each listed seat's card. Rules: MATCH-2, MATCH-3, THREE-2."""
+
+    seats: tuple[int, ...]
+    cards: tuple[Card, ...]
+
+    def __str__(self) -> str:
+        return "draw for " + ", ".join(f"p{s} {c}" for s, c in zip(self.seats, self.cards, strict=True))
+
+
+@dataclass(frozen=True, slots=True)
+class HandStarted:
+    """A hand begins: its number (every deal counts), the dealer, the two seats dealt in, and the sitter.
+
+    In three-handed play the dealer is the box and the other seat the captain. Rules: MATCH-4, THREE-3.
+    """
+
+    number: int
+    dealer: int
+    seats: tuple[int, int]
+    sitter: int | None
+
+    def __str__(self) -> str:
+        a, b = self.seats
+        captain = a if b == self.dealer else b
+        if self.sitter is None:
+            return f"hand {self.number}: p{self.dealer} deals"
+        return f"hand {self.number}: p{self.dealer} in the box, p{captain} captain, p{self.sitter} sits out"
+
+
+@dataclass(frozen=True, slots=True)
+class Advised:
+    """The sitter's non-binding suggestion to the captain. Rule: THREE-7."""
+
+    seat: int
+    suggestion: str
+
+    def __str__(self) -> str:
+        return f"p{self.seat} advises: {self.suggestion}"
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded:
+    """A hand's result entered in the game, and every seat's running score after it. Rules: MATCH-1, THREE-6."""
+
+    number: int
+    result: HandResult
+    scores: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"after hand {self.number}: " + ", ".join(f"p{i} {s}" for i, s in enumerate(self.scores))
+
+
+@dataclass(frozen=True, slots=True)
+class GameOver:
+    """The game's end: the winner and every seat's final total, bonuses included. Rules: MATCH-6, BONUS-1..4."""
+
+    winner: int
+    totals: tuple[int, ...]
+
+    def __str__(self) -> str:
+        return f"game over: p{self.winner} wins; totals " + ", ".join(f"p{i} {t}" for i, t in enumerate(self.totals))
+
+
+MatchEvent: TypeAlias = Event | CutDrawn | HandStarted | Advised | HandEnded | GameOver

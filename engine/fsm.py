@@ -1,8 +1,9 @@
-"""The hand state machine, written once as data.
+"""The state machines — one for a hand, one for a match — written once as data.
 
-``TABLE`` is the single source of truth: it builds the shared ``transitions.Machine``, and
-``tools/gen_spec.py`` writes it into ``spec/transitions.json``, the table in ``spec/state-machine.md``
-and the Mermaid diagram ``spec/hand-machine.mmd``. ``tests/spec`` fails when any of them drift.
+``HAND`` and ``MATCH`` are the single source of truth: each builds its shared ``transitions.Machine``,
+and ``tools/gen_spec.py`` writes them into ``spec/transitions.json``, the tables in
+``spec/state-machine.md`` and the Mermaid diagrams ``spec/hand-machine.mmd`` and
+``spec/match-machine.mmd``. ``tests/spec`` fails when any of them drift.
 """
 
 from __future__ import annotations
@@ -31,6 +32,15 @@ class Phase(enum.Enum):
     HAND_OVER = "hand_over"
 
 
+class MatchPhase(enum.Enum):
+    """The states of a match (a game to the target)."""
+
+    CUT = "cut"
+    HAND = "hand"
+    ROTATE = "rotate"
+    GAME_OVER = "game_over"
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
     """One transition: ``trigger`` moves ``source`` to ``dest`` when ``guard`` (a named predicate) holds.
@@ -40,8 +50,8 @@ class Row:
     """
 
     trigger: str
-    source: Phase
-    dest: Phase
+    source: Any
+    dest: Any
     guard: str | None
     actor: str
     rules: tuple[str, ...]
@@ -55,6 +65,17 @@ class Row:
             "actor": self.actor,
             "rules": list(self.rules),
         }
+
+
+@dataclass(frozen=True, slots=True)
+class MachineSpec:
+    """A machine as data: its states, initial and terminal state, and its transition table."""
+
+    name: str
+    states: type[enum.Enum]
+    initial: enum.Enum
+    terminal: enum.Enum
+    table: tuple[Row, ...]
 
 
 P = Phase
@@ -79,6 +100,20 @@ TABLE: tuple[Row, ...] = (
     Row("end_dead", P.DEAD_HAND, P.HAND_OVER, None, "engine", ("DEAD-1",)),
 )
 
+M = MatchPhase
+MATCH_TABLE: tuple[Row, ...] = (
+    Row("draw_cut", M.CUT, M.CUT, None, "engine", ("MATCH-2", "MATCH-3", "THREE-2")),
+    Row("start", M.CUT, M.HAND, None, "engine", ("MATCH-2", "THREE-2", "THREE-3")),
+    Row("advise", M.HAND, M.HAND, None, "player", ("THREE-7",)),
+    Row("end_hand", M.HAND, M.ROTATE, None, "engine", ("MATCH-1", "THREE-6", "BONUS-1")),
+    Row("rotate", M.ROTATE, M.GAME_OVER, "game_won", "engine", ("MATCH-1", "MATCH-6", "BONUS-2", "BONUS-3", "BONUS-4")),
+    Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "THREE-4", "THREE-5")),
+)
+
+HAND = MachineSpec("hand", Phase, Phase.DEAL, Phase.HAND_OVER, TABLE)
+MATCH = MachineSpec("match", MatchPhase, MatchPhase.CUT, MatchPhase.GAME_OVER, MATCH_TABLE)
+SPECS = (HAND, MATCH)
+
 #: The triggers each phase accepts, derived from the table.
 TRIGGERS: dict[Phase, frozenset[str]] = {
     phase: frozenset(r.trigger for r in TABLE if r.source is phase) for phase in Phase
@@ -89,45 +124,52 @@ TERMINAL: Phase = Phase.HAND_OVER
 INITIAL: Phase = Phase.DEAL
 
 
-def build_machine() -> Machine:
-    """The ``transitions`` machine for the table. Hands are driven through it without being registered
-    as models (so a live hand carries no per-game bound methods and the machine keeps no reference to it).
+def build_machine(spec: MachineSpec) -> Machine:
+    """The ``transitions`` machine for a table. Models are driven through it without being registered
+    (so a live game carries no per-game bound methods and the machine keeps no reference to it).
     """
     # The library logs a warning for every skipped convenience binding; we bind none on purpose.
     logging.getLogger("transitions.core").setLevel(logging.ERROR)
     machine = Machine(
         model=None,
-        states=list(Phase),
-        initial=INITIAL,
+        states=list(spec.states),
+        initial=spec.initial,
         auto_transitions=False,
         model_attribute="phase",
         send_event=False,
         ignore_invalid_triggers=False,
+        name=spec.name,
     )
-    for r in TABLE:
+    for r in spec.table:
         machine.add_transition(r.trigger, r.source, r.dest, conditions=[r.guard] if r.guard else None)
     return machine
 
 
-MACHINE: Machine = build_machine()
+MACHINE: Machine = build_machine(HAND)
+MATCH_MACHINE: Machine = build_machine(MATCH)
 
 
 def table_json() -> str:
-    """The machine-readable table (``spec/transitions.json``)."""
+    """The machine-readable tables (``spec/transitions.json``)."""
     doc = {
-        "machine": "hand",
-        "initial": INITIAL.value,
-        "terminal": TERMINAL.value,
-        "states": [p.value for p in Phase],
-        "transitions": [r.to_json() for r in TABLE],
+        "machines": [
+            {
+                "machine": spec.name,
+                "initial": spec.initial.value,
+                "terminal": spec.terminal.value,
+                "states": [p.value for p in spec.states],
+                "transitions": [r.to_json() for r in spec.table],
+            }
+            for spec in SPECS
+        ]
     }
     return json.dumps(doc, indent=2) + "\n"
 
 
-def table_markdown() -> str:
-    """The table as Markdown rows (inside ``spec/state-machine.md``)."""
+def table_markdown(spec: MachineSpec = HAND) -> str:
+    """A table as Markdown rows (inside ``spec/state-machine.md``)."""
     lines = ["| trigger | source | dest | guard | actor | rules |", "|---|---|---|---|---|---|"]
-    for r in TABLE:
+    for r in spec.table:
         lines.append(
             f"| `{r.trigger}` | {r.source.value} | {r.dest.value} | {r.guard or '—'} | {r.actor} "
             f"| {', '.join(r.rules)} |"
@@ -135,22 +177,22 @@ def table_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
-def mermaid() -> str:
-    """The state diagram in Mermaid, generated from the table."""
-    lines = ["stateDiagram-v2", f"    [*] --> {INITIAL.value}"]
-    for r in TABLE:
+def mermaid(spec: MachineSpec = HAND) -> str:
+    """A state diagram in Mermaid, generated from its table."""
+    lines = ["stateDiagram-v2", f"    [*] --> {spec.initial.value}"]
+    for r in spec.table:
         label = r.trigger + (f" [{r.guard}]" if r.guard else "")
         lines.append(f"    {r.source.value} --> {r.dest.value}: {label}")
-    lines.append(f"    {TERMINAL.value} --> [*]")
+    lines.append(f"    {spec.terminal.value} --> [*]")
     return "\n".join(lines) + "\n"
 
 
-def machine_rows(machine: Machine) -> list[tuple[str, str, str, str | None]]:
-    """The transitions the live ``transitions`` machine holds, in its own order (for the drift test)."""
+def machine_rows(machine: Machine, states: type[enum.Enum] = Phase) -> list[tuple[str, str, str, str | None]]:
+    """The transitions a live ``transitions`` machine holds, in its own order (for the drift test)."""
     out: list[tuple[str, str, str, str | None]] = []
     for name, event in machine.events.items():
         for source, trans in event.transitions.items():
             for t in trans:
                 guards = [str(c.func) for c in t.conditions]
-                out.append((name, Phase[source].value, Phase[str(t.dest)].value, guards[0] if guards else None))
+                out.append((name, states[source].value, states[str(t.dest)].value, guards[0] if guards else None))
     return out

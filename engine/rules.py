@@ -36,10 +36,27 @@ class NextDealer(enum.Enum):
 
 
 class CutTiebreak(enum.Enum):
-    """How tied cards in the dealer or role draw are resolved (used by the match layer)."""
+    """How tied cards in the dealer or role draw are resolved (MATCH-3)."""
 
     REDRAW = "redraw"
     SUIT_ORDER = "suit_order"
+
+
+class DeadHandRoles(enum.Enum):
+    """Roles after a dead hand in three-handed play (THREE-5)."""
+
+    REPLAY = "replay"  #: roles unchanged, the box deals again
+    BOX_WINS = "box_wins"  #: rotate as if the box had won
+
+
+class Shutout(enum.Enum):
+    """The shutout formula applied when the game winner's opponents scored no hand points (BONUS-3)."""
+
+    NONE = "none"
+    DOUBLE_TOTAL = "double_total"  #: the winner's whole total, bonuses included, is doubled
+    FLAT_100 = "flat_100"  #: the winner gets 100 more
+    DOUBLE_GAME_BONUS = "double_game_bonus"  #: the game bonus is doubled (200 instead of 100)
+    DOUBLE_HAND_POINTS = "double_hand_points"  #: the winner's hand points are doubled, bonuses not
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,11 +82,22 @@ class RuleSet:
     target: int = 100
     next_dealer: NextDealer = NextDealer.WINNER
     cut_tiebreak: CutTiebreak = CutTiebreak.REDRAW
+    players: int = 2
+    three_handed_dead_hand: DeadHandRoles = DeadHandRoles.REPLAY
+    sitter_sees_captain_hand: bool = True
+    box_bonus: int = 0
+    immediate_boxes: bool = False
+    spades_double_boxes: bool = False
+    game_bonus: int = 0
+    shutout: Shutout = Shutout.NONE
+    hollywood: bool = False
 
     def __post_init__(self) -> None:
         if not 0 <= self.knock_limit_value <= 10:
             raise InvalidRules("RULES-2", f"knock_limit_value must be 0..10, got {self.knock_limit_value}")
-        for name in ("gin_bonus", "undercut_bonus", "target"):
+        if self.players not in (2, 3):
+            raise InvalidRules("RULES-2", f"players must be 2 or 3, got {self.players}")
+        for name in ("gin_bonus", "undercut_bonus", "target", "box_bonus", "game_bonus"):
             if getattr(self, name) < 0:
                 raise InvalidRules("RULES-2", f"{name} must not be negative")
         if self.target < 1:
@@ -82,14 +110,10 @@ class RuleSet:
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> RuleSet:
-        """A preset (``standard`` or ``oklahoma``) with optional field overrides. Rule: RULES-1."""
+        """A preset (``standard``, ``oklahoma`` or ``three_handed``) with optional field overrides. Rule: RULES-1."""
         try:
             base = PRESETS[name]
         except KeyError:
-            if name == "three_handed":
-                from engine.errors import NotImplementedRule
-
-                raise NotImplementedRule("RULES-1", "the three_handed preset (the match layer)") from None
             raise InvalidRules("RULES-1", f"unknown preset {name!r}; presets: {', '.join(PRESETS)}") from None
         return base.replace(**overrides) if overrides else base
 
@@ -127,4 +151,5 @@ class RuleSet:
 PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(),
     "oklahoma": RuleSet(name="oklahoma", knock_limit=KnockLimit.UPCARD),
+    "three_handed": RuleSet(name="three_handed", players=3),
 }

@@ -1,4 +1,4 @@
-"""The transition table, the live ``transitions`` machine, the generated spec files and the code agree."""
+"""The transition tables, the live ``transitions`` machines, the generated spec files and the code agree."""
 
 from __future__ import annotations
 
@@ -9,14 +9,17 @@ import sys
 from pathlib import Path
 
 import pytest
+from transitions import Machine
 
 from engine import fsm
-from engine.actions import ACTION_TYPES
-from engine.fsm import MACHINE, TABLE, Phase
+from engine.actions import ACTION_TYPES, Advise
+from engine.fsm import HAND, MACHINE, MATCH, MATCH_MACHINE, SPECS, MachineSpec
 from engine.hand import Hand
+from engine.match import Match
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
+LIVE: list[tuple[MachineSpec, Machine, type]] = [(HAND, MACHINE, Hand), (MATCH, MATCH_MACHINE, Match)]
 
 
 def spec_rule_ids() -> set[str]:
@@ -24,19 +27,44 @@ def spec_rule_ids() -> set[str]:
     return set(re.findall(r"^- \*\*([A-Z]+-\d+)\*\*", text, flags=re.MULTILINE))
 
 
-def test_machine_holds_exactly_the_table() -> None:
-    expected = [(r.trigger, r.source.value, r.dest.value, r.guard) for r in TABLE]
-    assert sorted(fsm.machine_rows(MACHINE), key=str) == sorted(expected, key=str)
+@pytest.mark.parametrize(("spec", "machine", "model"), LIVE, ids=["hand", "match"])
+def test_machine_holds_exactly_the_table(spec: MachineSpec, machine: Machine, model: type) -> None:
+    expected = [(r.trigger, r.source.value, r.dest.value, r.guard) for r in spec.table]
+    assert sorted(fsm.machine_rows(machine, spec.states), key=str) == sorted(expected, key=str)
     # Rows of one trigger and source are tried in table order.
-    for trigger, event in MACHINE.events.items():
+    for trigger, event in machine.events.items():
         for source, trans in event.transitions.items():
-            in_table = [r.dest.value for r in TABLE if r.trigger == trigger and r.source.name == source]
-            assert [Phase[str(t.dest)].value for t in trans] == in_table
+            in_table = [r.dest.value for r in spec.table if r.trigger == trigger and r.source.name == source]
+            assert [spec.states[str(t.dest)].value for t in trans] == in_table
 
 
-def test_machine_has_no_back_doors() -> None:
-    assert not any(name.startswith("to_") for name in MACHINE.events), "auto_transitions must be off"
-    assert set(MACHINE.states) == {p.name for p in Phase}
+@pytest.mark.parametrize(("spec", "machine", "model"), LIVE, ids=["hand", "match"])
+def test_machine_has_no_back_doors(spec: MachineSpec, machine: Machine, model: type) -> None:
+    assert not any(name.startswith("to_") for name in machine.events), "auto_transitions must be off"
+    assert set(machine.states) == {p.name for p in spec.states}
+
+
+@pytest.mark.parametrize(("spec", "machine", "model"), LIVE, ids=["hand", "match"])
+def test_guards_are_methods_of_the_model(spec: MachineSpec, machine: Machine, model: type) -> None:
+    for r in spec.table:
+        if r.guard:
+            assert callable(getattr(model, r.guard, None)), r.guard
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
+def test_every_state_is_reachable_and_has_a_way_out(spec: MachineSpec) -> None:
+    reached = {spec.initial}
+    changed = True
+    while changed:
+        changed = False
+        for r in spec.table:
+            if r.source in reached and r.dest not in reached:
+                reached.add(r.dest)
+                changed = True
+    assert reached == set(spec.states)
+    for p in spec.states:
+        if p is not spec.terminal:
+            assert any(r.source is p for r in spec.table), f"{p} has no way out"
 
 
 def test_generated_spec_files_are_current() -> None:
@@ -46,46 +74,29 @@ def test_generated_spec_files_are_current() -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def test_transitions_json_is_the_table() -> None:
+def test_transitions_json_is_the_tables() -> None:
     doc = json.loads((SPEC / "transitions.json").read_text(encoding="utf-8"))
-    assert [(t["trigger"], t["source"], t["dest"], t["guard"], tuple(t["rules"])) for t in doc["transitions"]] == [
-        (r.trigger, r.source.value, r.dest.value, r.guard, r.rules) for r in TABLE
-    ]
+    assert [m["machine"] for m in doc["machines"]] == [s.name for s in SPECS]
+    for spec, m in zip(SPECS, doc["machines"], strict=True):
+        assert m["initial"] == spec.initial.value and m["terminal"] == spec.terminal.value
+        assert [(t["trigger"], t["source"], t["dest"], t["guard"], tuple(t["rules"])) for t in m["transitions"]] == [
+            (r.trigger, r.source.value, r.dest.value, r.guard, r.rules) for r in spec.table
+        ]
 
 
-def test_diagram_has_every_transition() -> None:
-    diagram = (SPEC / "hand-machine.mmd").read_text(encoding="utf-8")
-    for r in TABLE:
+@pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
+def test_diagram_has_every_transition(spec: MachineSpec) -> None:
+    diagram = (SPEC / f"{spec.name}-machine.mmd").read_text(encoding="utf-8")
+    for r in spec.table:
         assert f"{r.source.value} --> {r.dest.value}: {r.trigger}" in diagram
 
 
-def test_every_state_is_reachable_and_every_row_is_used_by_a_trigger() -> None:
-    reached = {fsm.INITIAL}
-    changed = True
-    while changed:
-        changed = False
-        for r in TABLE:
-            if r.source in reached and r.dest not in reached:
-                reached.add(r.dest)
-                changed = True
-    assert reached == set(Phase)
-    for p in Phase:
-        if p is not fsm.TERMINAL:
-            assert fsm.TRIGGERS[p], f"{p} has no way out"
-
-
-def test_guards_are_methods_of_the_hand() -> None:
-    for r in TABLE:
-        if r.guard:
-            assert callable(getattr(Hand, r.guard, None)), r.guard
-
-
 def test_every_player_trigger_is_an_action_and_back() -> None:
-    player_triggers = {r.trigger for r in TABLE if r.actor == "player"}
-    assert {t.trigger for t in ACTION_TYPES} == player_triggers
+    assert {t.trigger for t in ACTION_TYPES} == {r.trigger for r in HAND.table if r.actor == "player"}
+    assert {r.trigger for r in MATCH.table if r.actor == "player"} == {Advise.trigger}
 
 
-@pytest.mark.parametrize("row", TABLE, ids=lambda r: f"{r.trigger}:{r.source.value}->{r.dest.value}")
-def test_table_cites_only_existing_rules(row: fsm.Row) -> None:
+@pytest.mark.parametrize("row", HAND.table + MATCH.table, ids=lambda r: f"{r.trigger}:{r.source.value}->{r.dest.value}")
+def test_tables_cite_only_existing_rules(row: fsm.Row) -> None:
     assert row.rules
     assert set(row.rules) <= spec_rule_ids()

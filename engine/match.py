@@ -1,0 +1,384 @@
+"""A game to the target: two-player Gin, Oklahoma Gin and three-handed Gin "in the box".
+
+Rules: MATCH-1 .. MATCH-7, THREE-1 .. THREE-8, BONUS-1 .. BONUS-5.
+
+The match is the second machine of ``engine.fsm`` (cut, hand, rotate, game over). Player actions
+during a hand go to the hand's own machine through the hand's one validation path; the match adds the
+seat checks of three-handed play (the sitter only advises) and takes the dealer steps between hands
+by itself: recording the result, rotating roles or passing the deal, and dealing the next hand.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+from engine.actions import Action, Advise, MatchAction, parse_match_action
+from engine.cards import DECK, Card
+from engine.errors import IllegalAction, InternalError, InvalidDeal
+from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
+from engine.fsm import MATCH_MACHINE, MatchPhase
+from engine.hand import Hand, Observation
+from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
+from engine.scoring import HandResult
+from engine.standings import Standings, standings
+
+
+def shuffle(rng: random.Random) -> tuple[Card, ...]:
+    """Fisher–Yates over ``rng.random()`` (the shuffle of DEAL-2). Rule: MATCH-7."""
+    deck = list(DECK)
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+class Chance(Protocol):
+    """Where a match's randomness comes from: cards for the draw, and a deck order for each deal."""
+
+    def cut(self, count: int) -> tuple[Card, ...]:
+        """``count`` distinct cards for one round of the dealer or role draw."""
+        ...
+
+    def deck(self) -> tuple[Card, ...] | None:
+        """The next deal's deck order, or None when there is none (a script that has run out)."""
+        ...
+
+
+class SeededChance:
+    """All of a game's randomness from one ``random.Random(seed)``: a shuffled deck for the draw first
+    (rounds take its cards in order), then one shuffle per deal. Rule: MATCH-7.
+    """
+
+    def __init__(self, seed: int) -> None:
+        self._rng = random.Random(seed)
+        self._cut_deck = list(shuffle(self._rng))
+
+    def cut(self, count: int) -> tuple[Card, ...]:
+        if len(self._cut_deck) < count:
+            self._cut_deck = list(shuffle(self._rng))
+        drawn, self._cut_deck = self._cut_deck[:count], self._cut_deck[count:]
+        return tuple(drawn)
+
+    def deck(self) -> tuple[Card, ...]:
+        return shuffle(self._rng)
+
+
+class ScriptedChance:
+    """Prearranged draws and deals: each draw round's cards and each deal's deck order, in order."""
+
+    def __init__(self, cuts: Sequence[Sequence[Card]], decks: Sequence[Sequence[Card]]) -> None:
+        self._cuts: Iterator[Sequence[Card]] = iter(list(cuts))
+        self._decks: Iterator[Sequence[Card]] = iter(list(decks))
+
+    def cut(self, count: int) -> tuple[Card, ...]:
+        drawn = tuple(next(self._cuts, ()))
+        if len(drawn) != count or len(set(drawn)) != count:
+            raise InvalidDeal("MATCH-2", f"the draw needs {count} distinct cards for this round, got {len(drawn)}")
+        return drawn
+
+    def deck(self) -> tuple[Card, ...] | None:
+        d = next(self._decks, None)
+        return None if d is None else tuple(d)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchObservation:
+    """What one seat may see of the game: the public game state and its view of the current hand.
+
+    A sitter sees the captain's view (THREE-8) or, with ``sitter_sees_captain_hand`` off, only the
+    public part of it.
+    """
+
+    seat: int
+    role: str  #: "dealer"/"non-dealer" in two-player games; "box", "captain" or "sitter"
+    number: int
+    dealer: int
+    sitter: int | None
+    scores: tuple[int, ...]
+    to_act: int | None
+    hand: Observation | None
+
+
+class Match:
+    """A game to the target under one rule set, two or three seats.
+
+    >>> m = Match.new(RuleSet.preset("three_handed"), seed=4)
+    >>> m.roles()["box"] == m.dealer, m.to_act == m.roles()["captain"]
+    (True, True)
+    """
+
+    __slots__ = ("chance", "dealer", "events", "hand", "number", "phase", "results", "rules", "seats", "sitter")
+
+    rules: RuleSet
+    chance: Chance
+    phase: MatchPhase
+    number: int
+    dealer: int
+    seats: tuple[int, int]
+    sitter: int | None
+    hand: Hand | None
+    results: list[HandResult]
+    events: list[MatchEvent]
+
+    def __init__(self, rules: RuleSet, chance: Chance) -> None:
+        """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal."""
+        self.rules = rules
+        self.chance = chance
+        self.phase = MatchPhase.CUT
+        self.number = 0
+        self.dealer = 0
+        self.seats = (0, 1)
+        self.sitter = None
+        self.hand = None
+        self.results = []
+        self.events = []
+        order = self._draw_order(list(range(rules.players)))
+        if rules.players == 2:
+            dealer, seats, sitter = order[0], (0, 1), None  # MATCH-2: the higher card deals
+        else:
+            box, captain, sitter = order  # THREE-2: highest box, middle captain, lowest sits out
+            dealer, seats = box, _pair(box, captain)
+        self._start_hand("start", dealer, seats, sitter)
+
+    @classmethod
+    def new(cls, rules: RuleSet | None = None, *, seed: int) -> Match:
+        """A game whose draws and shuffles all come from ``seed``. Rule: MATCH-7."""
+        return cls(rules or RuleSet(), SeededChance(seed))
+
+    @classmethod
+    def scripted(
+        cls, rules: RuleSet | None = None, *, cuts: Sequence[Sequence[Card]], decks: Sequence[Sequence[Card]]
+    ) -> Match:
+        """A game from prearranged draw rounds and deck orders (for conformance cases and replays)."""
+        return cls(rules or RuleSet(), ScriptedChance(cuts, decks))
+
+    # --- the draw ------------------------------------------------------------------------------
+
+    def _draw_order(self, seats: list[int]) -> list[int]:
+        """Seats ordered from the highest card drawn to the lowest, ties resolved. Rules: MATCH-2, MATCH-3."""
+        drawn = self.chance.cut(len(seats))
+        event = CutDrawn(tuple(seats), drawn)
+        self._fire("draw_cut", event, [event])
+        by_card = dict(zip(seats, drawn, strict=True))
+        if self.rules.cut_tiebreak is CutTiebreak.SUIT_ORDER:
+            return sorted(seats, key=lambda s: (by_card[s].rank, by_card[s].suit), reverse=True)
+        order: list[int] = []
+        for rank in sorted({c.rank for c in drawn}, reverse=True):
+            tied = [s for s in seats if by_card[s].rank == rank]
+            order += tied if len(tied) == 1 else self._draw_order(tied)  # tied seats draw again
+        return order
+
+    # --- public state --------------------------------------------------------------------------
+
+    @property
+    def to_act(self) -> int | None:
+        return self.hand.to_act if self.phase is MatchPhase.HAND and self.hand is not None else None
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is MatchPhase.GAME_OVER
+
+    @property
+    def awaiting_deck(self) -> bool:
+        """True when a scripted game has run out of deck orders between hands (see ``add_deck``)."""
+        return self.phase is MatchPhase.ROTATE
+
+    @property
+    def captain(self) -> int:
+        return self.seats[0] + self.seats[1] - self.dealer
+
+    def roles(self) -> dict[str, int]:
+        """The current roles: box, captain and sitter (three-handed) or dealer and non-dealer."""
+        if self.sitter is None:
+            return {"dealer": self.dealer, "non_dealer": self.captain}
+        return {"box": self.dealer, "captain": self.captain, "sitter": self.sitter}
+
+    def standings(self) -> Standings:
+        """Scores, boxes, columns and bonuses so far, from the recorded results. Rules: BONUS-1 .. BONUS-5."""
+        return standings(self.rules, self.rules.players, self.results)
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Every seat's running score (what counts toward the target)."""
+        return self.standings().running
+
+    @property
+    def winner(self) -> int | None:
+        return self.standings().winner if self.is_over else None
+
+    def observation(self, seat: int) -> MatchObservation:
+        """What ``seat`` may see. Rules: VIS-1, THREE-8."""
+        if not 0 <= seat < self.rules.players:
+            raise ValueError(f"THREE-1: no seat p{seat} in a game of {self.rules.players}")
+        view: Observation | None = None
+        if self.hand is not None:
+            if seat in self.seats:
+                view = self.hand.observation(seat)
+            else:
+                view = self.hand.observation(self.captain)
+                if not self.rules.sitter_sees_captain_hand:
+                    view = dataclasses.replace(view, hand=(), taken=None, knock_discard=None)
+        role = next(name for name, s in self.roles().items() if s == seat)
+        return MatchObservation(seat, role, self.number, self.dealer, self.sitter, self.scores, self.to_act, view)
+
+    def legal_actions(self) -> list[Action]:
+        """The legal actions of the seat to act (sorted); empty between hands and at the end."""
+        return self.hand.legal_actions() if self.phase is MatchPhase.HAND and self.hand is not None else []
+
+    def advice_options(self) -> list[Advise]:
+        """The suggestions the sitter may make now: one per legal action of the captain. Rule: THREE-7."""
+        if self.sitter is None or self.to_act != self.captain:
+            return []
+        return [Advise(self.sitter, a) for a in self.legal_actions()]
+
+    # --- validation and play -------------------------------------------------------------------
+
+    def check(self, action: MatchAction) -> None:
+        """Raise ``IllegalAction`` unless ``action`` is legal now; changes nothing."""
+        phase = self.phase.value
+        if self.phase is not MatchPhase.HAND or self.hand is None:
+            raise IllegalAction("MATCH-1", "no hand is being played", phase=phase, action=action)
+        if isinstance(action, Advise):
+            if action.seat != self.sitter:
+                raise IllegalAction(
+                    "THREE-7", f"only the sitter may advise, not p{action.seat}", phase=phase, action=action
+                )
+            if self.to_act != self.captain:
+                raise IllegalAction(
+                    "THREE-7", "the sitter advises only while the captain is to act", phase=phase, action=action
+                )
+            if action.suggestion.seat != self.captain:
+                raise IllegalAction("THREE-7", f"advice is for the captain p{self.captain}", phase=phase, action=action)
+            try:
+                self.hand.check(action.suggestion)
+            except IllegalAction as err:
+                raise IllegalAction(
+                    err.rule, f"the suggestion is not legal: {err.reason}", phase=phase, action=action
+                ) from None
+            return
+        if self.sitter is not None and action.seat == self.sitter:
+            raise IllegalAction(
+                "THREE-7", f"p{action.seat} sits out this hand and may only advise", phase=phase, action=action
+            )
+        self.hand.check(action)
+
+    def is_legal(self, action: MatchAction) -> bool:
+        try:
+            self.check(action)
+        except IllegalAction:
+            return False
+        return True
+
+    def apply(self, action: MatchAction) -> list[MatchEvent]:
+        """Validate and perform ``action``, then the dealer steps that follow (end of hand, rotation, next deal).
+
+        Raises:
+            IllegalAction: naming the rule; nothing changed.
+        """
+        self.check(action)
+        assert self.hand is not None
+        start = len(self.events)
+        if isinstance(action, Advise):
+            advice = Advised(action.seat, str(action.suggestion))
+            self._fire("advise", action, [advice])
+            return self.events[start:]
+        self.events.extend(self.hand.apply(action))
+        if self.hand.is_over:
+            self._between_hands()
+        return self.events[start:]
+
+    def play(self, *texts: str) -> list[MatchEvent]:
+        """Apply actions written as text (``"p1 discard Kh"``, ``"p2 advise p1 pass"``)."""
+        out: list[MatchEvent] = []
+        for t in texts:
+            out.extend(self.apply(parse_match_action(t, self.to_act)))
+        return out
+
+    def add_deck(self, deck: Sequence[Card]) -> list[MatchEvent]:
+        """Deal the next hand of a scripted game that ran out of deck orders."""
+        if self.phase is not MatchPhase.ROTATE:
+            raise IllegalAction("MATCH-7", "no deal is awaited", phase=self.phase.value, action="add_deck")
+        start = len(self.events)
+        self._next_hand(tuple(deck))
+        return self.events[start:]
+
+    # --- dealer steps ----------------------------------------------------------------------------
+
+    def _fire(self, trigger: str, arg: object, events: Sequence[MatchEvent]) -> None:
+        try:
+            moved = MATCH_MACHINE.events[trigger].trigger(self, arg)
+        except Exception as err:  # transitions.MachineError and anything a guard raised
+            raise InternalError(f"the match machine refused {trigger!r} in phase {self.phase.value}: {err}") from err
+        if not moved:
+            raise InternalError(f"no match transition for {trigger!r} in phase {self.phase.value}")
+        self.events.extend(events)
+
+    def game_won(self, arg: object) -> bool:
+        """Guard: a seat has reached the target (every Hollywood column is closed). Rules: MATCH-1, BONUS-4."""
+        return self.standings().over
+
+    def _between_hands(self) -> None:
+        assert self.hand is not None and self.hand.result is not None
+        result = self.hand.result
+        self.results.append(result)
+        st = self.standings()
+        self._fire("end_hand", result, [HandEnded(self.number, result, st.running)])
+        if st.over:
+            assert st.winner is not None
+            self._fire("rotate", None, [GameOver(st.winner, st.totals)])
+            return
+        deck = self.chance.deck()
+        if deck is not None:
+            self._next_hand(deck)
+
+    def _next_hand(self, deck: tuple[Card, ...]) -> None:
+        dealer, seats, sitter = self._next_roles()
+        self._start_hand("rotate", dealer, seats, sitter, deck)
+
+    def _next_roles(self) -> tuple[int, tuple[int, int], int | None]:
+        """Who deals and plays the next hand. Rules: MATCH-4, MATCH-5, THREE-4, THREE-5."""
+        assert self.results
+        winner = self.results[-1].winner
+        if self.sitter is None:
+            if winner is None:
+                return self.dealer, self.seats, None  # MATCH-5: the same dealer deals again
+            policy = self.rules.next_dealer
+            if policy is NextDealer.WINNER:
+                return winner, self.seats, None
+            if policy is NextDealer.LOSER:
+                return 1 - winner, self.seats, None
+            return 1 - self.dealer, self.seats, None
+        box, captain, sitter = self.dealer, self.captain, self.sitter
+        if winner is None:
+            if self.rules.three_handed_dead_hand is DeadHandRoles.REPLAY:
+                return box, self.seats, sitter
+            winner = box  # BOX_WINS: rotate as if the box had won
+        loser = captain if winner == box else box
+        # THREE-4: next box = the winner, next captain = this hand's sitter, next sitter = the loser.
+        return winner, _pair(winner, sitter), loser
+
+    def _start_hand(
+        self,
+        trigger: str,
+        dealer: int,
+        seats: tuple[int, int],
+        sitter: int | None,
+        deck: tuple[Card, ...] | None = None,
+    ) -> None:
+        if deck is None:
+            deck = self.chance.deck()
+            if deck is None:
+                raise InvalidDeal("MATCH-7", "the script has no deck order for the first deal")
+        hand = Hand.from_deck(self.rules, deck, dealer=dealer, seats=seats)
+        number = self.number + 1
+        self._fire(trigger, None, [HandStarted(number, dealer, seats, sitter)])
+        self.number, self.dealer, self.seats, self.sitter, self.hand = number, dealer, seats, sitter, hand
+        self.events.extend(hand.events)
+
+
+def _pair(a: int, b: int) -> tuple[int, int]:
+    return (a, b) if a < b else (b, a)

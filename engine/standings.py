@@ -1,0 +1,114 @@
+"""Game standings from the recorded hand results: running scores, boxes, Hollywood columns, bonuses.
+
+Rules: MATCH-1, MATCH-6, THREE-6, BONUS-1 .. BONUS-5.
+
+``standings`` is a pure function of the rule set, the number of seats and the hand results, so a
+finished game can be re-priced under other scoring options from its record alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from engine.rules import RuleSet, Shutout
+from engine.scoring import HandResult
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    """One scoring column (the whole game, or one of Hollywood's three).
+
+    ``closed_by`` is the seat that reached the target in it (None while open); ``totals`` include the
+    box, game and shutout bonuses once it is closed (before that: the running scores).
+    """
+
+    points: tuple[int, ...]
+    boxes: tuple[int, ...]
+    running: tuple[int, ...]
+    closed_by: int | None
+    totals: tuple[int, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Standings:
+    columns: tuple[Column, ...]
+    winner: int | None  #: None while the game goes on
+    totals: tuple[int, ...]  #: the sum over the columns
+
+    @property
+    def over(self) -> bool:
+        return self.winner is not None
+
+    @property
+    def running(self) -> tuple[int, ...]:
+        """The scores that count toward the target (the first open column's; the first column's at the end)."""
+        open_cols = [c for c in self.columns if c.closed_by is None]
+        return (open_cols[0] if open_cols else self.columns[0]).running
+
+
+def standings(rules: RuleSet, seats: int, results: Sequence[HandResult]) -> Standings:
+    """Score a game from its hand results, in order. Hands after the game's end are ignored."""
+    ncol = 3 if rules.hollywood else 1
+    points = [[0] * seats for _ in range(ncol)]
+    boxes = [[0] * seats for _ in range(ncol)]
+    closed: list[int | None] = [None] * ncol
+    wins = [0] * seats
+    for r in results:
+        if all(c is not None for c in closed):
+            break
+        if r.winner is None:
+            continue
+        w = r.winner
+        wins[w] += 1
+        # BONUS-4: the k-th win goes into every open column among the first k (3 at most), or, if those
+        # are all closed, into the first open column.
+        cols = [c for c in range(min(wins[w], ncol)) if closed[c] is None]
+        if not cols:
+            cols = [next(c for c in range(ncol) if closed[c] is None)]
+        box = 2 if rules.spades_double_boxes and r.multiplier == 2 else 1
+        for c in cols:
+            points[c][w] += r.points
+            boxes[c][w] += box
+            if _running(rules, points[c], boxes[c])[w] >= rules.target:
+                closed[c] = w
+    columns = tuple(_column(rules, points[c], boxes[c], closed[c]) for c in range(ncol))
+    totals = tuple(sum(col.totals[s] for col in columns) for s in range(seats))
+    winner: int | None = None
+    if all(c is not None for c in closed):
+        if ncol == 1:
+            winner = closed[0]
+        else:  # Hollywood: the highest grand total; then more columns won; then column 1's winner
+            won = [sum(1 for c in closed if c == s) for s in range(seats)]
+            winner = max(range(seats), key=lambda s: (totals[s], won[s], closed[0] == s))
+    return Standings(columns, winner, totals)
+
+
+def _running(rules: RuleSet, points: list[int], boxes: list[int]) -> list[int]:
+    """What counts toward the target: hand points, plus boxes when they are credited immediately (BONUS-1)."""
+    if rules.immediate_boxes:
+        return [p + rules.box_bonus * b for p, b in zip(points, boxes, strict=True)]
+    return list(points)
+
+
+def _column(rules: RuleSet, points: list[int], boxes: list[int], closed_by: int | None) -> Column:
+    running = _running(rules, points, boxes)
+    if closed_by is None:
+        return Column(tuple(points), tuple(boxes), tuple(running), None, tuple(running))
+    totals = [p + rules.box_bonus * b for p, b in zip(points, boxes, strict=True)]
+    w = closed_by
+    game = rules.game_bonus
+    shutout = rules.shutout is not Shutout.NONE and all(points[s] == 0 for s in range(len(points)) if s != w)
+    if shutout:
+        match rules.shutout:
+            case Shutout.DOUBLE_TOTAL:
+                totals[w] = 2 * (totals[w] + game)
+                game = 0
+            case Shutout.FLAT_100:
+                totals[w] += 100
+            case Shutout.DOUBLE_GAME_BONUS:
+                game *= 2
+            case Shutout.DOUBLE_HAND_POINTS:
+                totals[w] += points[w]
+    totals[w] += game
+    return Column(tuple(points), tuple(boxes), tuple(running), w, tuple(totals))
