@@ -1,22 +1,23 @@
 """The ``knock`` command.
 
-Built now: ``knock demo`` (seeded hands between two bots, printed as a readable history) and
-``knock spec`` (the generated state diagram). The other subcommands (play, simulate, show, verify,
-redact) come with the log and the match layer; see the README's list of what is not built yet.
+Built now: ``knock demo`` (a complete seeded game between bots, printed as a readable history) and
+``knock spec`` (the generated state diagrams). The other subcommands (play, simulate, show, verify,
+redact) come with the log; see the README's list of what is not built yet.
 """
 
 from __future__ import annotations
 
 import re
 import sys
+from collections.abc import Sequence
 from typing import Annotated
 
-from engine.bots import BOT_NAMES, make_bot, play_hand
+from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.cards import Card
 from engine.errors import KnockError
-from engine.events import Dealt, Event, HandDead, HandScored
-from engine.fsm import mermaid, table_markdown
-from engine.hand import Hand
+from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted, MatchEvent
+from engine.fsm import SPECS, mermaid, table_markdown
+from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 
 try:
@@ -50,68 +51,77 @@ def render(text: str) -> str:
     return CARD_TOKEN.sub(lambda m: card_markup(Card.parse(m.group(0))), escape(text))
 
 
-def print_events(events: list[Event], names: list[str]) -> None:
+def print_events(events: Sequence[MatchEvent], names: list[str], history: bool = True) -> None:
     def named(text: str) -> str:
-        return re.sub(r"\bp([01])\b", lambda m: names[int(m.group(1))], text)
+        return re.sub(r"\bp([0-2])\b", lambda m: names[int(m.group(1))], text)
 
     for e in events:
-        if isinstance(e, Dealt):
+        if isinstance(e, HandStarted):
+            console.rule(named(str(e)))
+        elif isinstance(e, Dealt):
             console.print(named(f"p{e.dealer} deals; upcard {render(str(e.upcard))}, knock limit {e.knock_limit}"))
-            for seat, held in zip(e.seats, e.hands, strict=True):
-                console.print(f"  {names[seat]}: " + " ".join(card_markup(c) for c in sorted(held)))
-        elif isinstance(e, HandScored | HandDead):
+            if history:
+                for seat, held in zip(e.seats, e.hands, strict=True):
+                    console.print(f"  {names[seat]}: " + " ".join(card_markup(c) for c in sorted(held)))
+        elif isinstance(e, HandScored | HandDead | GameOver | CutDrawn):
             console.print(render(named(str(e))), style="bold")
-        else:
+        elif isinstance(e, HandEnded):
+            console.print(named(str(e)))
+        elif history:
             console.print("  " + render(named(str(e))))
 
 
 @app.command()
 def demo(
-    seed: Annotated[int, typer.Option(help="Seed of the first hand's shuffle; hand i uses seed + i.")] = 1,
-    hands: Annotated[int, typer.Option(min=1, max=1000, help="How many hands to play.")] = 3,
-    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
-    bots: Annotated[str, typer.Option(help=f"Two bots, comma separated ({', '.join(BOT_NAMES)}).")] = "greedy,random",
-    quiet: Annotated[bool, typer.Option("--quiet", help="Print only each hand's result.")] = False,
+    seed: Annotated[int, typer.Option(help="Seed of the game: the draw and every shuffle come from it.")] = 1,
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "three_handed",
+    bots: Annotated[
+        str, typer.Option(help=f"One bot per seat, comma separated ({', '.join(BOT_NAMES)}).")
+    ] = "greedy,greedy,random",
+    history: Annotated[bool, typer.Option("--history/--summary", help="Print every action, or results only.")] = True,
 ) -> None:
-    """Play seeded hands between two bots and print each hand's history.
+    """Play a complete seeded game to the target between bots and print it as a readable history.
 
-    Example: knock demo --seed 7 --hands 2 --preset oklahoma --bots greedy,greedy
+    Example: knock demo --preset oklahoma --bots greedy,random --seed 7 --summary
     """
     rules = RuleSet.preset(preset)
     names = [b.strip() for b in bots.split(",")]
-    if len(names) != 2:
-        raise typer.BadParameter("give two bots, e.g. greedy,random", param_hint="--bots")
-    players = [make_bot(n, seed + i) for i, n in enumerate(names)]
+    if len(names) < rules.players:
+        raise typer.BadParameter(f"{rules.name} needs {rules.players} bots, e.g. greedy,random", param_hint="--bots")
+    names = names[: rules.players]
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
-    totals = [0, 0]
-    dealer = 0
-    console.print(f"[bold]Knock demo[/]: {hands} hand(s) of {rules.name} Gin, {labels[0]} v {labels[1]}, seed {seed}")
-    for i in range(hands):
-        hand = play_hand(Hand.deal(rules, seed=seed + i, dealer=dealer), players)
-        result = hand.result
-        assert result is not None
-        if result.winner is not None:
-            totals[result.winner] += result.points
-        console.rule(f"hand {i + 1} (seed {seed + i})")
-        print_events(hand.events if not quiet else hand.events[-1:], labels)
-        # The hand's winner deals the next (the brief's default); otherwise the same dealer deals again.
-        dealer = result.winner if result.winner is not None else dealer
+    match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])
+    console.print(
+        f"[bold]Knock demo[/]: a game of {rules.name} Gin to {rules.target}, "
+        + ", ".join(f"p{i} = {label}" for i, label in enumerate(labels))
+        + f", seed {seed}"
+    )
+    print_events(match.events, labels, history)
     console.rule()
-    console.print(f"[bold]Totals[/]: {labels[0]} {totals[0]}, {labels[1]} {totals[1]}")
+    st = match.standings()
+    assert st.winner is not None
+    console.print(
+        f"[bold]{labels[st.winner]} wins[/] after {match.number} hands; totals "
+        + ", ".join(f"{labels[i]} {t}" for i, t in enumerate(st.totals))
+    )
 
 
 @app.command()
 def spec(
     what: Annotated[str, typer.Argument(help="diagram (Mermaid) or table (Markdown).")] = "diagram",
+    machine: Annotated[str, typer.Option(help="hand or match.")] = "hand",
 ) -> None:
-    """Print the hand state machine, generated from the engine's transition table.
+    """Print a state machine, generated from the engine's transition table.
 
-    Example: knock spec diagram > hand.mmd
+    Example: knock spec diagram --machine match > match.mmd
     """
+    specs = {s.name: s for s in SPECS}
+    if machine not in specs:
+        raise typer.BadParameter("hand or match", param_hint="--machine")
     if what == "diagram":
-        sys.stdout.write(mermaid())
+        sys.stdout.write(mermaid(specs[machine]))
     elif what == "table":
-        sys.stdout.write(table_markdown())
+        sys.stdout.write(table_markdown(specs[machine]))
     else:
         raise typer.BadParameter("diagram or table", param_hint="WHAT")
 
