@@ -5,7 +5,8 @@
     .venv/bin/python tools/bench.py --quick    # smaller runs
 
 Figures: minimum deadwood of random 10- and 11-card hands (µs per call), and random legal play of
-complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal.
+complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal; complete games
+to 100 per second for each preset (no log yet).
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ import sys
 import time
 from collections.abc import Callable
 
+from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.hand import Hand
+from engine.match import Match
 from engine.melds import deadwood, knock_deadwood
 from engine.rules import RuleSet
 
@@ -58,6 +61,17 @@ def random_play(rules: RuleSet, hands: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - t, actions
 
 
+def games(preset: str, count: int, seed: int) -> tuple[float, int]:
+    """Seconds for ``count`` complete games to the target and the hands they took (greedy bots; p2 random)."""
+    rules = RuleSet.preset(preset)
+    hands = 0
+    t = time.perf_counter()
+    for i in range(count):
+        bots: list[Bot] = [GreedyBot(), GreedyBot(), RandomBot(seed + i)]
+        hands += play_match(Match.new(rules, seed=seed + i), bots[: rules.players]).number
+    return time.perf_counter() - t, hands
+
+
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller runs")
@@ -88,6 +102,16 @@ def main(argv: list[str]) -> int:
         print(
             f"random legal play, {preset:<9} median {hps:8.0f} hands/s  {aps:9.0f} actions/s"
             f"  ({apd:.1f} actions per hand; {n_hands} hands per run)"
+        )
+    print()
+    n_games = 20 if args.quick else 60
+    for preset in ("standard", "oklahoma", "three_handed"):
+        game_runs = [games(preset, n_games, seed=100 * r) for r in range(reps)]
+        gps = statistics.median(n_games / secs for secs, _ in game_runs)
+        hpg = statistics.median(h / n_games for _, h in game_runs)
+        print(
+            f"complete games to 100, {preset:<12} median {gps:7.1f} games/s  ({hpg:.1f} hands per game;"
+            f" {n_games} games per run; greedy bots, p2 random in three-handed)"
         )
     return 0
 
