@@ -105,6 +105,9 @@ class Observation:
     spread: SpreadLaid | None
     defence: DefenceLaid | None
     result: HandResult | None
+    rules: RuleSet
+    stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
+    must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
 
 
 class Hand:
@@ -288,6 +291,9 @@ class Hand:
             spread=self.spread,
             defence=self.defence,
             result=self.result,
+            rules=self.rules,
+            stock_only=self.stock_only,
+            must_knock=self.must_knock and self.turn == seat,
         )
 
     def state_key(self) -> tuple[object, ...]:
@@ -420,7 +426,9 @@ class Hand:
             case DeclineWall():
                 return [WallDeclined(seat)]
             case Spread(melds=melds):
-                arr = check_spread(melds, mask, 0 if self.big_gin else self.knock_limit)
+                # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
+                limit = sum(c.value for c in from_mask(mask)) if self.big_gin else self.knock_limit
+                arr = check_spread(melds, mask, limit)
                 if self.big_gin and arr.deadwood_cards:
                     raise IllegalAction("KNOCK-6", "a big gin spread melds all 11 cards", phase=phase, action=action)
                 return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
@@ -533,7 +541,9 @@ class Hand:
                 self.taken = None
                 self.turn = self.other(seat)
                 if self.phase is Phase.DEAD_HAND:
-                    self.dead_reason = "stock" if len(self.stock) <= STOCK_FLOOR else "pickup cap"
+                    # DEAD-3 wins over DEAD-2: with the 50th-card rule on, only the cap can end it here.
+                    stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock
+                    self.dead_reason = "stock" if stock_out else "pickup cap"
             case Knocked(seat=seat, card=card):
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit

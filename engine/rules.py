@@ -93,6 +93,7 @@ class RuleSet:
     hollywood: bool = False
 
     def __post_init__(self) -> None:
+        _check_kinds(self)
         if not 0 <= self.knock_limit_value <= 10:
             raise InvalidRules("RULES-2", f"knock_limit_value must be 0..10, got {self.knock_limit_value}")
         if self.players not in (2, 3):
@@ -146,6 +147,23 @@ class RuleSet:
     def from_dict(data: dict[str, Any]) -> RuleSet:
         """The inverse of ``to_dict``."""
         return RuleSet().replace(**data)
+
+
+def _check_kinds(rules: RuleSet) -> None:
+    """Every option holds a value of its default's kind. Rule: RULES-2.
+
+    A value of the wrong kind is out of range: ``"no"`` is not false, and the string ``"upcard"`` given to the
+    constructor is not ``KnockLimit.UPCARD`` (``replace`` converts enum strings; the constructor does not).
+    Options whose default is None take None or a whole number.
+    """
+    for f in dataclasses.fields(rules):
+        value, default = getattr(rules, f.name), f.default
+        if isinstance(default, enum.Enum | bool | str):
+            ok = isinstance(value, type(default))
+        else:
+            ok = (value is None and default is None) or (isinstance(value, int) and not isinstance(value, bool))
+        if not ok:
+            raise InvalidRules("RULES-2", f"{f.name} cannot be {value!r}")
 
 
 PRESETS: dict[str, RuleSet] = {

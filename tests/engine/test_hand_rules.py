@@ -1,0 +1,234 @@
+"""Rule sets (spec section 11): presets, overrides, defaults and ranges."""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+from typing import Any, cast
+
+import pytest
+
+from engine.errors import InvalidRules
+from engine.hand import Hand
+from engine.rules import KnockLimit, OklahomaAce, RuleSet
+
+# Every option and its default, as spec/rules.md (RULES-2) lists them; enum options by their string value.
+DEFAULTS: dict[str, Any] = {
+    "knock_limit": "fixed",
+    "knock_limit_value": 10,
+    "oklahoma_ace": "one",
+    "gin_bonus": 25,
+    "undercut_bonus": 10,
+    "undercut_on_tie": True,
+    "big_gin_bonus": None,
+    "spades_double": False,
+    "may_discard_taken_card": False,
+    "wall_pickup_to_knock": False,
+    "max_consecutive_discard_pickups": None,
+    "target": 100,
+    "next_dealer": "winner",
+    "cut_tiebreak": "redraw",
+    "players": 2,
+    "three_handed_dead_hand": "replay",
+    "sitter_sees_captain_hand": True,
+    "box_bonus": 0,
+    "immediate_boxes": False,
+    "spades_double_boxes": False,
+    "game_bonus": 0,
+    "shutout": "none",
+    "hollywood": False,
+}
+
+# The values each enum option takes, as the spec lists them.
+CHOICES: dict[str, list[str]] = {
+    "knock_limit": ["fixed", "upcard"],
+    "oklahoma_ace": ["one", "gin_only"],
+    "next_dealer": ["winner", "loser", "alternate"],
+    "cut_tiebreak": ["redraw", "suit_order"],
+    "three_handed_dead_hand": ["replay", "box_wins"],
+    "shutout": ["none", "double_total", "flat_100", "double_game_bonus", "double_hand_points"],
+}
+
+
+def options(rules: RuleSet) -> dict[str, Any]:
+    out = rules.to_dict()
+    del out["name"]
+    return out
+
+
+# --- RULES-1: presets and overrides ------------------------------------------------------------------------
+
+
+@pytest.mark.rule("RULES-1", "RULES-2")
+def test_the_standard_preset_is_every_default() -> None:
+    assert options(RuleSet.preset("standard")) == DEFAULTS
+    assert RuleSet.preset("standard") == RuleSet()
+    assert RuleSet().name == "standard"
+
+
+@pytest.mark.rule("RULES-1", "OKLA-1")
+def test_the_oklahoma_preset_sets_the_limit_by_the_upcard_only() -> None:
+    rules = RuleSet.preset("oklahoma")
+    assert rules.name == "oklahoma"
+    assert options(rules) == {**DEFAULTS, "knock_limit": "upcard"}
+    assert rules.knock_limit is KnockLimit.UPCARD
+
+
+@pytest.mark.rule("RULES-1")
+def test_the_three_handed_preset_sets_three_players_only() -> None:
+    rules = RuleSet.preset("three_handed")
+    assert rules.name == "three_handed"
+    assert options(rules) == {**DEFAULTS, "players": 3}
+
+
+@pytest.mark.rule("RULES-1")
+@pytest.mark.parametrize("name", ["Standard", "oklahoma ", "hollywood", "", "gin"])
+def test_an_unknown_preset_is_refused(name: str) -> None:
+    with pytest.raises(InvalidRules, match=r"^RULES-1: ") as info:
+        RuleSet.preset(name)
+    assert info.value.rule == "RULES-1"
+
+
+OVERRIDES: list[dict[str, Any]] = [
+    {"knock_limit_value": 0},
+    {"oklahoma_ace": "gin_only", "spades_double": True},
+    {"big_gin_bonus": 31, "wall_pickup_to_knock": True, "max_consecutive_discard_pickups": 5},
+    {"undercut_on_tie": False, "gin_bonus": 20, "undercut_bonus": 25, "may_discard_taken_card": True},
+    {"knock_limit": "upcard", "oklahoma_ace": OklahomaAce.GIN_ONLY},
+]
+
+
+@pytest.mark.rule("RULES-1", "RULES-2")
+@pytest.mark.parametrize("preset", ["standard", "oklahoma", "three_handed"])
+@pytest.mark.parametrize("overrides", OVERRIDES)
+def test_any_option_combines_with_any_preset(preset: str, overrides: dict[str, Any]) -> None:
+    rules = RuleSet.preset(preset, **overrides)
+    base = RuleSet.preset(preset)
+    assert rules.name == preset
+    expected = {**options(base), **{k: v.value if isinstance(v, enum.Enum) else v for k, v in overrides.items()}}
+    assert options(rules) == expected
+    assert rules == base.replace(**overrides)
+    assert RuleSet.from_dict(rules.to_dict()) == rules
+
+
+@pytest.mark.rule("RULES-1", "RULES-2")
+def test_a_preset_with_overrides_plays_by_them() -> None:
+    rules = RuleSet.preset("oklahoma", oklahoma_ace="gin_only")
+    hands = [Hand.deal(rules, seed=seed) for seed in range(60)]
+    aces = [h for h in hands if h.upcard.rank == 1]
+    assert aces, "some deal of the first 60 turns an ace"
+    assert all(h.knock_limit == 0 for h in aces)
+    assert all(h.knock_limit == h.upcard.value for h in hands if h.upcard.rank != 1)
+
+
+# --- RULES-2: defaults and ranges ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("RULES-2")
+def test_every_option_is_documented() -> None:
+    fields = {f.name for f in dataclasses.fields(RuleSet)} - {"name"}
+    assert fields == set(DEFAULTS)
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(("option", "value"), [(o, v) for o, vs in CHOICES.items() for v in vs])
+def test_enum_options_take_their_string_values(option: str, value: str) -> None:
+    rules = RuleSet().replace(**{option: value})
+    held = getattr(rules, option)
+    assert isinstance(held, enum.Enum)
+    assert held.value == value
+    assert RuleSet.preset("standard", **{option: value}) == rules
+    assert RuleSet().replace(**{option: held}) == rules
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("knock_limit_value", 0),
+        ("knock_limit_value", 10),
+        ("gin_bonus", 0),
+        ("undercut_bonus", 0),
+        ("big_gin_bonus", 0),
+        ("big_gin_bonus", 50),
+        ("max_consecutive_discard_pickups", 1),
+        ("target", 1),
+        ("players", 3),
+        ("box_bonus", 25),
+        ("game_bonus", 100),
+    ],
+)
+def test_values_at_the_edges_of_their_range_are_accepted(option: str, value: int) -> None:
+    assert getattr(RuleSet().replace(**{option: value}), option) == value
+
+
+OUT_OF_RANGE: list[tuple[str, Any]] = [
+    ("knock_limit_value", -1),
+    ("knock_limit_value", 11),
+    ("gin_bonus", -1),
+    ("undercut_bonus", -5),
+    ("big_gin_bonus", -1),
+    ("max_consecutive_discard_pickups", 0),
+    ("max_consecutive_discard_pickups", -2),
+    ("target", 0),
+    ("players", 1),
+    ("players", 4),
+    ("box_bonus", -1),
+    ("game_bonus", -1),
+    ("knock_limit", "oklahoma"),
+    ("oklahoma_ace", "zero"),
+    ("next_dealer", "random"),
+    ("cut_tiebreak", "coin"),
+    ("three_handed_dead_hand", "skip"),
+    ("shutout", "triple"),
+    # a value of the wrong kind is out of range too
+    ("undercut_on_tie", "no"),
+    ("spades_double", 1),
+    ("knock_limit_value", "5"),
+    ("knock_limit_value", True),
+    ("gin_bonus", 2.5),
+    ("big_gin_bonus", True),
+    ("max_consecutive_discard_pickups", 1.5),
+    ("knock_limit", 1),
+]
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(("option", "value"), OUT_OF_RANGE, ids=[f"{o}={v!r}" for o, v in OUT_OF_RANGE])
+def test_a_value_out_of_range_is_rejected_when_the_rule_set_is_built(option: str, value: Any) -> None:
+    with pytest.raises(InvalidRules, match=f"^RULES-2: .*{option}") as info:
+        RuleSet().replace(**{option: value})
+    assert info.value.rule == "RULES-2"
+    with pytest.raises(InvalidRules, match=r"^RULES-2: "):
+        RuleSet.preset("oklahoma", **{option: value})
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(
+    ("option", "value"), [("knock_limit", "upcard"), ("oklahoma_ace", "gin_only"), ("gin_bonus", "25")]
+)
+def test_the_constructor_does_not_take_strings_for_options(option: str, value: str) -> None:
+    # Only replace() and preset() read string values; a string kept as-is would compare unequal to every
+    # enum member (RuleSet(knock_limit="fixed") used to play Oklahoma limits).
+    with pytest.raises(InvalidRules, match=r"^RULES-2: "):
+        RuleSet(**cast(dict[str, Any], {option: value}))
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize("option", ["knock_limits", "gin", "undercut_bonus_value", "three_handed"])
+def test_an_unknown_option_is_rejected(option: str) -> None:
+    with pytest.raises(InvalidRules, match=r"^RULES-2: ") as info:
+        RuleSet().replace(**{option: 1})
+    assert option in str(info.value)
+    with pytest.raises(InvalidRules, match=r"^RULES-2: "):
+        RuleSet.preset("standard", **{option: 1})
+
+
+@pytest.mark.rule("RULES-2")
+def test_a_rule_set_is_a_frozen_value() -> None:
+    rules = RuleSet()
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        rules.gin_bonus = 5  # type: ignore[misc]
+    assert rules.replace(gin_bonus=5) != rules
+    assert rules.replace(gin_bonus=5) == RuleSet().replace(gin_bonus=5)
+    assert hash(rules.replace(gin_bonus=5)) == hash(RuleSet().replace(gin_bonus=5))
