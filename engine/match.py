@@ -73,11 +73,16 @@ class ScriptedChance:
     def __init__(self, cuts: Sequence[Sequence[Card]], decks: Sequence[Sequence[Card]]) -> None:
         self._cuts: Iterator[Sequence[Card]] = iter(list(cuts))
         self._decks: Iterator[Sequence[Card]] = iter(list(decks))
+        self._drawn: set[Card] = set()
 
     def cut(self, count: int) -> tuple[Card, ...]:
         drawn = tuple(next(self._cuts, ()))
         if len(drawn) != count or len(set(drawn)) != count:
             raise InvalidDeal("MATCH-2", f"the draw needs {count} distinct cards for this round, got {len(drawn)}")
+        again = sorted(set(drawn) & self._drawn)
+        if again:
+            raise InvalidDeal("MATCH-3", f"redraws come from the same deck: {' '.join(map(str, again))} drawn before")
+        self._drawn |= set(drawn)
         return drawn
 
     def deck(self) -> tuple[Card, ...] | None:
@@ -94,7 +99,7 @@ class MatchObservation:
     """
 
     seat: int
-    role: str  #: "dealer"/"non-dealer" in two-player games; "box", "captain" or "sitter"
+    role: str  #: "dealer" or "non_dealer" in two-player games; "box", "captain" or "sitter"
     number: int
     dealer: int
     sitter: int | None

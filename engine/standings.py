@@ -42,9 +42,8 @@ class Standings:
 
     @property
     def running(self) -> tuple[int, ...]:
-        """The scores that count toward the target (the first open column's; the first column's at the end)."""
-        open_cols = [c for c in self.columns if c.closed_by is None]
-        return (open_cols[0] if open_cols else self.columns[0]).running
+        """Every seat's score so far: what counts toward the target, summed over the columns (MATCH-1)."""
+        return tuple(sum(col.running[s] for col in self.columns) for s in range(len(self.totals)))
 
 
 def standings(rules: RuleSet, seats: int, results: Sequence[HandResult]) -> Standings:
