@@ -16,6 +16,8 @@ from typing import Any
 
 from transitions import Machine
 
+from engine.errors import InternalError
+
 
 class Phase(enum.Enum):
     """The states of one hand."""
@@ -147,6 +149,23 @@ def build_machine(spec: MachineSpec) -> Machine:
 
 MACHINE: Machine = build_machine(HAND)
 MATCH_MACHINE: Machine = build_machine(MATCH)
+
+
+def fire(machine: Machine, model: Any, trigger: str, arg: object) -> None:
+    """Move ``model`` through ``machine`` by ``trigger``; its guards see ``arg``.
+
+    This is the one boundary where the library's errors become ours: validation has already accepted the
+    step, so a refusal is a bug in Knock, reported as ``InternalError``.
+    """
+    before = model.phase
+    try:
+        moved = machine.events[trigger].trigger(model, arg)
+    except Exception as err:  # transitions.MachineError and anything a guard raised
+        raise InternalError(f"the {machine.name} machine refused {trigger!r} in phase {before.value}: {err}") from err
+    if not moved:
+        raise InternalError(
+            f"no {machine.name} transition for {trigger!r} in phase {before.value} although it was checked"
+        )
 
 
 def table_json() -> str:

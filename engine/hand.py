@@ -31,7 +31,7 @@ from engine.actions import (
     sort_key,
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, to_mask
-from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld
 from engine.events import (
     BigGinDeclared,
     Dealt,
@@ -474,12 +474,7 @@ class Hand:
     def _fire(self, trigger: str, arg: object, events: list[Event]) -> None:
         """Move the machine by ``trigger`` (guards see ``arg``), then commit ``events``."""
         source = self.phase
-        try:
-            moved = MACHINE.events[trigger].trigger(self, arg)
-        except Exception as err:  # transitions.MachineError and anything a guard raised
-            raise InternalError(f"the state machine refused {trigger!r} in phase {self.phase.value}: {err}") from err
-        if not moved:
-            raise InternalError(f"no transition for {trigger!r} in phase {self.phase.value} although it was checked")
+        fsm.fire(MACHINE, self, trigger, arg)
         for e in events:
             self._commit(e, source)
         self.events.extend(events)

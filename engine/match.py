@@ -18,9 +18,9 @@ from typing import Protocol
 
 from engine.actions import Action, Advise, MatchAction, parse_match_action
 from engine.cards import DECK, Card
-from engine.errors import IllegalAction, InternalError, InvalidDeal
+from engine.errors import IllegalAction, InvalidDeal
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
-from engine.fsm import MATCH_MACHINE, MatchPhase
+from engine.fsm import MATCH_MACHINE, MatchPhase, fire
 from engine.hand import Hand, Observation
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult
@@ -314,12 +314,7 @@ class Match:
     # --- dealer steps ----------------------------------------------------------------------------
 
     def _fire(self, trigger: str, arg: object, events: Sequence[MatchEvent]) -> None:
-        try:
-            moved = MATCH_MACHINE.events[trigger].trigger(self, arg)
-        except Exception as err:  # transitions.MachineError and anything a guard raised
-            raise InternalError(f"the match machine refused {trigger!r} in phase {self.phase.value}: {err}") from err
-        if not moved:
-            raise InternalError(f"no match transition for {trigger!r} in phase {self.phase.value}")
+        fire(MATCH_MACHINE, self, trigger, arg)
         self.events.extend(events)
 
     def game_won(self, arg: object) -> bool:
