@@ -23,7 +23,6 @@ from engine.errors import (
     InvalidRules,
     KnockError,
     NotationError,
-    NotImplementedRule,
 )
 from engine.fsm import Phase
 from engine.hand import Hand, Observation, shuffled_deck
@@ -58,7 +57,6 @@ __all__ = [
     "Layoff",
     "Meld",
     "MeldKind",
-    "NotImplementedRule",
     "NotationError",
     "Observation",
     "OklahomaAce",

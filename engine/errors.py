@@ -60,12 +60,5 @@ class IllegalAction(KnockError, ValueError):
         self.action = action
 
 
-class NotImplementedRule(KnockError, NotImplementedError):
-    """A rule or option the engine does not implement yet (listed as missing in the README)."""
-
-    def __init__(self, rule: str, what: str) -> None:
-        super().__init__(f"{rule}: not implemented yet: {what}", rule=rule)
-
-
 class InternalError(KnockError, AssertionError):
     """The engine disagrees with itself (a bug): validation accepted what the state machine refused."""
