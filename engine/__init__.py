@@ -1,7 +1,8 @@
-"""Knock's rules engine: cards, melds, the hand state machine and scoring (see ``spec/rules.md``)."""
+"""Knock's rules engine: cards, melds, the hand and match state machines, scoring (see ``spec/rules.md``)."""
 
 from engine.actions import (
     Action,
+    Advise,
     BigGin,
     DeclineWall,
     Discard,
@@ -13,6 +14,7 @@ from engine.actions import (
     Spread,
     TakeUpcard,
     parse_action,
+    parse_match_action,
 )
 from engine.cards import DECK, Card, Suit, cards
 from engine.errors import (
@@ -24,21 +26,26 @@ from engine.errors import (
     KnockError,
     NotationError,
 )
-from engine.fsm import Phase
+from engine.fsm import MatchPhase, Phase
 from engine.hand import Hand, Observation, shuffled_deck
+from engine.match import Match, MatchObservation
 from engine.melds import Arrangement, Meld, MeldKind, best_arrangement, deadwood, knock_deadwood
-from engine.rules import KnockLimit, OklahomaAce, RuleSet
+from engine.rules import CutTiebreak, DeadHandRoles, KnockLimit, NextDealer, OklahomaAce, RuleSet, Shutout
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
+from engine.standings import Standings, standings
 
 __version__ = "0.1.0"
 
 __all__ = [
     "DECK",
     "Action",
+    "Advise",
     "Arrangement",
     "BigGin",
     "Card",
+    "CutTiebreak",
+    "DeadHandRoles",
     "DeclineWall",
     "Discard",
     "DrawDiscard",
@@ -55,8 +62,12 @@ __all__ = [
     "KnockLimit",
     "LayOff",
     "Layoff",
+    "Match",
+    "MatchObservation",
+    "MatchPhase",
     "Meld",
     "MeldKind",
+    "NextDealer",
     "NotationError",
     "Observation",
     "OklahomaAce",
@@ -64,7 +75,9 @@ __all__ = [
     "Phase",
     "ResultKind",
     "RuleSet",
+    "Shutout",
     "Spread",
+    "Standings",
     "Suit",
     "TakeUpcard",
     "best_arrangement",
@@ -72,5 +85,7 @@ __all__ = [
     "deadwood",
     "knock_deadwood",
     "parse_action",
+    "parse_match_action",
     "shuffled_deck",
+    "standings",
 ]

@@ -28,6 +28,7 @@ from engine.actions import (
     PassUpcard,
     Spread,
     TakeUpcard,
+    parse_action,
     sort_key,
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, to_mask
@@ -339,7 +340,7 @@ class Hand:
             raise IllegalAction("TURN-1", f"p{self.turn} is to act, not p{seat}", phase=phase.value, action=action)
         try:
             return self._events_for(action)
-        except InvalidMeld as err:
+        except (InvalidMeld, Refused) as err:
             raise IllegalAction(err.rule, err.reason, phase=phase.value, action=action) from None
 
     def is_legal(self, action: Action) -> bool:
@@ -364,8 +365,6 @@ class Hand:
 
     def play(self, *texts: str) -> list[Event]:
         """Apply actions written as text (``"p0 discard Kh"``); for tests, tools and doctests."""
-        from engine.actions import parse_action
-
         out: list[Event] = []
         for t in texts:
             out.extend(self.apply(parse_action(t, self.to_act)))
@@ -374,7 +373,6 @@ class Hand:
     def _events_for(self, action: Action) -> list[Event]:
         seat = action.seat
         mask = self.hands[seat]
-        phase = self.phase.value
         match action:
             case PassUpcard():
                 return [UpcardPassed(seat)]
@@ -384,44 +382,29 @@ class Hand:
                 return [DrewStock(seat, self.stock[-1])]
             case DrawDiscard():
                 if self.stock_only:
-                    raise IllegalAction(
-                        "OFFER-4", "after both players pass the upcard the first draw is from the stock",
-                        phase=phase, action=action,
-                    )  # fmt: skip
+                    raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
                 top = self.discards[-1]
                 if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
-                    raise IllegalAction(
-                        "DEAD-2", f"the last discard {top} may only be taken to knock", phase=phase, action=action
-                    )
+                    raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
                 return [DrewDiscard(seat, top)]
             case Discard(card=card) | Knock(card=card):
                 if not mask & card.bit:
-                    raise IllegalAction("TURN-3", f"p{seat} does not hold {card}", phase=phase, action=action)
+                    raise Refused("TURN-3", f"p{seat} does not hold {card}")
                 if card == self.taken and not self.rules.may_discard_taken_card:
-                    raise IllegalAction(
-                        "TURN-4", f"{card} was just taken from the discard pile and may not be discarded",
-                        phase=phase, action=action,
-                    )  # fmt: skip
+                    raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
                 if isinstance(action, Discard):
                     if self.must_knock:
-                        raise IllegalAction(
-                            "DEAD-2", "the last discard was taken: the player must knock", phase=phase, action=action
-                        )
+                        raise Refused("DEAD-2", "the last discard was taken: the player must knock")
                     return [Discarded(seat, card)]
                 dw = deadwood(mask ^ card.bit)
                 if dw > self.knock_limit:
-                    raise IllegalAction(
-                        "KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})",
-                        phase=phase, action=action,
-                    )  # fmt: skip
+                    raise Refused("KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})")
                 return [Knocked(seat, card)]
             case BigGin():
                 if self.rules.big_gin_bonus is None:
-                    raise IllegalAction(
-                        "KNOCK-6", "big gin is not played under these rules", phase=phase, action=action
-                    )
+                    raise Refused("KNOCK-6", "big gin is not played under these rules")
                 if deadwood(mask) != 0:
-                    raise IllegalAction("KNOCK-6", "big gin needs all 11 cards melded", phase=phase, action=action)
+                    raise Refused("KNOCK-6", "big gin needs all 11 cards melded")
                 return [BigGinDeclared(seat)]
             case DeclineWall():
                 return [WallDeclined(seat)]
@@ -430,7 +413,7 @@ class Hand:
                 limit = sum(c.value for c in from_mask(mask)) if self.big_gin else self.knock_limit
                 arr = check_spread(melds, mask, limit)
                 if self.big_gin and arr.deadwood_cards:
-                    raise IllegalAction("KNOCK-6", "a big gin spread melds all 11 cards", phase=phase, action=action)
+                    raise Refused("KNOCK-6", "a big gin spread melds all 11 cards")
                 return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
             case LayOff(melds=melds, layoffs=layoffs):
                 assert self.spread is not None
@@ -628,6 +611,15 @@ class Hand:
         seat = self.other(self.spread.seat)
         d = best_defence(self.spread.melds, False, self.hands[seat])
         return LayOff(seat, d.melds, d.layoffs)
+
+
+class Refused(Exception):
+    """A rule refuses an action (inside the validation path; ``check`` turns it into ``IllegalAction``)."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}")
+        self.rule = rule
+        self.reason = reason
 
 
 def _union(melds: Sequence[Meld]) -> int:

@@ -244,32 +244,27 @@ class Match:
 
     def check(self, action: MatchAction) -> None:
         """Raise ``IllegalAction`` unless ``action`` is legal now; changes nothing."""
-        phase = self.phase.value
+
+        def refuse(rule: str, reason: str) -> IllegalAction:
+            return IllegalAction(rule, reason, phase=self.phase.value, action=action)
+
         if self.phase is not MatchPhase.HAND or self.hand is None:
-            raise IllegalAction("MATCH-1", "no hand is being played", phase=phase, action=action)
-        if isinstance(action, Advise):
-            if action.seat != self.sitter:
-                raise IllegalAction(
-                    "THREE-7", f"only the sitter may advise, not p{action.seat}", phase=phase, action=action
-                )
-            if self.to_act != self.captain:
-                raise IllegalAction(
-                    "THREE-7", "the sitter advises only while the captain is to act", phase=phase, action=action
-                )
-            if action.suggestion.seat != self.captain:
-                raise IllegalAction("THREE-7", f"advice is for the captain p{self.captain}", phase=phase, action=action)
-            try:
-                self.hand.check(action.suggestion)
-            except IllegalAction as err:
-                raise IllegalAction(
-                    err.rule, f"the suggestion is not legal: {err.reason}", phase=phase, action=action
-                ) from None
+            raise refuse("MATCH-1", "no hand is being played")
+        if not isinstance(action, Advise):
+            if self.sitter is not None and action.seat == self.sitter:
+                raise refuse("THREE-7", f"p{action.seat} sits out this hand and may only advise")
+            self.hand.check(action)
             return
-        if self.sitter is not None and action.seat == self.sitter:
-            raise IllegalAction(
-                "THREE-7", f"p{action.seat} sits out this hand and may only advise", phase=phase, action=action
-            )
-        self.hand.check(action)
+        if action.seat != self.sitter:
+            raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
+        if self.to_act != self.captain:
+            raise refuse("THREE-7", "the sitter advises only while the captain is to act")
+        if action.suggestion.seat != self.captain:
+            raise refuse("THREE-7", f"advice is for the captain p{self.captain}")
+        try:
+            self.hand.check(action.suggestion)
+        except IllegalAction as err:
+            raise refuse(err.rule, f"the suggestion is not legal: {err.reason}") from None
 
     def is_legal(self, action: MatchAction) -> bool:
         try:
