@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from engine.actions import Action
 from engine.cards import Card, fmt
 from engine.melds import Meld
 from engine.scoring import HandResult
@@ -216,10 +217,10 @@ class Advised:
     """The sitter's non-binding suggestion to the captain. Rule: THREE-7."""
 
     seat: int
-    suggestion: str
+    suggestion: Action
 
     def __str__(self) -> str:
-        return f"p{self.seat} advises: {self.suggestion}"
+        return f"p{self.seat} advises p{self.suggestion.seat}: {self.suggestion}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -283,7 +283,7 @@ class Match:
         assert self.hand is not None
         start = len(self.events)
         if isinstance(action, Advise):
-            advice = Advised(action.seat, str(action.suggestion))
+            advice = Advised(action.seat, action.suggestion)
             self._fire("advise", action, [advice])
             return self.events[start:]
         self.events.extend(self.hand.apply(action))

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 import pytest
 
-from engine.actions import Advise, LayOff, PassUpcard, TakeUpcard
+from engine.actions import Advise, LayOff, PassUpcard, TakeUpcard, parse_action
 from engine.bots import Bot, GreedyBot, RandomBot
 from engine.cards import Card, cards, from_mask
 from engine.errors import IllegalAction
@@ -288,11 +288,14 @@ def test_advice_is_recorded_and_changes_nothing_else() -> None:
     assert m.advice_options() == [Advise(2, PassUpcard(1)), Advise(2, TakeUpcard(1))]
     before = snapshot(m)
     events = m.play("p2 advise p1 take")
-    assert events == [Advised(2, "take")]
+    assert events == [Advised(2, parse_action("p1 take"))]
     after = snapshot(m)
-    assert after[0] == [*m.events[:-1], Advised(2, "take")] and m.events[:-1] == before[0]
+    assert after[0] == [*m.events[:-1], Advised(2, parse_action("p1 take"))] and m.events[:-1] == before[0]
     assert after[1:] == before[1:]  # scores, roles, the hand's whole state, phase, number, seat to act
-    assert m.play("p2 advise p1 pass", "p2 advise p1 take") == [Advised(2, "pass"), Advised(2, "take")]
+    assert m.play("p2 advise p1 pass", "p2 advise p1 take") == [
+        Advised(2, parse_action("p1 pass")),
+        Advised(2, parse_action("p1 take")),
+    ]
     # the captain has the final word: he passes although the last advice was to take
     assert m.play("p1 pass") == [UpcardPassed(1)]
     assert m.to_act == 0 and m.advice_options() == []
@@ -321,8 +324,8 @@ def test_advice_must_be_an_action_legal_for_the_captain() -> None:
     rejected(m, "p2 advise p1 discard 5c", "TURN-3")  # a card he does not hold
     rejected(m, "p2 advise p1 discard Qd", "TURN-4")  # the upcard he just took
     rejected(m, "p2 advise p1 knock 9c", "KNOCK-2")  # 9c out leaves 7c 8c Kd Qd: too much deadwood
-    assert m.play("p2 advise p1 knock Kd") == [Advised(2, "knock Kd")]
-    assert m.play("p2 advise p1 discard Kd") == [Advised(2, "discard Kd")]
+    assert m.play("p2 advise p1 knock Kd") == [Advised(2, parse_action("p1 knock Kd"))]
+    assert m.play("p2 advise p1 discard Kd") == [Advised(2, parse_action("p1 discard Kd"))]
     assert Advise(2, m.legal_actions()[0]) in m.advice_options()
     assert len(m.advice_options()) == len(m.legal_actions())
 
@@ -337,7 +340,7 @@ def test_the_sitter_advises_on_the_captains_answer_to_a_knock() -> None:
     options = m.advice_options()
     assert options and all(isinstance(a.suggestion, LayOff) and a.suggestion.seat == 1 for a in options)
     events = m.apply(options[-1])
-    assert events == [Advised(2, str(options[-1].suggestion))]
+    assert events == [Advised(2, options[-1].suggestion)]
     assert m.hand.phase is Phase.LAYOFF and m.results == []
 
 
