@@ -1,0 +1,227 @@
+"""Writing and reading Knock logs: a header, then one record per event, with a chained digest.
+
+Rules: LOG-1 .. LOG-8 (spec/log-format.md).
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from engine import __version__ as ENGINE_VERSION
+from engine.errors import KnockError
+from engine.events import GameOver, HandEnded
+from engine.match import Match
+from replay.codec import (
+    DIGEST_SIZE,
+    FORMAT,
+    T_CHECKPOINT,
+    T_RESULT,
+    T_TRAILER,
+    VERSION,
+    CodecError,
+    Record,
+    chain,
+    event_record,
+    header_digest,
+    pack,
+    unpacked,
+)
+
+
+class LogError(KnockError, ValueError):
+    """A log that is damaged, truncated, tampered with or wrong. ``record`` is the index of the record where
+    it goes wrong (0 is the header, 1 the first record after it); ``rule`` the spec rule it breaks.
+    """
+
+    def __init__(self, rule: str, record: int, reason: str) -> None:
+        super().__init__(f"{rule}: record {record}: {reason}", rule=rule)
+        self.record = record
+        self.reason = reason
+
+
+class LogTruncated(LogError):
+    """The log ends before its trailer, or in the middle of a record (LOG-7)."""
+
+
+class LogTampered(LogError):
+    """A checkpoint or the trailer disagrees with the digest of the bytes before it (LOG-6)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Header:
+    """The log's header: format version, engine version, the complete rule set, the players, free metadata."""
+
+    version: tuple[int, int]
+    engine: str
+    rules: dict[str, Any]
+    players: tuple[str, ...]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+    def to_wire(self) -> dict[str, Any]:
+        return {
+            "format": FORMAT,
+            "version": list(self.version),
+            "engine": self.engine,
+            "rules": self.rules,
+            "players": list(self.players),
+            "meta": self.meta,
+        }
+
+    @staticmethod
+    def from_wire(value: Any) -> Header:
+        """Validate a decoded header. Rules: LOG-1, LOG-3."""
+        if not isinstance(value, dict) or value.get("format") != FORMAT:
+            raise LogError("LOG-1", 0, f"not a Knock log (the header's format must be {FORMAT!r})")
+        version = value.get("version")
+        if not (isinstance(version, list) and len(version) == 2 and all(type(v) is int for v in version)):
+            raise LogError("LOG-3", 0, "the header's version must be [major, minor]")
+        if version[0] != VERSION[0]:
+            raise LogError("LOG-3", 0, f"log format version {version[0]}.{version[1]} is not readable by this "
+                           f"reader (major version {VERSION[0]})")  # fmt: skip
+        rules, players, meta, engine = (
+            value.get("rules"),
+            value.get("players"),
+            value.get("meta", {}),
+            value.get("engine"),
+        )
+        if not isinstance(rules, dict) or not isinstance(engine, str) or not isinstance(meta, dict):
+            raise LogError("LOG-1", 0, "the header needs 'rules' (a map), 'engine' (text) and 'meta' (a map)")
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
+            raise LogError("LOG-1", 0, "the header's 'players' must be a list of names")
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta)
+
+
+class LogWriter:
+    """Streams a game's log as it is played: call ``sync()`` after each ``apply`` (or once at the end).
+
+    Records are written as the events happen; the stream is flushed at every hand end, so a crash loses at
+    most the hand in progress. Rule: LOG-5.
+    """
+
+    def __init__(
+        self,
+        stream: BinaryIO,
+        match: Match,
+        *,
+        players: Sequence[str] | None = None,
+        meta: dict[str, Any] | None = None,
+    ) -> None:
+        self.stream = stream
+        self.match = match
+        names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
+        header = Header(VERSION, f"knock-gin {ENGINE_VERSION}", match.rules.to_dict(), names, dict(meta or {}))
+        data = pack(header.to_wire())
+        self.stream.write(data)
+        self.digest = header_digest(data)
+        self.records = 0
+        self.bytes = len(data)
+        self._seen = 0
+        self.sync()
+
+    def _write(self, record: Record) -> None:
+        data = pack(record)
+        self.stream.write(data)
+        self.digest = chain(self.digest, data)
+        self.records += 1
+        self.bytes += len(data)
+
+    def sync(self) -> None:
+        """Write the records of every event since the last call."""
+        events = self.match.events
+        for event in events[self._seen :]:
+            record = event_record(event)
+            if record is not None:
+                self._write(record)
+            if isinstance(event, HandEnded):
+                self._write([T_CHECKPOINT, self.digest])
+                self.stream.flush()
+            elif isinstance(event, GameOver):
+                self._write([T_TRAILER, self.records, self.digest])
+                self.stream.flush()
+        self._seen = len(events)
+
+
+def write_log(match: Match, *, players: Sequence[str] | None = None, meta: dict[str, Any] | None = None) -> bytes:
+    """The complete log of a game so far, as bytes."""
+    out = io.BytesIO()
+    LogWriter(out, match, players=players, meta=meta)
+    return out.getvalue()
+
+
+@dataclass(frozen=True, slots=True)
+class Entry:
+    """One record read back: its index (1 = the first after the header), value and stored size."""
+
+    index: int
+    record: Any
+    size: int
+
+
+class LogReader:
+    """Reads a log in constant memory, checking the digest chain; ``header`` first, then ``entries()``.
+
+    Every damaged, truncated or tampered log ends in a ``LogError`` naming the record. Rules: LOG-1 .. LOG-7.
+    """
+
+    def __init__(self, source: BinaryIO | bytes) -> None:
+        stream = io.BytesIO(source) if isinstance(source, bytes | bytearray) else source
+        self._values = unpacked(stream)
+        self.index = 0
+        try:
+            first = next(self._values, None)
+        except (CodecError, EOFError) as err:
+            raise LogError("LOG-1", 0, f"unreadable header: {err}") from None
+        if first is None:
+            raise LogTruncated("LOG-7", 0, "the log is empty")
+        value, raw = first
+        self.header = Header.from_wire(value)
+        self.digest = header_digest(raw)
+        self.trailer_seen = False
+        self.checkpoints = 0
+
+    def entries(self) -> Iterator[Entry]:
+        """Every record after the header, verified against the digest chain as it goes."""
+        while True:
+            index = self.index + 1
+            try:
+                item = next(self._values, None)
+            except EOFError as err:
+                raise LogTruncated("LOG-7", index, f"the log is cut inside a record ({err})") from None
+            except CodecError as err:
+                raise LogError("LOG-2", index, err.reason) from None
+            if item is None:
+                if not self.trailer_seen:
+                    raise LogTruncated("LOG-7", index, "the log ends without its trailer (truncated?)")
+                return
+            value, raw = item
+            self.index = index
+            if self.trailer_seen:
+                raise LogError("LOG-7", index, "a record after the trailer")
+            if isinstance(value, list) and value and value[0] in (T_CHECKPOINT, T_TRAILER) and type(value[0]) is int:
+                self._check_seal(index, value)
+            self.digest = chain(self.digest, raw)
+            yield Entry(index, value, len(raw))
+
+    def _check_seal(self, index: int, value: list[Any]) -> None:
+        if value[0] == T_CHECKPOINT:
+            if len(value) != 2 or not isinstance(value[1], bytes) or len(value[1]) != DIGEST_SIZE:
+                raise LogError("LOG-2", index, "a checkpoint is [8, 32-byte digest]")
+            if value[1] != self.digest:
+                raise LogTampered("LOG-6", index, "checkpoint digest does not match the records before it "
+                                  "(a record was changed, removed, inserted or reordered)")  # fmt: skip
+            self.checkpoints += 1
+            return
+        if len(value) != 3 or type(value[1]) is not int or not isinstance(value[2], bytes):
+            raise LogError("LOG-2", index, "the trailer is [9, record count, 32-byte digest]")
+        if value[1] != index - 1:
+            raise LogTampered("LOG-6", index, f"the trailer counts {value[1]} records, the log has {index - 1}")
+        if value[2] != self.digest:
+            raise LogTampered("LOG-6", index, "trailer digest does not match the records before it")
+        self.trailer_seen = True
+
+
+def is_hand_end(record: Any) -> bool:
+    return isinstance(record, list) and bool(record) and record[0] == T_RESULT

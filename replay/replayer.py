@@ -1,0 +1,300 @@
+"""The replayer: rebuild a game from its log alone, re-check every action and every derived record.
+
+Rules: LOG-8, LOG-9. Replay never calls a random number generator: the draws and deck orders come from
+the log's records, through ``Match.scripted``.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from engine.actions import Action, Advise
+from engine.cards import Card
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules, KnockError
+from engine.events import GameOver, HandEnded, MatchEvent
+from engine.match import Match
+from engine.rules import RuleSet
+from replay.codec import (
+    T_ADVICE,
+    T_CHECKPOINT,
+    T_CUT,
+    T_DEAL,
+    T_HAND,
+    T_LAYOFF,
+    T_SPREAD,
+    T_TRAILER,
+    CodecError,
+    action_of,
+    event_record,
+    record_type,
+)
+from replay.log import Entry, LogError, LogReader
+
+INPUTS = (T_SPREAD, T_LAYOFF, T_ADVICE)
+SEALS = ([T_CHECKPOINT], [T_TRAILER])
+
+
+def expected_records(events: list[MatchEvent]) -> list[Any]:
+    """The records (and seals) a log holds for these engine events, in order (LOG-4, LOG-6)."""
+    out: list[Any] = []
+    for e in events:
+        rec = event_record(e)
+        if rec is not None:
+            out.append(rec)
+        if isinstance(e, HandEnded):
+            out.append([T_CHECKPOINT])
+        elif isinstance(e, GameOver):
+            out.append([T_TRAILER])
+    return out
+
+
+class ReplayError(LogError):
+    """The log disagrees with the rules: an illegal action, or a derived record that differs from the
+    engine's. Carries what the engine expected and what the log holds.
+    """
+
+    def __init__(self, rule: str, record: int, reason: str, *, expected: Any = None, found: Any = None) -> None:
+        detail = "" if expected is None and found is None else f" (expected {expected!r:.120}, found {found!r:.120})"
+        super().__init__(rule, record, reason + detail)
+        self.expected = expected
+        self.found = found
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayState:
+    """The game after one record: the record's index and value, and the live match (read it, don't change it)."""
+
+    index: int
+    record: Any
+    match: Match
+
+
+class Replayer:
+    """Replays one log strictly: ``states()`` yields the game after every record; ``run()`` replays it all."""
+
+    def __init__(self, source: BinaryIO | bytes) -> None:
+        self.reader = LogReader(source)
+        header = self.reader.header
+        try:
+            self.rules = RuleSet.from_dict(header.rules)
+        except (InvalidRules, TypeError) as err:
+            raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
+        if len(header.players) != self.rules.players:
+            raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
+        self.match: Match | None = None
+        self._expected: deque[Any] = deque()  # derived records (and seals) the log must hold next
+
+    def states(self) -> Iterator[ReplayState]:
+        """The game after every record, in order (the draw's records are yielded once the first hand is dealt)."""
+        entries = self.reader.entries()
+        cuts: list[Entry] = []
+        for entry in entries:
+            rec = entry.record
+            kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
+            done = [entry]
+            if kind == T_CHECKPOINT:
+                self._expect_seal(entry, "checkpoint")
+            elif kind == T_TRAILER:
+                self._expect_seal(entry, "trailer")
+            elif self.match is None:
+                if kind == T_CUT:
+                    cuts.append(entry)
+                    continue
+                if kind != T_HAND:
+                    raise ReplayError(
+                        "LOG-8", entry.index, f"a game starts with the draw, not a {record_type(rec)} record"
+                    )
+                deal = next(entries, None)
+                self._start(entry, deal, [(c.index, c.record) for c in cuts])
+                done = [*cuts, entry, *([deal] if deal else [])]
+            elif self._expected:
+                self._compare(entry)
+            elif kind == T_HAND:
+                deal = next(entries, None)
+                self._deal(entry, deal)
+                done = [entry, *([deal] if deal else [])]
+            elif isinstance(rec, int) or kind in INPUTS:
+                self._act(entry)
+            else:
+                raise ReplayError(
+                    "LOG-8", entry.index, f"a {record_type(rec)} record where the engine expects an action"
+                )
+            assert self.match is not None
+            for e in done:
+                yield ReplayState(e.index, e.record, self.match)
+        if self._expected:
+            raise ReplayError("LOG-8", self.reader.index, "the log ends before the engine's records",
+                              expected=self._expected[0])  # fmt: skip
+        if self.match is None or not self.match.is_over:
+            raise ReplayError("LOG-8", self.reader.index, "the log ends before the game is over")
+
+    def run(self) -> Match:
+        """Replay to the end; returns the rebuilt game.
+
+        Raises:
+            LogError: the first thing wrong with the log, with its record index.
+        """
+        for _ in self.states():
+            pass
+        assert self.match is not None
+        return self.match
+
+    # --- steps -----------------------------------------------------------------------------------
+
+    def _start(self, hand: Entry, deal: Entry | None, cuts: list[tuple[int, Any]]) -> None:
+        deck = self._deck(hand, deal)
+        rounds = []
+        for index, rec in cuts:
+            if len(rec) != 3 or not isinstance(rec[2], bytes) or any(b > 51 for b in rec[2]):
+                raise ReplayError("LOG-2", index, "a cut record is [0, [seats], card codes]")
+            rounds.append(tuple(Card.from_index(b) for b in rec[2]))
+        try:
+            self.match = Match.scripted(self.rules, cuts=rounds, decks=[deck])
+        except InvalidDeal as err:
+            at = cuts[-1][0] if cuts and err.rule.startswith("MATCH") else hand.index
+            raise ReplayError(err.rule, at, err.reason) from None
+        produced = [(event_record(e), e) for e in self.match.events]
+        logged = [rec for _, rec in cuts] + [hand.record]
+        for (want, _), (index, got) in zip(produced, [*cuts, (hand.index, hand.record)], strict=False):
+            if want != got:
+                raise ReplayError(
+                    "LOG-8", index, "the draw or the first hand differs from the engine's", expected=want, found=got
+                )
+        if len(produced) - 1 != len(logged):  # the engine's Dealt is the deal record itself
+            raise ReplayError("LOG-8", hand.index, f"{len(cuts)} draw rounds logged, the engine drew "
+                              f"{len(produced) - 2}")  # fmt: skip
+
+    def _deck(self, hand: Entry, deal: Entry | None) -> tuple[Card, ...]:
+        if deal is None:
+            raise ReplayError("LOG-7", hand.index + 1, "the log ends before the deal of a hand")
+        rec = deal.record
+        if not (isinstance(rec, list) and len(rec) == 2 and rec[0] == T_DEAL and isinstance(rec[1], bytes)):
+            raise ReplayError("LOG-8", deal.index, "a hand record must be followed by its deal record", found=rec)
+        if len(rec[1]) != 52 or len(set(rec[1])) != 52 or max(rec[1]) > 51:
+            raise ReplayError("DEAL-4", deal.index, "a deck order holds each of the 52 card codes once")
+        return tuple(Card.from_index(b) for b in rec[1])
+
+    def _deal(self, hand: Entry, deal: Entry | None) -> None:
+        assert self.match is not None
+        if not self.match.awaiting_deck:
+            raise ReplayError("LOG-8", hand.index, "a new hand while the engine is not between hands")
+        deck = self._deck(hand, deal)
+        events = self.match.add_deck(deck)
+        want = event_record(events[0])
+        if want != hand.record:
+            raise ReplayError(
+                "LOG-8", hand.index, "the next hand's roles differ from the engine's", expected=want, found=hand.record
+            )
+
+    def _act(self, entry: Entry) -> None:
+        assert self.match is not None
+        rec = entry.record
+        seat = self.match.to_act
+        if seat is None:
+            raise ReplayError("LOG-8", entry.index, "an action while nobody is to act")
+        try:
+            action: Action
+            if isinstance(rec, list) and rec[0] == T_ADVICE:
+                if len(rec) != 3 or type(rec[1]) is not int:
+                    raise CodecError("an advice record is [5, seat, action]")
+                captain = self.match.captain
+                events = self.match.apply(Advise(rec[1], action_of(rec[2], captain)))
+            else:
+                action = action_of(rec, seat)
+                events = self.match.apply(action)
+        except CodecError as err:
+            raise ReplayError("LOG-2", entry.index, err.reason) from None
+        except IllegalAction as err:
+            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
+        records = expected_records(events)
+        if records[0] != rec:
+            raise ReplayError(
+                "LOG-2", entry.index, "the action is not written in its canonical form", expected=records[0], found=rec
+            )
+        self._expected.extend(records[1:])
+
+    def _compare(self, entry: Entry) -> None:
+        want = self._expected.popleft()
+        if want in SEALS:
+            raise ReplayError("LOG-6", entry.index, f"a {record_type(want)} must follow the hand's result here",
+                              found=record_type(entry.record))  # fmt: skip
+        if want != entry.record:
+            raise ReplayError("LOG-8", entry.index, f"the {record_type(want)} record differs from the engine's",
+                              expected=want, found=entry.record)  # fmt: skip
+
+    def _expect_seal(self, entry: Entry, what: str) -> None:
+        """A checkpoint follows every hand's result and the trailer the game's end (the reader checked the digest)."""
+        want = self._expected[0] if self._expected else None
+        if want is None or record_type(want) != what:
+            raise ReplayError("LOG-6", entry.index, f"a {what} where the engine expects "
+                              f"{record_type(want) if want is not None else 'an action'}")  # fmt: skip
+        self._expected.popleft()
+
+
+@dataclass
+class HandReport:
+    number: int
+    dealer: int
+    seats: tuple[int, int]
+    sitter: int | None
+    upcard: str = ""
+    knock_limit: int = 0
+    actions: list[str] = field(default_factory=list)
+    result: str = ""
+    scores: tuple[int, ...] = ()
+
+
+@dataclass
+class AuditReport:
+    """What ``verify`` found: the header, every hand, the final result and the digest status, or the error."""
+
+    ok: bool
+    players: tuple[str, ...] = ()
+    rules: dict[str, Any] = field(default_factory=dict)
+    hands: list[HandReport] = field(default_factory=list)
+    winner: int | None = None
+    totals: tuple[int, ...] = ()
+    records: int = 0
+    checkpoints: int = 0
+    error: str = ""
+    error_record: int | None = None
+    error_rule: str = ""
+
+
+def verify(source: BinaryIO | bytes) -> AuditReport:
+    """Audit a log: replay it strictly and report every hand, the result and the digests. Never raises for a
+    bad log: the report says where and why it fails.
+    """
+    from engine.events import Dealt, HandDead, HandEnded, HandScored, HandStarted
+
+    report = AuditReport(ok=False)
+    try:
+        replayer = Replayer(source)
+        report.players = replayer.reader.header.players
+        report.rules = replayer.rules.to_dict()
+        seen = 0
+        for state in replayer.states():
+            for e in state.match.events[seen:]:
+                if isinstance(e, HandStarted):
+                    report.hands.append(HandReport(e.number, e.dealer, e.seats, e.sitter))
+                elif isinstance(e, Dealt) and report.hands:
+                    report.hands[-1].upcard, report.hands[-1].knock_limit = str(e.upcard), e.knock_limit
+                elif isinstance(e, HandEnded):
+                    report.hands[-1].result, report.hands[-1].scores = str(e.result), e.scores
+                elif report.hands and not isinstance(e, HandScored | HandDead):
+                    report.hands[-1].actions.append(str(e))
+            seen = len(state.match.events)
+        match = replayer.match
+        assert match is not None
+        st = match.standings()
+        report.winner, report.totals = st.winner, st.totals
+        report.records, report.checkpoints = replayer.reader.index, replayer.reader.checkpoints
+        report.ok = True
+    except LogError as err:
+        report.error, report.error_record, report.error_rule = str(err), err.record, err.rule
+    except KnockError as err:  # pragma: no cover - every engine error is turned into a LogError above
+        report.error, report.error_rule = str(err), err.rule
+    return report
