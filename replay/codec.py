@@ -7,6 +7,7 @@ The only module that imports msgpack. Records are small: a player's simple actio
 from __future__ import annotations
 
 import hashlib
+import hmac
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
@@ -60,6 +61,7 @@ PASS, TAKE, DRAW, PICKUP, DECLINE, BIG_GIN = 0, 1, 2, 3, 4, 5
 DISCARD_BASE, KNOCK_BASE = 8, 64
 # Array records: [type, ...].
 T_CUT, T_HAND, T_DEAL, T_SPREAD, T_LAYOFF, T_ADVICE, T_RESULT, T_GAME_OVER, T_CHECKPOINT, T_TRAILER = range(10)
+T_COMMIT, T_REVEAL = 10, 11
 RECORD_NAMES = {
     T_CUT: "cut",
     T_HAND: "hand",
@@ -71,6 +73,8 @@ RECORD_NAMES = {
     T_GAME_OVER: "game-over",
     T_CHECKPOINT: "checkpoint",
     T_TRAILER: "trailer",
+    T_COMMIT: "commit",
+    T_REVEAL: "reveal",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -113,6 +117,16 @@ def chain(previous: bytes, record_bytes: bytes) -> bytes:
 
 def header_digest(header_bytes: bytes) -> bytes:
     return hashlib.sha256(header_bytes).digest()
+
+
+def commitment(deck: bytes, salt: bytes) -> bytes:
+    """The shuffle commitment: SHA-256 of the deck's 52 card codes followed by the salt. Rule: LOG-10."""
+    return hashlib.sha256(deck + salt).digest()
+
+
+def salt_for(key: bytes, number: int) -> bytes:
+    """A hand's salt, derived from the writer's secret key and the hand number (so logs stay reproducible)."""
+    return hmac.new(key, b"knock-salt:%d" % number, hashlib.sha256).digest()[:16]
 
 
 def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, bytes]]:

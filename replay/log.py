@@ -12,21 +12,26 @@ from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
 from engine.errors import KnockError
-from engine.events import GameOver, HandEnded
+from engine.events import Dealt, GameOver, HandEnded, HandStarted
 from engine.match import Match
 from replay.codec import (
     DIGEST_SIZE,
     FORMAT,
     T_CHECKPOINT,
+    T_COMMIT,
     T_RESULT,
+    T_REVEAL,
     T_TRAILER,
     VERSION,
     CodecError,
     Record,
     chain,
+    commitment,
+    deck_of,
     event_record,
     header_digest,
     pack,
+    salt_for,
     unpacked,
 )
 
@@ -59,9 +64,10 @@ class Header:
     rules: dict[str, Any]
     players: tuple[str, ...]
     meta: dict[str, Any] = field(default_factory=dict)
+    commitments: bool = False
 
     def to_wire(self) -> dict[str, Any]:
-        return {
+        wire: dict[str, Any] = {
             "format": FORMAT,
             "version": list(self.version),
             "engine": self.engine,
@@ -69,6 +75,9 @@ class Header:
             "players": list(self.players),
             "meta": self.meta,
         }
+        if self.commitments:
+            wire["commitments"] = True
+        return wire
 
     @staticmethod
     def from_wire(value: Any) -> Header:
@@ -91,7 +100,10 @@ class Header:
             raise LogError("LOG-1", 0, "the header needs 'rules' (a map), 'engine' (text) and 'meta' (a map)")
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
             raise LogError("LOG-1", 0, "the header's 'players' must be a list of names")
-        return Header((version[0], version[1]), engine, rules, tuple(players), meta)
+        commitments = value.get("commitments", False)
+        if not isinstance(commitments, bool):
+            raise LogError("LOG-1", 0, "the header's 'commitments' must be true or false")
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments)
 
 
 class LogWriter:
@@ -108,11 +120,21 @@ class LogWriter:
         *,
         players: Sequence[str] | None = None,
         meta: dict[str, Any] | None = None,
+        commit_key: bytes | None = None,
     ) -> None:
+        """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it."""
         self.stream = stream
         self.match = match
+        self.commit_key = commit_key
         names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
-        header = Header(VERSION, f"knock-gin {ENGINE_VERSION}", match.rules.to_dict(), names, dict(meta or {}))
+        header = Header(
+            VERSION,
+            f"knock-gin {ENGINE_VERSION}",
+            match.rules.to_dict(),
+            names,
+            dict(meta or {}),
+            commit_key is not None,
+        )
         data = pack(header.to_wire())
         self.stream.write(data)
         self.digest = header_digest(data)
@@ -131,11 +153,20 @@ class LogWriter:
     def sync(self) -> None:
         """Write the records of every event since the last call."""
         events = self.match.events
-        for event in events[self._seen :]:
+        for i in range(self._seen, len(events)):
+            event = events[i]
+            key = self.commit_key
+            if key is not None and isinstance(event, HandStarted):
+                dealt = events[i + 1]
+                assert isinstance(dealt, Dealt)
+                deck = bytes(c.index for c in deck_of(dealt))
+                self._write([T_COMMIT, commitment(deck, salt_for(key, event.number))])
             record = event_record(event)
             if record is not None:
                 self._write(record)
             if isinstance(event, HandEnded):
+                if key is not None:
+                    self._write([T_REVEAL, salt_for(key, event.number)])
                 self._write([T_CHECKPOINT, self.digest])
                 self.stream.flush()
             elif isinstance(event, GameOver):
@@ -144,10 +175,16 @@ class LogWriter:
         self._seen = len(events)
 
 
-def write_log(match: Match, *, players: Sequence[str] | None = None, meta: dict[str, Any] | None = None) -> bytes:
+def write_log(
+    match: Match,
+    *,
+    players: Sequence[str] | None = None,
+    meta: dict[str, Any] | None = None,
+    commit_key: bytes | None = None,
+) -> bytes:
     """The complete log of a game so far, as bytes."""
     out = io.BytesIO()
-    LogWriter(out, match, players=players, meta=meta)
+    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key)
     return out.getvalue()
 
 

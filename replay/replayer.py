@@ -20,14 +20,17 @@ from engine.rules import RuleSet
 from replay.codec import (
     T_ADVICE,
     T_CHECKPOINT,
+    T_COMMIT,
     T_CUT,
     T_DEAL,
     T_HAND,
     T_LAYOFF,
+    T_REVEAL,
     T_SPREAD,
     T_TRAILER,
     CodecError,
     action_of,
+    commitment,
     event_record,
     record_type,
 )
@@ -86,6 +89,8 @@ class Replayer:
             raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
         self.match: Match | None = None
         self._expected: deque[Any] = deque()  # derived records (and seals) the log must hold next
+        self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
+        self._deck_codes = b""
 
     def states(self) -> Iterator[ReplayState]:
         """The game after every record, in order (the draw's records are yielded once the first hand is dealt)."""
@@ -95,7 +100,16 @@ class Replayer:
             rec = entry.record
             kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
             done = [entry]
-            if kind == T_CHECKPOINT:
+            if kind == T_COMMIT:
+                self._take_commitment(entry)
+                if self.match is None:
+                    cuts.append(entry)
+                    continue
+            elif kind == T_REVEAL:
+                self._reveal(entry)
+            elif kind == T_CHECKPOINT:
+                if self._commit is not None:
+                    raise ReplayError("LOG-10", entry.index, "the hand ends without revealing its salt")
                 self._expect_seal(entry, "checkpoint")
             elif kind == T_TRAILER:
                 self._expect_seal(entry, "trailer")
@@ -108,12 +122,14 @@ class Replayer:
                         "LOG-8", entry.index, f"a game starts with the draw, not a {record_type(rec)} record"
                     )
                 deal = next(entries, None)
-                self._start(entry, deal, [(c.index, c.record) for c in cuts])
+                self._check_committed(entry, deal)
+                self._start(entry, deal, [(c.index, c.record) for c in cuts if c.record[0] == T_CUT])
                 done = [*cuts, entry, *([deal] if deal else [])]
             elif self._expected:
                 self._compare(entry)
             elif kind == T_HAND:
                 deal = next(entries, None)
+                self._check_committed(entry, deal)
                 self._deal(entry, deal)
                 done = [entry, *([deal] if deal else [])]
             elif isinstance(rec, int) or kind in INPUTS:
@@ -143,6 +159,33 @@ class Replayer:
         return self.match
 
     # --- steps -----------------------------------------------------------------------------------
+
+    def _take_commitment(self, entry: Entry) -> None:
+        rec = entry.record
+        if not self.reader.header.commitments:
+            raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
+        if len(rec) != 2 or not isinstance(rec[1], bytes) or len(rec[1]) != 32:
+            raise ReplayError("LOG-2", entry.index, "a commitment is [10, 32-byte digest]")
+        if self._commit is not None or self._expected or (self.match is not None and not self.match.awaiting_deck):
+            raise ReplayError("LOG-10", entry.index, "a commitment stands only just before a hand")
+        self._commit = (entry.index, rec[1])
+
+    def _check_committed(self, hand: Entry, deal: Entry | None) -> None:
+        if self.reader.header.commitments and self._commit is None:
+            raise ReplayError("LOG-10", hand.index, "a hand without its shuffle commitment")
+        if deal is not None and isinstance(deal.record, list) and len(deal.record) == 2:
+            self._deck_codes = deal.record[1] if isinstance(deal.record[1], bytes) else b""
+
+    def _reveal(self, entry: Entry) -> None:
+        rec = entry.record
+        if self._commit is None or not self._expected or self._expected[0] != [T_CHECKPOINT]:
+            raise ReplayError("LOG-10", entry.index, "a salt is revealed only after its hand's result")
+        if len(rec) != 2 or not isinstance(rec[1], bytes):
+            raise ReplayError("LOG-2", entry.index, "a reveal is [11, salt bytes]")
+        at, digest = self._commit
+        if commitment(self._deck_codes, rec[1]) != digest:
+            raise ReplayError("LOG-10", entry.index, f"the deck and salt do not match the commitment of record {at}")
+        self._commit = None
 
     def _start(self, hand: Entry, deal: Entry | None, cuts: list[tuple[int, Any]]) -> None:
         deck = self._deck(hand, deal)

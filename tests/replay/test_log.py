@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
-from replay.codec import T_CHECKPOINT, T_RESULT, T_TRAILER, chain, header_digest, pack, unpacked
+from replay.codec import T_CHECKPOINT, T_COMMIT, T_RESULT, T_REVEAL, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import LogError, LogReader, LogTampered, LogTruncated, LogWriter, write_log
 from replay.replayer import Replayer, ReplayError, verify
 
@@ -329,3 +329,53 @@ def test_mutated_golden_logs_end_in_a_log_error(edits: list[tuple[int, int]]) ->
     report = verify(bytes(bad))  # never raises: every damage ends in a report naming the record
     if bytes(bad) != GOLDEN:
         assert not report.ok and report.error_record is not None
+
+
+# --- LOG-10: shuffle commitments ---------------------------------------------------------------------------
+
+
+@pytest.mark.rule("LOG-10")
+@pytest.mark.parametrize("preset", PRESETS)
+def test_commitments_round_trip_and_are_reproducible(preset: str) -> None:
+    played = game(preset, 16)
+    data = write_log(played, commit_key=b"server secret")
+    assert data == write_log(played, commit_key=b"server secret")
+    assert data != write_log(played, commit_key=b"another secret")
+    header, body = records(data)
+    assert header["commitments"] is True
+    kinds = [r[0] for r in body if isinstance(r, list)]
+    assert kinds.count(T_COMMIT) == kinds.count(T_REVEAL) == played.number
+    report = verify(data)
+    assert report.ok, report.error
+    assert Replayer(data).run().events == played.events
+
+
+@pytest.mark.rule("LOG-10")
+def test_a_wrong_salt_or_deck_breaks_the_commitment_even_with_valid_digests() -> None:
+    header, body = records(write_log(game("standard", 17), commit_key=b"k"))
+    i = next(k for k, r in enumerate(body) if isinstance(r, list) and r[0] == T_REVEAL)
+    forged = list(body)
+    forged[i] = [T_REVEAL, b"not the salt"]
+    with pytest.raises(ReplayError, match="LOG-10") as info:
+        Replayer(reseal(header, forged)).run()
+    assert info.value.record == i + 1
+    j = next(k for k, r in enumerate(body) if isinstance(r, list) and r[0] == T_COMMIT)
+    forged = list(body)
+    forged[j] = [T_COMMIT, bytes(32)]
+    with pytest.raises(ReplayError, match="LOG-10"):
+        Replayer(reseal(header, forged)).run()
+
+
+@pytest.mark.rule("LOG-10")
+def test_missing_or_undeclared_commitments_are_rejected() -> None:
+    header, body = records(write_log(game("standard", 18), commit_key=b"k"))
+    no_reveal = [r for r in body if not (isinstance(r, list) and r[0] == T_REVEAL)]
+    with pytest.raises(ReplayError, match="LOG-10"):
+        Replayer(reseal(header, no_reveal)).run()
+    no_commit = [r for r in body if not (isinstance(r, list) and r[0] == T_COMMIT)]
+    with pytest.raises(ReplayError, match="LOG-10"):
+        Replayer(reseal(header, no_commit)).run()
+    undeclared = dict(header)
+    del undeclared["commitments"]
+    with pytest.raises(ReplayError, match="LOG-10"):
+        Replayer(reseal(undeclared, body)).run()
