@@ -65,6 +65,7 @@ class Header:
     players: tuple[str, ...]
     meta: dict[str, Any] = field(default_factory=dict)
     commitments: bool = False
+    view: int | None = None  #: the seat a per-seat view was made for (LOG-11); None for a full log
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -77,6 +78,8 @@ class Header:
         }
         if self.commitments:
             wire["commitments"] = True
+        if self.view is not None:
+            wire["view"] = self.view
         return wire
 
     @staticmethod
@@ -103,7 +106,10 @@ class Header:
         commitments = value.get("commitments", False)
         if not isinstance(commitments, bool):
             raise LogError("LOG-1", 0, "the header's 'commitments' must be true or false")
-        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments)
+        view = value.get("view")
+        if view is not None and (type(view) is not int or not 0 <= view < len(players)):
+            raise LogError("LOG-11", 0, "the header's 'view' must name a seat")
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view)
 
 
 class LogWriter:

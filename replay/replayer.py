@@ -81,6 +81,8 @@ class Replayer:
     def __init__(self, source: BinaryIO | bytes) -> None:
         self.reader = LogReader(source)
         header = self.reader.header
+        if header.view is not None:
+            raise LogError("LOG-11", 0, f"a per-seat view (for p{header.view}) replays in public mode only")
         try:
             self.rules = RuleSet.from_dict(header.rules)
         except (InvalidRules, TypeError) as err:

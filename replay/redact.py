@@ -1,0 +1,227 @@
+"""Per-seat views of a log, and their replay in public mode.
+
+Rules: LOG-11, LOG-12 (spec/log-format.md). ``redact(log, seat)`` gives the log a client at that seat may
+receive: every card the seat has not seen is replaced by the unknown code 255, its own stock draws carry
+the card it saw, and an opponent's face-down knock discard is hidden. ``PublicReplayer`` rebuilds from
+such a view the public state of the game and checks everything a seat can check.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from engine.cards import Card
+from engine.events import DrewStock
+from replay.codec import (
+    BIG_GIN,
+    DECLINE,
+    DISCARD_BASE,
+    DRAW,
+    KNOCK_BASE,
+    PASS,
+    PICKUP,
+    T_CHECKPOINT,
+    T_DEAL,
+    T_GAME_OVER,
+    T_HAND,
+    T_RESULT,
+    T_SPREAD,
+    T_TRAILER,
+    TAKE,
+    chain,
+    header_digest,
+    pack,
+)
+from replay.log import Header, LogError, LogReader
+from replay.replayer import Replayer
+
+UNKNOWN = 255  #: the code of a card the seat has not seen
+T_SEEN_DRAW = 12  #: ``[12, card]``: the viewer's own stock draw, with the card it saw
+KNOCK_HIDDEN = KNOCK_BASE + 52  #: an opponent's knock; the face-down card is not shown
+
+
+def viewer(header: Header, seat: int, seats: tuple[int, int], dealer: int) -> int | None:
+    """Whose cards ``seat`` sees in a hand: its own, or the captain's for a sitter who advises (THREE-8)."""
+    if seat in seats:
+        return seat
+    if header.rules.get("sitter_sees_captain_hand", True):
+        return seats[0] + seats[1] - dealer
+    return None
+
+
+def redact(source: BinaryIO | bytes, seat: int) -> bytes:
+    """The view of a sound log for ``seat``, with a fresh digest chain over its own bytes. Rule: LOG-11.
+
+    Raises:
+        LogError: the log does not replay (a view is only made of a sound log), or no such seat.
+    """
+    replayer = Replayer(source)
+    header = replayer.reader.header
+    if not 0 <= seat < len(header.players):
+        raise LogError("LOG-11", 0, f"no seat p{seat} in a game of {len(header.players)}")
+    wire = header.to_wire()
+    wire["view"] = seat
+    head = pack(wire)
+    out = io.BytesIO()
+    out.write(head)
+    digest = header_digest(head)
+    actor: int | None = None
+    sees: int | None = None
+    for count, state in enumerate(replayer.states()):
+        rec, match = state.record, state.match
+        if isinstance(rec, list) and rec and rec[0] == T_HAND:
+            sees = viewer(header, seat, (rec[3], rec[4]), rec[2])
+        if isinstance(rec, list) and rec and rec[0] == T_DEAL:
+            # DEAL-3: deck positions 0, 2, … go to the non-dealer, 1, 3, … to the dealer; 20 is the upcard.
+            mine = set() if sees is None else set(range(1 if sees == match.dealer else 0, 20, 2))
+            rec = [T_DEAL, bytes(c if i in mine or i == 20 else UNKNOWN for i, c in enumerate(rec[1]))]
+        elif rec == DRAW and actor is not None and actor == sees:
+            drawn = match.events[-1]
+            assert isinstance(drawn, DrewStock)
+            rec = [T_SEEN_DRAW, drawn.card.index]
+        elif isinstance(rec, int) and KNOCK_BASE <= rec < KNOCK_BASE + 52 and actor != sees:
+            rec = KNOCK_HIDDEN
+        elif isinstance(rec, list) and rec and rec[0] == T_CHECKPOINT:
+            rec = [T_CHECKPOINT, digest]
+        elif isinstance(rec, list) and rec and rec[0] == T_TRAILER:
+            rec = [T_TRAILER, count, digest]
+        data = pack(rec)
+        out.write(data)
+        digest = chain(digest, data)
+        actor = match.to_act
+    return out.getvalue()
+
+
+@dataclass
+class PublicState:
+    """The public state of a game as one seat's view shows it (LOG-12)."""
+
+    seat: int
+    number: int = 0
+    dealer: int = 0
+    seats: tuple[int, int] = (0, 1)
+    sitter: int | None = None
+    viewer: int | None = None  #: whose cards the seat sees this hand (its own, or the captain's)
+    turn: int | None = None  #: the seat to act
+    upcard: Card | None = None
+    discard_pile: list[Card] = field(default_factory=list)
+    stock_size: int = 0
+    own: set[Card] = field(default_factory=set)  #: the cards of ``viewer``
+    opponent_known: set[Card] = field(default_factory=set)
+    seen: set[Card] = field(default_factory=set)  #: every card this seat has been shown in this hand
+    scores: tuple[int, ...] = ()
+    results: list[list[Any]] = field(default_factory=list)
+    over: bool = False
+
+
+class PublicReplayer:
+    """Replays a per-seat view: its framing and digests (as any log), the turn order, the stock count, the
+    seat's own cards and everything it was shown. Rule: LOG-12.
+    """
+
+    def __init__(self, source: BinaryIO | bytes) -> None:
+        self.reader = LogReader(source)
+        header = self.reader.header
+        if header.view is None:
+            raise LogError("LOG-12", 0, "not a per-seat view (the header names no 'view')")
+        self.header = header
+        self.state = PublicState(seat=header.view)
+        self._passes = 0
+
+    def states(self) -> Iterator[PublicState]:
+        st = self.state
+        for entry in self.reader.entries():
+            self._step(entry.index, entry.record)
+            yield st
+        if not st.over:
+            raise LogError("LOG-12", self.reader.index, "the view ends before the game is over")
+
+    def run(self) -> PublicState:
+        for _ in self.states():
+            pass
+        return self.state
+
+    def _step(self, i: int, rec: Any) -> None:
+        st = self.state
+
+        def fail(reason: str) -> LogError:
+            return LogError("LOG-12", i, reason)
+
+        kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
+        actor = st.turn
+        if kind == T_HAND:
+            if len(rec) != 6:
+                raise fail("a hand record is [1, number, dealer, seat_a, seat_b, sitter]")
+            _, st.number, st.dealer, a, b, st.sitter = rec
+            st.seats = (a, b)
+            st.viewer = viewer(self.header, st.seat, st.seats, st.dealer)
+        elif kind == T_DEAL:
+            codes = rec[1] if len(rec) == 2 else None
+            if not isinstance(codes, bytes) or len(codes) != 52 or any(c > 51 and c != UNKNOWN for c in codes):
+                raise fail("a deal in a view is 52 card codes, 255 for a card not seen")
+            st.upcard = Card.from_index(codes[20])
+            st.discard_pile, st.stock_size = [st.upcard], 31
+            st.own = {Card.from_index(c) for c in codes[:20] if c != UNKNOWN}
+            st.opponent_known = set()
+            st.seen = st.own | {st.upcard}
+            if len(st.own) != (0 if st.viewer is None else 10):
+                raise fail(f"the view shows {len(st.own)} dealt cards, the seat sees {0 if st.viewer is None else 10}")
+            st.turn, self._passes = st.seats[0] + st.seats[1] - st.dealer, 0
+        elif rec == PASS:
+            self._passes += 1
+            st.turn = self._other(actor)
+        elif kind == T_SEEN_DRAW or rec == DRAW:
+            if kind == T_SEEN_DRAW:
+                if actor != st.viewer or len(rec) != 2 or type(rec[1]) is not int or not 0 <= rec[1] < 52:
+                    raise fail("only the viewer's own draw shows its card")
+                card = Card.from_index(rec[1])
+                if card in st.seen:
+                    raise fail(f"{card} drawn from the stock was seen before")
+                st.own.add(card)
+                st.seen.add(card)
+            elif actor == st.viewer and st.viewer is not None:
+                raise fail("the viewer's own draw must show its card")
+            st.stock_size -= 1
+            if st.stock_size < 0:
+                raise fail("more cards drawn than the stock holds")
+        elif rec in (TAKE, PICKUP):
+            if not st.discard_pile:
+                raise fail("a pickup from an empty discard pile")
+            card = st.discard_pile.pop()
+            (st.own if actor == st.viewer else st.opponent_known).add(card)
+        elif isinstance(rec, int) and DISCARD_BASE <= rec < DISCARD_BASE + 52:
+            card = Card.from_index(rec - DISCARD_BASE)
+            if actor == st.viewer:
+                if card not in st.own:
+                    raise fail(f"the viewer discards {card}, which it does not hold")
+                st.own.discard(card)
+            elif card in st.own:
+                raise fail(f"p{actor} discards {card}, which the viewer holds")
+            st.opponent_known.discard(card)
+            st.discard_pile.append(card)
+            st.seen.add(card)
+            st.turn = self._other(actor)
+        elif isinstance(rec, int) and KNOCK_BASE <= rec <= KNOCK_HIDDEN:
+            if (rec == KNOCK_HIDDEN) != (actor != st.viewer or st.viewer is None):
+                raise fail("only the viewer's own knock shows its face-down card")
+            if rec != KNOCK_HIDDEN:
+                st.own.discard(Card.from_index(rec - KNOCK_BASE))
+        elif kind == T_SPREAD:
+            st.turn = self._other(actor)  # the defender answers (LAY-1)
+        elif kind == T_RESULT:
+            st.results.append(rec)
+            st.scores = tuple(rec[10])
+            st.turn = None
+        elif kind == T_GAME_OVER:
+            st.over = True
+        elif rec in (BIG_GIN, DECLINE) or kind is not None:
+            pass  # spreads, layoffs, advice, seals, commitments: public, checked by the reader's digests
+        else:
+            raise fail(f"not a record of a view: {rec!r:.60}")
+
+    def _other(self, seat: int | None) -> int | None:
+        st = self.state
+        return None if seat is None else st.seats[0] + st.seats[1] - seat

@@ -1,0 +1,166 @@
+"""Per-seat views (LOG-11) and their public replay (LOG-12): no hidden card ever reaches a seat's view."""
+
+from __future__ import annotations
+
+import io
+from typing import Any
+
+import pytest
+
+from engine.bots import Bot, GreedyBot, RandomBot, play_match
+from engine.cards import Card
+from engine.match import Match
+from engine.rules import RuleSet
+from replay.codec import DISCARD_BASE, KNOCK_BASE, T_DEAL, T_LAYOFF, T_SPREAD, chain, header_digest, pack, unpacked
+from replay.log import LogError, LogReader, write_log
+from replay.redact import KNOCK_HIDDEN, T_SEEN_DRAW, UNKNOWN, PublicReplayer, redact
+from replay.replayer import Replayer
+
+CASES = [("standard", 1), ("oklahoma", 2), ("three_handed", 3), ("three_handed", 4), ("standard", 5)]
+
+
+def game(preset: str, seed: int, **options: Any) -> Match:
+    rules = RuleSet.preset(preset, **options)
+    bots: list[Bot] = [RandomBot(seed), GreedyBot(), RandomBot(seed + 1)]
+    return play_match(Match.new(rules, seed=seed), bots[: rules.players])
+
+
+def values(data: bytes) -> list[Any]:
+    return [v for v, _ in unpacked(io.BytesIO(data))]
+
+
+def cards_in(record: Any) -> set[int]:
+    """The card codes a view's record shows."""
+    if isinstance(record, int):
+        if DISCARD_BASE <= record < DISCARD_BASE + 52:
+            return {record - DISCARD_BASE}
+        if KNOCK_BASE <= record < KNOCK_BASE + 52:
+            return {record - KNOCK_BASE}
+        return set()
+    if isinstance(record, list) and record and record[0] == T_DEAL:
+        return {c for c in record[1] if c != UNKNOWN}
+    if isinstance(record, list) and record and record[0] == T_SEEN_DRAW:
+        return {record[1]}
+    if isinstance(record, list) and record and record[0] in (T_SPREAD, T_LAYOFF):
+        out: set[int] = set()
+        stack = list(record[1:])
+        while stack:
+            x = stack.pop()
+            if isinstance(x, bytes):
+                out |= set(x)
+            elif isinstance(x, list):
+                stack += x
+            elif isinstance(x, int):
+                out.add(x)
+        return out
+    return set()
+
+
+def shown_to(match: Match, seat: int) -> set[int]:
+    """Every card the engine lets ``seat`` see now (VIS-1, THREE-8)."""
+    obs = match.observation(seat).hand
+    if obs is None:
+        return set()
+    cs: set[Card] = {*obs.hand, *obs.discard_pile, *obs.opponent_known, obs.upcard}
+    if obs.knock_discard is not None:
+        cs.add(obs.knock_discard)
+    if obs.spread is not None:
+        cs |= {c for m in obs.spread.melds for c in m.cards} | set(obs.spread.deadwood_cards)
+    if obs.defence is not None:
+        cs |= {c for m in obs.defence.melds for c in m.cards} | {lo.card for lo in obs.defence.layoffs}
+    return {c.index for c in cs}
+
+
+@pytest.mark.rule("LOG-11", "VIS-1", "THREE-8")
+@pytest.mark.parametrize(("preset", "seed"), CASES)
+def test_no_hidden_card_ever_reaches_a_seats_view(preset: str, seed: int) -> None:
+    played = game(preset, seed)
+    data = write_log(played)
+    for seat in range(played.rules.players):
+        view = values(redact(data, seat))[1:]
+        seen: set[int] = set()
+        number = 0
+        for state, record in zip(Replayer(data).states(), view, strict=True):
+            if state.match.number != number:
+                number, seen = state.match.number, set()  # a new hand: judge it by what is shown in it
+            seen |= shown_to(state.match, seat)
+            if isinstance(record, list) and record and record[0] == 0:
+                continue  # the cut is public
+            leaked = cards_in(record) - seen
+            assert not leaked, f"p{seat} sees {sorted(leaked)} at record {state.index}: {record!r}"
+
+
+@pytest.mark.rule("LOG-11")
+def test_a_view_hides_the_deck_the_opponents_draws_and_knock_discard() -> None:
+    played = game("standard", 6)
+    full = values(write_log(played))
+    for seat in (0, 1):
+        data = redact(write_log(played), seat)
+        reader = LogReader(data)
+        assert reader.header.view == seat
+        assert sum(1 for _ in reader.entries()) == len(full) - 1  # record for record, digests re-chained
+        view = values(data)[1:]
+        deals = [r for r in view if isinstance(r, list) and r[0] == T_DEAL]
+        assert deals and all(list(r[1]).count(UNKNOWN) == 52 - 11 for r in deals)
+        knocks = [r for r in view if isinstance(r, int) and KNOCK_BASE <= r <= KNOCK_HIDDEN]
+        full_knocks = [r for r in full[1:] if isinstance(r, int) and KNOCK_BASE <= r < KNOCK_BASE + 52]
+        assert len(knocks) == len(full_knocks)
+
+
+@pytest.mark.rule("LOG-12")
+@pytest.mark.parametrize(("preset", "seed"), CASES)
+def test_a_view_replays_in_public_mode_to_the_public_state(preset: str, seed: int) -> None:
+    played = game(preset, seed, sitter_sees_captain_hand=seed % 2 == 0)
+    data = write_log(played, commit_key=b"k")
+    for seat in range(played.rules.players):
+        public = PublicReplayer(redact(data, seat))
+        for pub, state in zip(public.states(), Replayer(data).states(), strict=True):
+            m = state.match
+            hand = m.hand
+            before_deal = isinstance(state.record, list) and state.record[0] in (0, 1, 10)  # cut, hand, commit
+            if hand is None or hand.is_over or before_deal or pub.number != m.number or pub.viewer is None:
+                continue
+            assert pub.turn == hand.to_act
+            assert pub.own == set(hand.cards_of(pub.viewer))
+            assert pub.discard_pile == list(hand.discards)
+            assert pub.stock_size == len(hand.stock)
+        assert public.state.over and public.state.scores == played.standings().running
+
+
+@pytest.mark.rule("LOG-11", "LOG-12")
+def test_a_view_is_not_a_full_log_and_a_full_log_is_not_a_view() -> None:
+    data = write_log(game("standard", 7))
+    with pytest.raises(LogError, match="LOG-11"):
+        Replayer(redact(data, 0)).run()
+    with pytest.raises(LogError, match="LOG-12"):
+        PublicReplayer(data)
+    with pytest.raises(LogError, match="LOG-11"):
+        redact(data, 5)
+
+
+def reseal(header: Any, body: list[Any]) -> bytes:
+    head = pack(header)
+    digest, out = header_digest(head), [head]
+    for i, rec in enumerate(body, start=1):
+        if isinstance(rec, list) and rec and rec[0] == 8:
+            rec = [8, digest]
+        elif isinstance(rec, list) and rec and rec[0] == 9:
+            rec = [9, i - 1, digest]
+        raw = pack(rec)
+        digest = chain(digest, raw)
+        out.append(raw)
+    return b"".join(out)
+
+
+@pytest.mark.rule("LOG-12")
+def test_a_forged_view_is_caught_in_public_mode() -> None:
+    data = redact(write_log(game("standard", 8)), 0)
+    header, *body = values(data)
+    draws = [i for i, r in enumerate(body) if isinstance(r, list) and r[0] == T_SEEN_DRAW]
+    deal = next(r for r in body if isinstance(r, list) and r[0] == T_DEAL)
+    own_card = next(c for c in deal[1][:20] if c != UNKNOWN)
+    forged = list(body)
+    forged[draws[0]] = [T_SEEN_DRAW, own_card]  # a card the seat already holds
+    with pytest.raises(LogError, match="LOG-12") as info:
+        PublicReplayer(reseal(header, forged)).run()
+    assert info.value.record == draws[0] + 1
