@@ -244,6 +244,15 @@ class Match:
 
     def check(self, action: MatchAction) -> None:
         """Raise ``IllegalAction`` unless ``action`` is legal now; changes nothing."""
+        hand = self._seat_check(action)
+        if not isinstance(action, Advise):
+            hand.check(action)
+
+    def _seat_check(self, action: MatchAction) -> Hand:
+        """The match's own checks (a hand in play; the sitter only advises, and only legal suggestions).
+
+        A player's action is then checked by the hand itself, once, on its way through ``Hand.apply``.
+        """
 
         def refuse(rule: str, reason: str) -> IllegalAction:
             return IllegalAction(rule, reason, phase=self.phase.value, action=action)
@@ -253,8 +262,7 @@ class Match:
         if not isinstance(action, Advise):
             if self.sitter is not None and action.seat == self.sitter:
                 raise refuse("THREE-7", f"p{action.seat} sits out this hand and may only advise")
-            self.hand.check(action)
-            return
+            return self.hand
         if action.seat != self.sitter:
             raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
         if self.to_act != self.captain:
@@ -265,6 +273,7 @@ class Match:
             self.hand.check(action.suggestion)
         except IllegalAction as err:
             raise refuse(err.rule, f"the suggestion is not legal: {err.reason}") from None
+        return self.hand
 
     def is_legal(self, action: MatchAction) -> bool:
         try:
@@ -279,15 +288,13 @@ class Match:
         Raises:
             IllegalAction: naming the rule; nothing changed.
         """
-        self.check(action)
-        assert self.hand is not None
+        hand = self._seat_check(action)
         start = len(self.events)
         if isinstance(action, Advise):
-            advice = Advised(action.seat, action.suggestion)
-            self._fire("advise", action, [advice])
+            self._fire("advise", action, [Advised(action.seat, action.suggestion)])
             return self.events[start:]
-        self.events.extend(self.hand.apply(action))
-        if self.hand.is_over:
+        self.events.extend(hand.apply(action))  # the hand's one validation path
+        if hand.is_over:
             self._between_hands()
         return self.events[start:]
 

@@ -279,12 +279,18 @@ class Replayer:
         self._expected.popleft()
 
 
+def iter_states(source: BinaryIO | bytes) -> Iterator[ReplayState]:
+    """The game after every record of a log, replayed strictly (LOG-8); raises ``LogError`` where it goes wrong."""
+    return Replayer(source).states()
+
+
 @dataclass
 class HandReport:
     number: int
     dealer: int
     seats: tuple[int, int]
     sitter: int | None
+    dealt: dict[int, str] = field(default_factory=dict)  #: each seat's ten cards as dealt
     upcard: str = ""
     knock_limit: int = 0
     actions: list[str] = field(default_factory=list)
@@ -327,6 +333,9 @@ def verify(source: BinaryIO | bytes) -> AuditReport:
                     report.hands.append(HandReport(e.number, e.dealer, e.seats, e.sitter))
                 elif isinstance(e, Dealt) and report.hands:
                     report.hands[-1].upcard, report.hands[-1].knock_limit = str(e.upcard), e.knock_limit
+                    report.hands[-1].dealt = {
+                        s: " ".join(map(str, sorted(h))) for s, h in zip(e.seats, e.hands, strict=True)
+                    }
                 elif isinstance(e, HandEnded):
                     report.hands[-1].result, report.hands[-1].scores = str(e.result), e.scores
                 elif report.hands and not isinstance(e, HandScored | HandDead):

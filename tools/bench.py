@@ -6,7 +6,7 @@
 
 Figures: minimum deadwood of random 10- and 11-card hands (µs per call), and random legal play of
 complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal; complete games
-to 100 per second for each preset (no log yet).
+to 100 per second for each preset (no log); log bytes per player action and strict replay time per hand.
 """
 
 from __future__ import annotations
@@ -24,6 +24,13 @@ from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood
 from engine.rules import RuleSet
+from replay.log import write_log
+from replay.replayer import Replayer
+
+PLAYER_EVENTS = {
+    "UpcardPassed", "UpcardTaken", "DrewStock", "DrewDiscard", "Discarded", "Knocked", "BigGinDeclared",
+    "WallDeclined", "SpreadLaid", "DefenceLaid", "Advised",
+}  # fmt: skip
 
 
 def random_masks(n: int, size: int, seed: int) -> list[int]:
@@ -102,6 +109,30 @@ def main(argv: list[str]) -> int:
         print(
             f"random legal play, {preset:<9} median {hps:8.0f} hands/s  {aps:9.0f} actions/s"
             f"  ({apd:.1f} actions per hand; {n_hands} hands per run)"
+        )
+    print()
+    n_logged = 10 if args.quick else 30
+    for preset in ("standard", "three_handed"):
+        rules = RuleSet.preset(preset)
+        logs = []
+        for i in range(n_logged):
+            bots: list[Bot] = [RandomBot(i), RandomBot(i + 100), RandomBot(i + 200)]
+            m = play_match(Match.new(rules, seed=i), bots[: rules.players])
+            acts = sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
+            logs.append((write_log(m), m.number, acts))
+        size = sum(len(d) for d, _, _ in logs)
+        hands = sum(n for _, n, _ in logs)
+        acts = sum(a for _, _, a in logs)
+        verify_ms = []
+        for _ in range(reps):
+            t = time.perf_counter()
+            for d, _, _ in logs:
+                Replayer(d).run()
+            verify_ms.append((time.perf_counter() - t) / hands * 1000)
+        print(
+            f"log of random legal play, {preset:<12} {size / acts:5.2f} bytes/player action, {size / hands:6.0f} "
+            f"bytes/hand; strict replay median {statistics.median(verify_ms):5.2f} ms/hand "
+            f"({acts / hands:.0f} actions/hand; {n_logged} games)"
         )
     print()
     n_games = 20 if args.quick else 60
