@@ -7,18 +7,35 @@ redact) come with the log; see the README's list of what is not built yet.
 
 from __future__ import annotations
 
+import dataclasses
+import json
 import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import Annotated
 
 from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.cards import Card
 from engine.errors import KnockError
-from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted, MatchEvent
+from engine.events import (
+    CutDrawn,
+    Dealt,
+    DrewStock,
+    GameOver,
+    HandDead,
+    HandEnded,
+    HandScored,
+    HandStarted,
+    Knocked,
+    MatchEvent,
+)
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
+from replay.log import write_log
+from replay.redact import audit, redact
+from replay.replayer import Replayer, verify
 
 try:
     import typer
@@ -51,7 +68,36 @@ def render(text: str) -> str:
     return CARD_TOKEN.sub(lambda m: card_markup(Card.parse(m.group(0))), escape(text))
 
 
-def print_events(events: Sequence[MatchEvent], names: list[str], history: bool = True) -> None:
+def seat_events(events: Sequence[MatchEvent], seat: int, sitter_sees: bool) -> Iterator[MatchEvent | HiddenCard]:
+    """The events as ``seat`` saw them (VIS-1, THREE-8): others' stock draws and knock discards without
+    their card, deals with only the cards it was shown.
+    """
+    sees: int | None = seat
+    for e in events:
+        if isinstance(e, HandStarted):
+            captain = e.seats[0] + e.seats[1] - e.dealer
+            sees = seat if seat in e.seats else (captain if sitter_sees else None)
+        elif isinstance(e, Dealt):
+            a, b = (h if s == sees else () for s, h in zip(e.seats, e.hands, strict=True))
+            e = dataclasses.replace(e, hands=(a, b), stock=())
+        elif isinstance(e, DrewStock | Knocked) and e.seat != sees:
+            yield HiddenCard(e.seat, "draws from the stock" if isinstance(e, DrewStock) else "knocks")
+            continue
+        yield e
+
+
+@dataclasses.dataclass(frozen=True)
+class HiddenCard:
+    """An event whose card the seat was not shown."""
+
+    seat: int
+    what: str
+
+    def __str__(self) -> str:
+        return f"p{self.seat} {self.what}"
+
+
+def print_events(events: Sequence[MatchEvent | HiddenCard], names: list[str], history: bool = True) -> None:
     def named(text: str) -> str:
         return re.sub(r"\bp([0-2])\b", lambda m: names[int(m.group(1))], text)
 
@@ -62,7 +108,8 @@ def print_events(events: Sequence[MatchEvent], names: list[str], history: bool =
             console.print(named(f"p{e.dealer} deals; upcard {render(str(e.upcard))}, knock limit {e.knock_limit}"))
             if history:
                 for seat, held in zip(e.seats, e.hands, strict=True):
-                    console.print(f"  {names[seat]}: " + " ".join(card_markup(c) for c in sorted(held)))
+                    shown = " ".join(card_markup(c) for c in sorted(held)) or "[dim](not shown)[/]"
+                    console.print(f"  {names[seat]}: {shown}")
         elif isinstance(e, HandScored | HandDead | GameOver | CutDrawn):
             console.print(render(named(str(e))), style="bold")
         elif isinstance(e, HandEnded):
@@ -79,8 +126,11 @@ def demo(
         str, typer.Option(help=f"One bot per seat, comma separated ({', '.join(BOT_NAMES)}).")
     ] = "greedy,greedy,random",
     history: Annotated[bool, typer.Option("--history/--summary", help="Print every action, or results only.")] = True,
+    log: Annotated[
+        Path | None, typer.Option(help="Where to write the game's log (default out/demo-SEED.knock).")
+    ] = None,
 ) -> None:
-    """Play a complete seeded game to the target between bots and print it as a readable history.
+    """Play a complete seeded game to the target between bots, write its log, verify it, and print the game.
 
     Example: knock demo --preset oklahoma --bots greedy,random --seed 7 --summary
     """
@@ -104,6 +154,93 @@ def demo(
         f"[bold]{labels[st.winner]} wins[/] after {match.number} hands; totals "
         + ", ".join(f"{labels[i]} {t}" for i, t in enumerate(st.totals))
     )
+    path = log or Path("out") / f"demo-{seed}.knock"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"})
+    path.write_bytes(data)
+    report = verify(data)
+    status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
+    console.print(
+        f"log: {path} ({len(data)} bytes, {report.records} records, {report.checkpoints} checkpoints) {status}"
+    )
+    if not report.ok:
+        raise typer.Exit(1)
+
+
+def log_paths(paths: list[Path]) -> list[Path]:
+    """Files named, and the *.knock files of folders named."""
+    out: list[Path] = []
+    for p in paths:
+        out += sorted(p.rglob("*.knock")) if p.is_dir() else [p]
+    return out
+
+
+@app.command(name="verify")
+def verify_cmd(
+    paths: Annotated[list[Path], typer.Argument(help="Log files or folders of *.knock files.")],
+    as_json: Annotated[bool, typer.Option("--json", help="One JSON report per log, for machines.")] = False,
+) -> None:
+    """Audit logs: replay each strictly and check its digests. Exit status 0 only if every log passes.
+
+    Example: knock verify out/ tests/golden/standard-1.knock --json
+    """
+    failed = 0
+    files = log_paths(paths)
+    if not files:
+        raise typer.BadParameter("no logs found", param_hint="PATHS")
+    for path in files:
+        try:
+            data = path.read_bytes()
+        except OSError as err:
+            raise typer.BadParameter(f"cannot read {path}: {err.strerror}", param_hint="PATHS") from None
+        report = audit(data)
+        failed += not report.ok
+        if as_json:
+            sys.stdout.write(json.dumps({"path": str(path), **dataclasses.asdict(report)}, default=list) + "\n")
+        elif report.ok:
+            console.print(f"[green]ok[/]   {path}: {len(report.hands)} hands, winner p{report.winner}, "
+                          f"totals {list(report.totals)}, {report.checkpoints} checkpoints")  # fmt: skip
+        else:
+            console.print(f"[red]FAIL[/] {path}: {escape(report.error)}")
+    if failed:
+        raise typer.Exit(1)
+
+
+@app.command()
+def show(
+    path: Annotated[Path, typer.Argument(help="A log file.")],
+    seat: Annotated[int | None, typer.Option(help="Show only what this seat saw (its per-seat view).")] = None,
+) -> None:
+    """Print a logged game as a readable hand history.
+
+    Example: knock show tests/golden/three-handed-5.knock --seat 2
+    """
+    data = path.read_bytes()
+    replayer = Replayer(data)
+    names = list(replayer.reader.header.players)
+    match = replayer.run()
+    if seat is None:
+        print_events(match.events, names)
+        return
+    if not 0 <= seat < len(names):
+        raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
+    console.print(f"[bold]What {names[seat]} saw[/] (cards it was not shown are not printed)")
+    print_events(list(seat_events(match.events, seat, match.rules.sitter_sees_captain_hand)), names)
+
+
+@app.command(name="redact")
+def redact_cmd(
+    path: Annotated[Path, typer.Argument(help="A log file.")],
+    seat: Annotated[int, typer.Option(help="The seat whose view to make.")],
+    out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the view.")],
+) -> None:
+    """Write the view of a log that a client at one seat may receive (hidden cards replaced).
+
+    Example: knock redact out/demo-1.knock --seat 0 -o out/demo-1.p0.knock
+    """
+    data = redact(path.read_bytes(), seat)
+    out.write_bytes(data)
+    console.print(f"wrote {out} ({len(data)} bytes), the view of p{seat}")
 
 
 @app.command()

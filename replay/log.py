@@ -215,8 +215,10 @@ class LogReader:
         self.index = 0
         try:
             first = next(self._values, None)
-        except (CodecError, EOFError) as err:
-            raise LogError("LOG-1", 0, f"unreadable header: {err}") from None
+        except EOFError as err:
+            raise LogTruncated("LOG-7", 0, f"the log is cut inside its header ({err})") from None
+        except CodecError as err:
+            raise LogError("LOG-1", 0, f"unreadable header: {err.reason}") from None
         if first is None:
             raise LogTruncated("LOG-7", 0, "the log is empty")
         value, raw = first

@@ -36,7 +36,7 @@ from replay.codec import (
     pack,
 )
 from replay.log import Header, LogError, LogReader
-from replay.replayer import Replayer
+from replay.replayer import AuditReport, HandReport, Replayer, verify
 
 UNKNOWN = 255  #: the code of a card the seat has not seen
 T_SEEN_DRAW = 12  #: ``[12, card]``: the viewer's own stock draw, with the card it saw
@@ -115,6 +115,7 @@ class PublicState:
     scores: tuple[int, ...] = ()
     results: list[list[Any]] = field(default_factory=list)
     over: bool = False
+    winner: int | None = None
 
 
 class PublicReplayer:
@@ -216,7 +217,7 @@ class PublicReplayer:
             st.scores = tuple(rec[10])
             st.turn = None
         elif kind == T_GAME_OVER:
-            st.over = True
+            st.over, st.winner = True, rec[1] if len(rec) == 3 and type(rec[1]) is int else None
         elif rec in (BIG_GIN, DECLINE) or kind is not None:
             pass  # spreads, layoffs, advice, seals, commitments: public, checked by the reader's digests
         else:
@@ -225,3 +226,28 @@ class PublicReplayer:
     def _other(self, seat: int | None) -> int | None:
         st = self.state
         return None if seat is None else st.seats[0] + st.seats[1] - seat
+
+
+def verify_view(source: BinaryIO | bytes) -> AuditReport:
+    """Audit a per-seat view in public mode (LOG-12); never raises for a bad view."""
+    report = AuditReport(ok=False)
+    try:
+        public = PublicReplayer(source)
+        report.players, report.rules = public.header.players, public.header.rules
+        state = public.run()
+        report.totals, report.winner = state.scores, state.winner
+        report.hands = [HandReport(r[1], -1, (-1, -1), None, result=str(r[2:])) for r in state.results]
+        report.records, report.checkpoints = public.reader.index, public.reader.checkpoints
+        report.ok = True
+    except LogError as err:
+        report.error, report.error_record, report.error_rule = str(err), err.record, err.rule
+    return report
+
+
+def audit(data: bytes) -> AuditReport:
+    """Audit a full log (LOG-8) or a per-seat view (LOG-12), whichever it is; never raises for bad bytes."""
+    try:
+        view = LogReader(data).header.view
+    except LogError:
+        view = None  # the full audit reports what is wrong with it
+    return verify_view(data) if view is not None else verify(data)

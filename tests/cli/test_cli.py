@@ -1,0 +1,72 @@
+"""The ``knock`` command, run as a subprocess: demo, verify, show, redact, spec."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
+
+
+def knock(*args: str, cwd: Path = ROOT) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("knock", path=str(Path(sys.executable).parent))
+    assert exe, "the knock console script is installed beside this Python"
+    return subprocess.run([exe, *args], capture_output=True, text=True, cwd=cwd, env={"COLUMNS": "200", "PATH": ""})
+
+
+@pytest.mark.rule("LOG-5", "LOG-8")
+def test_demo_plays_logs_and_verifies_a_game(tmp_path: Path) -> None:
+    log = tmp_path / "game.knock"
+    done = knock("demo", "--seed", "3", "--summary", "--log", str(log))
+    assert done.returncode == 0, done.stderr
+    assert "wins after" in done.stdout and "verified" in done.stdout and str(log) in done.stdout
+    assert log.stat().st_size > 100
+
+
+@pytest.mark.rule("LOG-8", "LOG-6", "LOG-7")
+def test_verify_passes_good_logs_and_names_the_record_of_a_bad_one(tmp_path: Path) -> None:
+    good = knock("verify", str(GOLDEN))
+    assert good.returncode == 0, good.stdout + good.stderr
+    assert good.stdout.count("ok ") >= 8
+    data = (GOLDEN / "standard-1.knock").read_bytes()
+    (tmp_path / "cut.knock").write_bytes(data[: len(data) // 2])
+    bad = bytearray(data)
+    bad[len(data) // 3] ^= 0x01
+    (tmp_path / "flipped.knock").write_bytes(bytes(bad))
+    done = knock("verify", str(tmp_path), str(GOLDEN / "standard-1.knock"))
+    assert done.returncode == 1
+    assert "FAIL" in done.stdout and "record" in done.stdout and "Traceback" not in done.stderr
+    lines = knock("verify", "--json", str(tmp_path / "cut.knock")).stdout.splitlines()
+    report = json.loads(lines[0])
+    assert report["ok"] is False and report["error_rule"] == "LOG-7" and report["error_record"] > 0
+
+
+@pytest.mark.rule("LOG-11", "LOG-12")
+def test_redact_show_and_verify_a_view(tmp_path: Path) -> None:
+    view = tmp_path / "p2.knock"
+    done = knock("redact", str(GOLDEN / "three-handed-5.knock"), "--seat", "2", "-o", str(view))
+    assert done.returncode == 0, done.stderr
+    assert knock("verify", str(view)).returncode == 0
+    shown = knock("show", str(GOLDEN / "three-handed-5.knock"), "--seat", "2")
+    assert shown.returncode == 0 and "(not shown)" in shown.stdout and "draws from the stock" in shown.stdout
+    full = knock("show", str(GOLDEN / "three-handed-5.knock"))
+    assert full.returncode == 0 and "(not shown)" not in full.stdout
+
+
+def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:
+    for args in (["demo", "--preset", "nope", "--log", str(tmp_path / "x.knock")], ["verify", "missing.knock"]):
+        done = knock(*args)
+        assert done.returncode != 0
+        assert "Traceback" not in done.stderr + done.stdout
+
+
+def test_spec_prints_the_generated_diagrams() -> None:
+    assert knock("spec", "diagram").stdout == (ROOT / "spec" / "hand-machine.mmd").read_text(encoding="utf-8")
+    match = knock("spec", "diagram", "--machine", "match").stdout
+    assert match == (ROOT / "spec" / "match-machine.mmd").read_text(encoding="utf-8")
