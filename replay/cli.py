@@ -33,6 +33,7 @@ from engine.events import (
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
+from replay import simulate as sim
 from replay.log import write_log
 from replay.redact import audit, redact
 from replay.replayer import Replayer, verify
@@ -41,6 +42,8 @@ try:
     import typer
     from rich.console import Console
     from rich.markup import escape
+    from rich.progress import Progress
+    from rich.table import Table
 except ImportError:  # pragma: no cover - the cli extra is not installed
     sys.exit("the knock command needs the cli extra: pip install 'knock-gin[cli]'")
 
@@ -173,6 +176,62 @@ def log_paths(paths: list[Path]) -> list[Path]:
     for p in paths:
         out += sorted(p.rglob("*.knock")) if p.is_dir() else [p]
     return out
+
+
+def parse_settings(settings: list[str]) -> dict[str, object]:
+    """``key=value`` rule-set overrides: integers, true/false, none, or text (enum values)."""
+    out: dict[str, object] = {}
+    for item in settings:
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"{item!r} is not key=value", param_hint="--set")
+        low = text.lower()
+        out[key] = (
+            True if low == "true" else False if low == "false" else None if low == "none"
+            else int(text) if text.lstrip("-").isdigit() else text
+        )  # fmt: skip
+    return out
+
+
+@app.command()
+def simulate(
+    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
+    bots: Annotated[str, typer.Option(help=f"Bots, comma separated ({', '.join(BOT_NAMES)}).")] = "heuristic,random",
+    seed: Annotated[int, typer.Option(help="Game i is seeded seed + i.")] = 1,
+    jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
+    logs: Annotated[Path | None, typer.Option(help="Write one log per game into this folder.")] = None,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
+    ] = None,
+) -> None:
+    """Play many seeded games between bots over the machine's cores and summarise them.
+
+    Bots rotate seats from game to game. Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
+    """
+    rules = RuleSet.preset(preset, **parse_settings(settings or []))
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    for name in names:
+        if name not in BOT_NAMES:
+            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+    if logs is not None:
+        logs.mkdir(parents=True, exist_ok=True)
+    todo = sim.jobs(rules, names, games, seed, logs)
+    with Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"{games} games of {rules.name}", total=games)
+        results = sim.run(todo, jobs or None, lambda: progress.advance(task))
+    table = Table(title=f"{games} games of {rules.name} Gin to {rules.target} (seeds {seed}..{seed + games - 1})")
+    for col in ("bot", "seats played", "games won", "win %", "average total"):
+        table.add_column(col, justify="right" if col != "bot" else "left")
+    for line in sim.summarise(results):
+        pct = 100 * line.wins / line.seats_played if line.seats_played else 0.0
+        table.add_row(line.bot, str(line.seats_played), str(line.wins), f"{pct:.1f}", f"{line.average_total:.1f}")
+    console.print(table)
+    hands = sum(r.hands for r in results)
+    dead = sum(r.dead_hands for r in results)
+    console.print(f"hands per game {hands / games:.2f}; dead hands {dead} ({100 * dead / max(hands, 1):.1f}%)")
+    if logs is not None:
+        console.print(f"logs: {logs}/game-SEED.knock ({games} files)")
 
 
 @app.command(name="verify")

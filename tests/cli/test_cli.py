@@ -70,3 +70,23 @@ def test_spec_prints_the_generated_diagrams() -> None:
     assert knock("spec", "diagram").stdout == (ROOT / "spec" / "hand-machine.mmd").read_text(encoding="utf-8")
     match = knock("spec", "diagram", "--machine", "match").stdout
     assert match == (ROOT / "spec" / "match-machine.mmd").read_text(encoding="utf-8")
+
+
+def test_simulate_summarises_and_logs_games_that_verify(tmp_path: Path) -> None:
+    logs = tmp_path / "sim"
+    done = knock(
+        "simulate", "--games", "12", "--preset", "three_handed", "--bots", "heuristic,greedy,random",
+        "--jobs", "2", "--logs", str(logs), "--set", "box_bonus=25", "--set", "undercut_on_tie=false",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    for bot in ("heuristic", "greedy", "random"):
+        assert bot in done.stdout
+    assert "hands per game" in done.stdout and "win %" in done.stdout
+    assert len(list(logs.glob("*.knock"))) == 12
+    assert knock("verify", str(logs)).returncode == 0
+
+
+def test_simulate_rejects_unknown_bots_and_options() -> None:
+    for args in (["--bots", "heuristic,nobody"], ["--set", "no_such_option=1"], ["--set", "target"]):
+        done = knock("simulate", "--games", "2", *args)
+        assert done.returncode != 0 and "Traceback" not in done.stderr + done.stdout
