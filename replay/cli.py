@@ -11,7 +11,7 @@ import dataclasses
 import json
 import re
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
 
@@ -33,8 +33,9 @@ from engine.events import (
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
+from replay import play as play_mod
 from replay import simulate as sim
-from replay.log import write_log
+from replay.log import LogWriter, write_log
 from replay.redact import audit, redact
 from replay.replayer import Replayer, verify
 
@@ -71,22 +72,29 @@ def render(text: str) -> str:
     return CARD_TOKEN.sub(lambda m: card_markup(Card.parse(m.group(0))), escape(text))
 
 
-def seat_events(events: Sequence[MatchEvent], seat: int, sitter_sees: bool) -> Iterator[MatchEvent | HiddenCard]:
-    """The events as ``seat`` saw them (VIS-1, THREE-8): others' stock draws and knock discards without
-    their card, deals with only the cards it was shown.
+class SeatView:
+    """The events as one seat saw them (VIS-1, THREE-8): others' stock draws and knock discards without
+    their card, deals with only the cards it was shown. Keeps track of whose cards the seat sees.
     """
-    sees: int | None = seat
-    for e in events:
-        if isinstance(e, HandStarted):
-            captain = e.seats[0] + e.seats[1] - e.dealer
-            sees = seat if seat in e.seats else (captain if sitter_sees else None)
-        elif isinstance(e, Dealt):
-            a, b = (h if s == sees else () for s, h in zip(e.seats, e.hands, strict=True))
-            e = dataclasses.replace(e, hands=(a, b), stock=())
-        elif isinstance(e, DrewStock | Knocked) and e.seat != sees:
-            yield HiddenCard(e.seat, "draws from the stock" if isinstance(e, DrewStock) else "knocks")
-            continue
-        yield e
+
+    def __init__(self, seat: int, sitter_sees: bool) -> None:
+        self.seat, self.sitter_sees = seat, sitter_sees
+        self.sees: int | None = seat
+
+    def filter(self, events: Sequence[MatchEvent]) -> list[MatchEvent | HiddenCard]:
+        out: list[MatchEvent | HiddenCard] = []
+        for e in events:
+            if isinstance(e, HandStarted):
+                captain = e.seats[0] + e.seats[1] - e.dealer
+                self.sees = self.seat if self.seat in e.seats else (captain if self.sitter_sees else None)
+            elif isinstance(e, Dealt):
+                a, b = (h if s == self.sees else () for s, h in zip(e.seats, e.hands, strict=True))
+                e = dataclasses.replace(e, hands=(a, b), stock=())
+            elif isinstance(e, DrewStock | Knocked) and e.seat != self.sees:
+                out.append(HiddenCard(e.seat, "draws from the stock" if isinstance(e, DrewStock) else "knocks"))
+                continue
+            out.append(e)
+        return out
 
 
 @dataclasses.dataclass(frozen=True)
@@ -234,6 +242,60 @@ def simulate(
         console.print(f"logs: {logs}/game-SEED.knock ({games} files)")
 
 
+@app.command()
+def play(
+    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
+    seat: Annotated[int, typer.Option(help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate).")] = 0,
+    bots: Annotated[str, typer.Option(help=f"The other seats' bots ({', '.join(BOT_NAMES)}).")] = "heuristic",
+    seed: Annotated[int, typer.Option(help="Seed of the game.")] = 1,
+    log: Annotated[Path | None, typer.Option(help="Where to log the game (default out/play-SEED.knock).")] = None,
+    settings: Annotated[
+        list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
+    ] = None,
+) -> None:
+    """Play a game against bots in the terminal. Choose by number or type an action (discard Kh, knock Kh,
+    pickup, draw, pass, take); 0 picks the best spread or layoff for you; q quits. As the sitter you may
+    advise the captain.
+
+    Example: knock play --preset three_handed --seat 2 --bots heuristic,greedy
+    """
+    rules = RuleSet.preset(preset, **parse_settings(settings or []))
+    if not 0 <= seat < rules.players:
+        raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
+    names_in = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
+    for name in names_in:
+        if name not in BOT_NAMES:
+            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+    others = [s for s in range(rules.players) if s != seat]
+    players = {s: make_bot(names_in[i % len(names_in)], seed + s) for i, s in enumerate(others)}
+    names = [f"p{s} (you)" if s == seat else f"{players[s].name}#{s}" for s in range(rules.players)]
+    match = Match.new(rules, seed=seed)
+    path = play_mod.log_path(log, seed)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    view = SeatView(seat, rules.sitter_sees_captain_hand)
+
+    def ask(prompt: str) -> str:
+        try:
+            return console.input(prompt)
+        except EOFError:
+            raise play_mod.Quit from None
+
+    with path.open("wb") as stream:
+        writer = LogWriter(stream, match, players=names, meta={"seed": seed, "tool": "knock play", "human": seat})
+        console.print(f"[bold]Knock[/]: {rules.name} Gin to {rules.target}; you are p{seat}; log: {path}")
+        try:
+            play_mod.play_game(
+                match, seat, players, console, ask, lambda evs: print_events(view.filter(evs), names), render,
+                writer.sync,
+            )  # fmt: skip
+        except play_mod.Quit:
+            console.print(f"game stopped; the log so far is in {path}")
+            return
+    st = match.standings()
+    console.print(f"[bold]{names[st.winner or 0]} won[/]; totals " + ", ".join(
+        f"{n} {t}" for n, t in zip(names, st.totals, strict=True)))  # fmt: skip
+
+
 @app.command(name="verify")
 def verify_cmd(
     paths: Annotated[list[Path], typer.Argument(help="Log files or folders of *.knock files.")],
@@ -284,7 +346,7 @@ def show(
     if not 0 <= seat < len(names):
         raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
     console.print(f"[bold]What {names[seat]} saw[/] (cards it was not shown are not printed)")
-    print_events(list(seat_events(match.events, seat, match.rules.sitter_sees_captain_hand)), names)
+    print_events(SeatView(seat, match.rules.sitter_sees_captain_hand).filter(match.events), names)
 
 
 @app.command(name="redact")

@@ -90,3 +90,41 @@ def test_simulate_rejects_unknown_bots_and_options() -> None:
     for args in (["--bots", "heuristic,nobody"], ["--set", "no_such_option=1"], ["--set", "target"]):
         done = knock("simulate", "--games", "2", *args)
         assert done.returncode != 0 and "Traceback" not in done.stderr + done.stdout
+
+
+def play(args: list[str], answers: str, cwd: Path) -> subprocess.CompletedProcess[str]:
+    exe = shutil.which("knock", path=str(Path(sys.executable).parent))
+    assert exe
+    return subprocess.run(
+        [exe, "play", *args], input=answers, capture_output=True, text=True, cwd=cwd, env={"COLUMNS": "200"},
+        timeout=120,
+    )  # fmt: skip
+
+
+@pytest.mark.rule("VIS-1", "THREE-7", "THREE-8", "LOG-5")
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["--preset", "standard", "--seat", "0"],
+        ["--preset", "oklahoma", "--seat", "1", "--bots", "greedy"],
+        ["--preset", "three_handed", "--seat", "2", "--bots", "heuristic,greedy"],
+    ],
+    ids=["standard", "oklahoma", "three-handed-sitter"],
+)
+def test_a_person_plays_a_whole_game_from_scripted_input(args: list[str], tmp_path: Path) -> None:
+    # Always the first option offered (and the first advice as the sitter): the game must run to its end.
+    done = play([*args, "--seed", "5", "--log", str(tmp_path / "game.knock")], "1\n" * 5000, tmp_path)
+    assert done.returncode == 0, done.stderr[-2000:]
+    out = done.stdout
+    assert "your move" in out and "your cards" in out and "deadwood" in out and "scores:" in out
+    assert "won; totals" in out and "(not shown)" in out
+    if "three_handed" in args:
+        assert "your advice" in out and "advises" in out
+    assert knock("verify", str(tmp_path / "game.knock")).returncode == 0
+
+
+def test_play_explains_illegal_input_and_quits_cleanly(tmp_path: Path) -> None:
+    done = play(["--seed", "6", "--log", str(tmp_path / "g.knock")], "discard Zz\nknock As\n99\nq\n", tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert "not legal now" in done.stdout or "not a card" in done.stdout
+    assert "game stopped; the log so far is in" in done.stdout and "Traceback" not in done.stderr
