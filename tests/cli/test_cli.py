@@ -64,6 +64,7 @@ def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:
         done = knock(*args)
         assert done.returncode != 0
         assert "Traceback" not in done.stderr + done.stdout
+        assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("error: "), done.stderr
 
 
 def test_spec_prints_the_generated_diagrams() -> None:
@@ -128,3 +129,40 @@ def test_play_explains_illegal_input_and_quits_cleanly(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "not legal now" in done.stdout or "not a card" in done.stdout
     assert "game stopped; the log so far is in" in done.stdout and "Traceback" not in done.stderr
+
+
+@pytest.mark.rule("VIS-1")
+@pytest.mark.skipif(sys.platform == "win32", reason="needs a pseudo-terminal")
+def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
+    """A whole game through a real terminal: answer every prompt with the first option."""
+    import os
+    import pty
+    import select
+    import time
+
+    exe = shutil.which("knock", path=str(Path(sys.executable).parent))
+    assert exe
+    log = tmp_path / "pty.knock"
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the knock command on the terminal
+        os.chdir(tmp_path)
+        os.execv(exe, [exe, "play", "--preset", "oklahoma", "--seed", "9", "--log", str(log)])
+    seen = b""
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 5)
+        if not ready:
+            continue
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            break
+        if not chunk:
+            break
+        seen += chunk
+        if seen.rstrip().endswith(b"your move:"):
+            os.write(fd, b"1\n")
+            seen = seen[-200:]
+    _, status = os.waitpid(pid, 0)
+    assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, seen[-500:]
+    assert knock("verify", str(log)).returncode == 0
