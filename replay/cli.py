@@ -391,6 +391,7 @@ def redact_cmd(
 def spec(
     what: Annotated[str, typer.Argument(help="diagram (Mermaid) or table (Markdown).")] = "diagram",
     machine: Annotated[str, typer.Option(help="hand or match.")] = "hand",
+    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write to this file instead of printing.")] = None,
 ) -> None:
     """Print a state machine, generated from the engine's transition table.
 
@@ -399,12 +400,14 @@ def spec(
     specs = {s.name: s for s in SPECS}
     if machine not in specs:
         raise typer.BadParameter("hand or match", param_hint="--machine")
-    if what == "diagram":
-        sys.stdout.write(mermaid(specs[machine]))
-    elif what == "table":
-        sys.stdout.write(table_markdown(specs[machine]))
-    else:
+    if what not in ("diagram", "table"):
         raise typer.BadParameter("diagram or table", param_hint="WHAT")
+    text = mermaid(specs[machine]) if what == "diagram" else table_markdown(specs[machine])
+    if out is None:
+        sys.stdout.write(text)
+    else:
+        out.write_text(text, encoding="utf-8")
+        console.print(f"wrote {out}")
 
 
 def main() -> None:

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from rich.console import Console
+from rich.table import Table
 
 from engine.actions import Action, Advise, LayOff, Spread, parse_action
 from engine.bots import Bot
@@ -96,7 +97,11 @@ def play_game(
         if new:
             show(new)
             if any(isinstance(e, HandEnded) for e in new):
-                console.print("scores: " + ", ".join(f"p{i} {s}" for i, s in enumerate(match.scores)))
+                table = Table(title="scores", title_justify="left")
+                for i in range(match.rules.players):
+                    table.add_column(f"p{i}" + (" (you)" if i == seat else ""), justify="right")
+                table.add_row(*(str(x) for x in match.scores))
+                console.print(table)
             if any(isinstance(e, HandStarted) for e in new) and not match.is_over:
                 console.print(f"[bold]you are p{seat}: {_role(match, seat)}[/]")
 

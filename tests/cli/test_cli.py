@@ -67,7 +67,9 @@ def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:
         assert len(done.stderr.strip().splitlines()) == 1 and done.stderr.startswith("error: "), done.stderr
 
 
-def test_spec_prints_the_generated_diagrams() -> None:
+def test_spec_prints_or_writes_the_generated_diagrams(tmp_path: Path) -> None:
+    assert knock("spec", "table", "--out", str(tmp_path / "t.md")).returncode == 0
+    assert "| trigger |" in (tmp_path / "t.md").read_text(encoding="utf-8")
     assert knock("spec", "diagram").stdout == (ROOT / "spec" / "hand-machine.mmd").read_text(encoding="utf-8")
     match = knock("spec", "diagram", "--machine", "match").stdout
     assert match == (ROOT / "spec" / "match-machine.mmd").read_text(encoding="utf-8")
@@ -117,7 +119,7 @@ def test_a_person_plays_a_whole_game_from_scripted_input(args: list[str], tmp_pa
     done = play([*args, "--seed", "5", "--log", str(tmp_path / "game.knock")], "1\n" * 5000, tmp_path)
     assert done.returncode == 0, done.stderr[-2000:]
     out = done.stdout
-    assert "your move" in out and "your cards" in out and "deadwood" in out and "scores:" in out
+    assert "your move" in out and "your cards" in out and "deadwood" in out and "scores" in out
     assert "won; totals" in out and "(not shown)" in out
     if "three_handed" in args:
         assert "your advice" in out and "advises" in out
