@@ -23,6 +23,7 @@ from replay.codec import (
     KNOCK_BASE,
     PASS,
     PICKUP,
+    T_ADVICE,
     T_CHECKPOINT,
     T_DEAL,
     T_GAME_OVER,
@@ -64,6 +65,7 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
         raise LogError("LOG-11", 0, f"no seat p{seat} in a game of {len(header.players)}")
     wire = header.to_wire()
     wire["view"] = seat
+    wire["meta"] = {}  # free metadata may hold anything (a seed rebuilds every deal): never carried into a view
     head = pack(wire)
     out = io.BytesIO()
     out.write(head)
@@ -84,6 +86,8 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
             rec = [T_SEEN_DRAW, drawn.card.index]
         elif isinstance(rec, int) and KNOCK_BASE <= rec < KNOCK_BASE + 52 and actor != sees:
             rec = KNOCK_HIDDEN
+        elif isinstance(rec, list) and rec and rec[0] == T_ADVICE and sees != match.captain:
+            rec = [T_ADVICE, rec[1], None]  # THREE-8: only the captain and the sitter hear the advice
         elif isinstance(rec, list) and rec and rec[0] == T_CHECKPOINT:
             rec = [T_CHECKPOINT, digest]
         elif isinstance(rec, list) and rec and rec[0] == T_TRAILER:

@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
+from engine.bots import Bot, GreedyBot, RandomBot
 from engine.cards import Card
 from engine.match import Match
 from engine.rules import RuleSet
@@ -19,10 +19,17 @@ from replay.replayer import Replayer
 CASES = [("standard", 1), ("oklahoma", 2), ("three_handed", 3), ("three_handed", 4), ("standard", 5)]
 
 
-def game(preset: str, seed: int, **options: Any) -> Match:
+def game(preset: str, seed: int, advise: bool = False, **options: Any) -> Match:
+    """A seeded bot game; with ``advise``, the sitter suggests the captain's last option whenever he may."""
     rules = RuleSet.preset(preset, **options)
     bots: list[Bot] = [RandomBot(seed), GreedyBot(), RandomBot(seed + 1)]
-    return play_match(Match.new(rules, seed=seed), bots[: rules.players])
+    m = Match.new(rules, seed=seed)
+    while (seat := m.to_act) is not None:
+        if advise and m.advice_options():
+            m.apply(m.advice_options()[-1])
+        assert m.hand is not None
+        m.apply(bots[seat].choose(m.hand.observation(seat), m.legal_actions()))
+    return m
 
 
 def values(data: bytes) -> list[Any]:
@@ -41,6 +48,8 @@ def cards_in(record: Any) -> set[int]:
         return {c for c in record[1] if c != UNKNOWN}
     if isinstance(record, list) and record and record[0] == T_SEEN_DRAW:
         return {record[1]}
+    if isinstance(record, list) and record and record[0] == 5:  # advice: the suggested action's cards
+        return cards_in(record[2]) if record[2] is not None else set()
     if isinstance(record, list) and record and record[0] in (T_SPREAD, T_LAYOFF):
         out: set[int] = set()
         stack = list(record[1:])
@@ -74,7 +83,7 @@ def shown_to(match: Match, seat: int) -> set[int]:
 @pytest.mark.rule("LOG-11", "VIS-1", "THREE-8")
 @pytest.mark.parametrize(("preset", "seed"), CASES)
 def test_no_hidden_card_ever_reaches_a_seats_view(preset: str, seed: int) -> None:
-    played = game(preset, seed)
+    played = game(preset, seed, advise=True)
     data = write_log(played)
     for seat in range(played.rules.players):
         view = values(redact(data, seat))[1:]
@@ -164,3 +173,22 @@ def test_a_forged_view_is_caught_in_public_mode() -> None:
     with pytest.raises(LogError, match="LOG-12") as info:
         PublicReplayer(reseal(header, forged)).run()
     assert info.value.record == draws[0] + 1
+
+
+@pytest.mark.rule("LOG-11", "THREE-8")
+def test_a_view_drops_free_metadata_and_hides_advice_from_the_box() -> None:
+    played = game("three_handed", 9, advise=True)
+    data = write_log(played, meta={"seed": 9})
+    for seat in range(3):
+        view = redact(data, seat)
+        assert LogReader(view).header.meta == {}
+        box = -1
+        heard = hidden = 0
+        for r in values(view)[1:]:
+            if isinstance(r, list) and r[0] == 1:  # a hand record: [1, number, dealer (the box), a, b, sitter]
+                box = r[2]
+            elif isinstance(r, list) and r[0] == 5:
+                assert (r[2] is None) == (seat == box), f"p{seat}, box p{box}: {r}"
+                heard += r[2] is not None
+                hidden += r[2] is None
+        assert heard + hidden > 0
