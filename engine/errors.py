@@ -47,6 +47,14 @@ class InvalidDeal(KnockError, ValueError):
         self.reason = reason
 
 
+class InvalidSeat(KnockError, ValueError):
+    """A seat number that has no place in this hand or game."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}", rule=rule)
+        self.reason = reason
+
+
 class IllegalAction(KnockError, ValueError):
     """An action the rules forbid now. The game is left exactly as it was.
 

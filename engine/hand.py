@@ -32,7 +32,7 @@ from engine.actions import (
     sort_key,
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, to_mask
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat
 from engine.events import (
     BigGinDeclared,
     Dealt,
@@ -272,7 +272,7 @@ class Hand:
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` may see. Rules: VIS-1, VIS-2."""
         if seat not in self.seats:
-            raise ValueError(f"VIS-1: p{seat} has no cards in this hand (seats {self.seats})")
+            raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {self.seats})")
         other = self.other(seat)
         return Observation(
             seat=seat,
@@ -328,12 +328,13 @@ class Hand:
         """
         phase = self.phase
         if not isinstance(action, ACTION_TYPES):
-            raise IllegalAction("TURN-1", f"not an action: {action!r}", phase=phase.value, action=action)
+            hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
+            raise IllegalAction("TURN-1", f"not an action: {action!r}{hint}", phase=phase.value, action=action)
         if phase not in fsm.PLAYER_PHASES:
             raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
         if action.trigger not in fsm.TRIGGERS[phase]:
             raise IllegalAction(
-                "TURN-1", f"'{action}' is not an action of this phase", phase=phase.value, action=action
+                "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
             )
         seat = action.seat
         if seat != self.turn:

@@ -18,7 +18,7 @@ from typing import Protocol
 
 from engine.actions import Action, Advise, MatchAction, parse_match_action
 from engine.cards import DECK, Card
-from engine.errors import IllegalAction, InvalidDeal
+from engine.errors import IllegalAction, InvalidDeal, InvalidSeat
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import MATCH_MACHINE, MatchPhase, fire
 from engine.hand import Hand, Observation
@@ -218,7 +218,7 @@ class Match:
     def observation(self, seat: int) -> MatchObservation:
         """What ``seat`` may see. Rules: VIS-1, THREE-8."""
         if not 0 <= seat < self.rules.players:
-            raise ValueError(f"THREE-1: no seat p{seat} in a game of {self.rules.players}")
+            raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {self.rules.players}")
         view: Observation | None = None
         if self.hand is not None:
             if seat in self.seats:

@@ -12,6 +12,9 @@ from typing import Any
 
 from engine.errors import InvalidRules
 
+#: The largest target or bonus a rule set takes (scores stay well inside 64-bit integers).
+MAX_POINTS = 1_000_000
+
 
 class KnockLimit(enum.Enum):
     """How a hand's knock limit is set (KNOCK-3, OKLA-1)."""
@@ -99,15 +102,15 @@ class RuleSet:
         if self.players not in (2, 3):
             raise InvalidRules("RULES-2", f"players must be 2 or 3, got {self.players}")
         for name in ("gin_bonus", "undercut_bonus", "target", "box_bonus", "game_bonus"):
-            if getattr(self, name) < 0:
-                raise InvalidRules("RULES-2", f"{name} must not be negative")
+            if not 0 <= getattr(self, name) <= MAX_POINTS:
+                raise InvalidRules("RULES-2", f"{name} must be 0..{MAX_POINTS}")
         if self.target < 1:
             raise InvalidRules("RULES-2", "target must be at least 1")
-        if self.big_gin_bonus is not None and self.big_gin_bonus < 0:
-            raise InvalidRules("RULES-2", "big_gin_bonus must be None or not negative")
+        if self.big_gin_bonus is not None and not 0 <= self.big_gin_bonus <= MAX_POINTS:
+            raise InvalidRules("RULES-2", f"big_gin_bonus must be None or 0..{MAX_POINTS}")
         cap = self.max_consecutive_discard_pickups
-        if cap is not None and cap < 1:
-            raise InvalidRules("RULES-2", "max_consecutive_discard_pickups must be None or at least 1")
+        if cap is not None and not 1 <= cap <= 1000:
+            raise InvalidRules("RULES-2", "max_consecutive_discard_pickups must be None or 1..1000")
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> RuleSet:

@@ -1,8 +1,7 @@
 """The ``knock`` command.
 
-Built now: ``knock demo`` (a complete seeded game between bots, printed as a readable history) and
-``knock spec`` (the generated state diagrams). The other subcommands (play, simulate, show, verify,
-redact) come with the log; see the README's list of what is not built yet.
+Subcommands: demo, play, simulate, show, verify, redact, spec. Each has ``--help`` with an example;
+every error is one line on stderr with a non-zero exit status.
 """
 
 from __future__ import annotations
@@ -36,8 +35,8 @@ from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 from replay import play as play_mod
 from replay import simulate as sim
-from replay.log import LogWriter, write_log
-from replay.redact import audit, redact
+from replay.log import LogReader, LogWriter, write_log
+from replay.redact import audit, redact, view_transcript
 from replay.replayer import AuditReport, Replayer, verify
 
 try:
@@ -55,7 +54,8 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
-console = Console(highlight=False)
+console = Console(highlight=False, soft_wrap=True)
+SEED = typer.Option(min=0, max=2**63 - 1, help="Seed of the game: the draw and every shuffle come from it.")
 
 SUIT_STYLE = {"c": ("♣", "green"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "blue")}
 
@@ -110,29 +110,32 @@ class HiddenCard:
 
 
 def print_events(events: Sequence[MatchEvent | HiddenCard], names: list[str], history: bool = True) -> None:
-    def named(text: str) -> str:
-        return re.sub(r"\bp([0-2])\b", lambda m: names[int(m.group(1))], text)
+    safe = [escape(n) for n in names]
+
+    def text(event: object) -> str:
+        """The event as markup: cards in colour, seats by their (escaped) names."""
+        return re.sub(r"\bp([0-2])\b", lambda m: safe[int(m.group(1))], render(str(event)))
 
     for e in events:
         if isinstance(e, HandStarted):
-            console.rule(named(str(e)))
+            console.rule(text(e))
         elif isinstance(e, Dealt):
-            console.print(named(f"p{e.dealer} deals; upcard {render(str(e.upcard))}, knock limit {e.knock_limit}"))
+            console.print(text(f"p{e.dealer} deals; upcard {e.upcard}, knock limit {e.knock_limit}"))
             if history:
                 for seat, held in zip(e.seats, e.hands, strict=True):
                     shown = " ".join(card_markup(c) for c in sorted(held)) or "[dim](not shown)[/]"
-                    console.print(f"  {names[seat]}: {shown}")
+                    console.print(f"  {safe[seat]}: {shown}")
         elif isinstance(e, HandScored | HandDead | GameOver | CutDrawn):
-            console.print(render(named(str(e))), style="bold")
+            console.print(text(e), style="bold")
         elif isinstance(e, HandEnded):
-            console.print(named(str(e)))
+            console.print(text(e))
         elif history:
-            console.print("  " + render(named(str(e))))
+            console.print("  " + text(e))
 
 
 @app.command()
 def demo(
-    seed: Annotated[int, typer.Option(help="Seed of the game: the draw and every shuffle come from it.")] = 1,
+    seed: Annotated[int, SEED] = 1,
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "three_handed",
     bots: Annotated[
         str, typer.Option(help=f"One bot per seat, comma separated ({', '.join(BOT_NAMES)}).")
@@ -147,10 +150,7 @@ def demo(
     Example: knock demo --preset oklahoma --bots greedy,random --seed 7 --summary
     """
     rules = RuleSet.preset(preset)
-    names = [b.strip() for b in bots.split(",")]
-    if len(names) < rules.players:
-        raise typer.BadParameter(f"{rules.name} needs {rules.players} bots, e.g. greedy,random", param_hint="--bots")
-    names = names[: rules.players]
+    names = bot_names(bots, rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
     match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])
     console.print(
@@ -187,6 +187,18 @@ def log_paths(paths: list[Path]) -> list[Path]:
     return out
 
 
+def bot_names(text: str, count: int | None) -> list[str]:
+    """Bot names from ``a,b,c``: all known; exactly ``count`` of them when a count is given."""
+    names = [b.strip() for b in text.split(",")]
+    for name in names:
+        if name not in BOT_NAMES:
+            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+    if count is not None and len(names) != count:
+        example = ",".join((["heuristic", "greedy", "random"] * 2)[:count])
+        raise typer.BadParameter(f"give {count} bots, one per seat, e.g. {example}", param_hint="--bots")
+    return names
+
+
 def parse_settings(settings: list[str]) -> dict[str, object]:
     """``key=value`` rule-set overrides: integers, true/false, none, or text (enum values)."""
     out: dict[str, object] = {}
@@ -207,7 +219,7 @@ def simulate(
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
     bots: Annotated[str, typer.Option(help=f"Bots, comma separated ({', '.join(BOT_NAMES)}).")] = "heuristic,random",
-    seed: Annotated[int, typer.Option(help="Game i is seeded seed + i.")] = 1,
+    seed: Annotated[int, typer.Option(min=0, max=2**62, help="Game i is seeded seed + i.")] = 1,
     jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
     logs: Annotated[Path | None, typer.Option(help="Write one log per game into this folder.")] = None,
     settings: Annotated[
@@ -219,10 +231,7 @@ def simulate(
     Bots rotate seats from game to game. Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
     """
     rules = RuleSet.preset(preset, **parse_settings(settings or []))
-    names = [b.strip() for b in bots.split(",") if b.strip()]
-    for name in names:
-        if name not in BOT_NAMES:
-            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+    names = bot_names(bots, None)
     if logs is not None:
         logs.mkdir(parents=True, exist_ok=True)
     todo = sim.jobs(rules, names, games, seed, logs)
@@ -248,7 +257,7 @@ def play(
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
     seat: Annotated[int, typer.Option(help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate).")] = 0,
     bots: Annotated[str, typer.Option(help=f"The other seats' bots ({', '.join(BOT_NAMES)}).")] = "heuristic",
-    seed: Annotated[int, typer.Option(help="Seed of the game.")] = 1,
+    seed: Annotated[int, SEED] = 1,
     log: Annotated[Path | None, typer.Option(help="Where to log the game (default out/play-SEED.knock).")] = None,
     settings: Annotated[
         list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
@@ -263,10 +272,7 @@ def play(
     rules = RuleSet.preset(preset, **parse_settings(settings or []))
     if not 0 <= seat < rules.players:
         raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
-    names_in = [b.strip() for b in bots.split(",") if b.strip()] or ["heuristic"]
-    for name in names_in:
-        if name not in BOT_NAMES:
-            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+    names_in = bot_names(bots, None)
     others = [s for s in range(rules.players) if s != seat]
     players = {s: make_bot(names_in[i % len(names_in)], seed + s) for i, s in enumerate(others)}
     names = [f"p{s} (you)" if s == seat else f"{players[s].name}#{s}" for s in range(rules.players)]
@@ -320,9 +326,6 @@ def verify_cmd(
     files = log_paths(paths)
     if not files:
         raise typer.BadParameter("no logs found", param_hint="PATHS")
-    missing = [p for p in files if not p.is_file()]
-    if missing:
-        raise typer.BadParameter(f"no such file: {missing[0]}", param_hint="PATHS")
     reports: list[AuditReport] = []
     with Progress(console=console, transient=True, disable=as_json or len(files) < 20) as progress:
         task = progress.add_task(f"verifying {len(files)} logs", total=len(files))
@@ -339,10 +342,11 @@ def verify_cmd(
         if as_json:
             sys.stdout.write(json.dumps({"path": str(path), **dataclasses.asdict(report)}, default=list) + "\n")
         elif report.ok:
-            console.print(f"[green]ok[/]   {path}: {len(report.hands)} hands, winner p{report.winner}, "
-                          f"totals {list(report.totals)}, {report.checkpoints} checkpoints")  # fmt: skip
+            kind = f"the view of p{report.view} (public replay)" if report.view is not None else "strict replay"
+            console.print(f"[green]ok[/]   {escape(str(path))}: {len(report.hands)} hands, winner p{report.winner}, "
+                          f"totals {list(report.totals)}, {report.checkpoints} checkpoints, {kind}")  # fmt: skip
         else:
-            console.print(f"[red]FAIL[/] {path}: {escape(report.error)}")
+            console.print(f"[red]FAIL[/] {escape(str(path))}: {escape(report.error)}")
     failed = sum(not r.ok for r in reports)
     if not as_json and len(files) > 1:
         console.print(f"{len(files) - failed} of {len(files)} logs pass")
@@ -360,6 +364,12 @@ def show(
     Example: knock show tests/golden/three-handed-5.knock --seat 2
     """
     data = path.read_bytes()
+    if LogReader(data).header.view is not None:  # a per-seat view: only what it shows
+        if seat is not None:
+            raise typer.BadParameter("this log is already one seat's view", param_hint="--seat")
+        for line in view_transcript(data):
+            console.print(render(line))
+        return
     replayer = Replayer(data)
     names = list(replayer.reader.header.players)
     match = replayer.run()
@@ -382,6 +392,8 @@ def redact_cmd(
 
     Example: knock redact out/demo-1.knock --seat 0 -o out/demo-1.p0.knock
     """
+    if out.resolve() == path.resolve():
+        raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
     data = redact(path.read_bytes(), seat)
     out.write_bytes(data)
     console.print(f"wrote {out} ({len(data)} bytes), the view of p{seat}")

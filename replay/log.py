@@ -133,6 +133,8 @@ class LogWriter:
         self.match = match
         self.commit_key = commit_key
         names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
+        if len(names) != match.rules.players:
+            raise LogError("LOG-1", 0, f"{len(names)} player names for a {match.rules.players}-seat game")
         header = Header(
             VERSION,
             f"knock-gin {ENGINE_VERSION}",
@@ -141,7 +143,10 @@ class LogWriter:
             dict(meta or {}),
             commit_key is not None,
         )
-        data = pack(header.to_wire())
+        try:
+            data = pack(header.to_wire())
+        except (TypeError, ValueError, OverflowError) as err:
+            raise LogError("LOG-1", 0, f"the header cannot be written ({err})") from None
         self.stream.write(data)
         self.digest = header_digest(data)
         self.records = 0

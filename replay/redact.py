@@ -28,6 +28,7 @@ from replay.codec import (
     T_DEAL,
     T_GAME_OVER,
     T_HAND,
+    T_LAYOFF,
     T_RESULT,
     T_SPREAD,
     T_TRAILER,
@@ -237,7 +238,7 @@ def verify_view(source: BinaryIO | bytes) -> AuditReport:
     report = AuditReport(ok=False)
     try:
         public = PublicReplayer(source)
-        report.players, report.rules = public.header.players, public.header.rules
+        report.players, report.rules, report.view = public.header.players, public.header.rules, public.header.view
         state = public.run()
         report.totals, report.winner = state.scores, state.winner
         report.hands = [HandReport(r[1], -1, (-1, -1), None, result=str(r[2:])) for r in state.results]
@@ -255,3 +256,53 @@ def audit(data: bytes) -> AuditReport:
     except LogError:
         view = None  # the full audit reports what is wrong with it
     return verify_view(data) if view is not None else verify(data)
+
+
+def view_transcript(source: BinaryIO | bytes) -> list[str]:
+    """A per-seat view as text, one line per record, saying only what the view shows (LOG-12)."""
+    public = PublicReplayer(source)
+    st = public.state
+    lines: list[str] = []
+    kinds = ["gin", "big gin", "knock", "undercut", "tie", "dead hand"]
+    for entry in public.reader.entries():
+        rec, actor = entry.record, st.turn
+        top = st.discard_pile[-1] if st.discard_pile else None
+        public._step(entry.index, rec)
+        kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
+        who = f"p{actor}"
+        if kind == 0:
+            lines.append(
+                "draw for " + ", ".join(f"p{s} {Card.from_index(c)}" for s, c in zip(rec[1], rec[2], strict=False))
+            )
+        elif kind == T_HAND:
+            roles = f"p{st.dealer} deals" + (f", p{st.sitter} sits out" if st.sitter is not None else "")
+            lines.append(f"hand {st.number}: {roles}")
+        elif kind == T_DEAL:
+            mine = " ".join(map(str, sorted(st.own))) or "(none shown)"
+            lines.append(f"  upcard {st.upcard}; the cards you see: {mine}")
+        elif kind == T_SEEN_DRAW:
+            lines.append(f"  {who} draws {Card.from_index(rec[1])} from the stock")
+        elif rec == DRAW:
+            lines.append(f"  {who} draws from the stock")
+        elif rec in (TAKE, PICKUP):
+            lines.append(f"  {who} picks up {top}")
+        elif rec == PASS:
+            lines.append(f"  {who} passes the upcard")
+        elif isinstance(rec, int) and DISCARD_BASE <= rec < DISCARD_BASE + 52:
+            lines.append(f"  {who} discards {Card.from_index(rec - DISCARD_BASE)}")
+        elif rec == KNOCK_HIDDEN:
+            lines.append(f"  {who} knocks (the discard is face down)")
+        elif isinstance(rec, int) and KNOCK_BASE <= rec < KNOCK_BASE + 52:
+            lines.append(f"  {who} knocks, discarding {Card.from_index(rec - KNOCK_BASE)} face down")
+        elif kind in (T_SPREAD, T_LAYOFF):
+            melds = rec[1:] if kind == T_SPREAD else rec[1]
+            shown = " ".join("-".join(str(Card.from_index(c)) for c in m) for m in melds) or "(no melds)"
+            lines.append(f"  {'spread' if kind == T_SPREAD else 'defence'}: {shown}")
+        elif kind == T_ADVICE:
+            lines.append(f"  p{rec[1]} advises the captain" + ("" if rec[2] is None else f" ({rec[2]!r})"))
+        elif kind == T_RESULT:
+            winner = "no winner" if rec[3] is None else f"p{rec[3]} scores {rec[4]}"
+            lines.append(f"hand {rec[1]}: {kinds[rec[2]] if 0 <= rec[2] < 6 else '?'}, {winner}; scores {rec[10]}")
+        elif kind == T_GAME_OVER:
+            lines.append(f"game over: p{rec[1]} wins; totals {rec[2]}")
+    return lines

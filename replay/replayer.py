@@ -60,7 +60,11 @@ class ReplayError(LogError):
     """
 
     def __init__(self, rule: str, record: int, reason: str, *, expected: Any = None, found: Any = None) -> None:
-        detail = "" if expected is None and found is None else f" (expected {expected!r:.120}, found {found!r:.120})"
+        parts = [
+            f"expected {expected!r:.120}" if expected is not None else "",
+            f"found {found!r:.120}" if found is not None else "",
+        ]
+        detail = f" ({', '.join(p for p in parts if p)})" if any(parts) else ""
         super().__init__(rule, record, reason + detail)
         self.expected = expected
         self.found = found
@@ -313,6 +317,7 @@ class AuditReport:
     error: str = ""
     error_record: int | None = None
     error_rule: str = ""
+    view: int | None = None  #: the seat, when the log audited is a per-seat view (LOG-12)
 
 
 def verify(source: BinaryIO | bytes) -> AuditReport:

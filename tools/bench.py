@@ -86,7 +86,7 @@ def main(argv: list[str]) -> int:
     args = ap.parse_args(argv)
     n_masks = 5_000 if args.quick else 20_000
     n_hands = 100 if args.quick else 400
-    reps = max(3, args.repeats)
+    reps = max(1, args.repeats)
     print(f"Knock benchmarks — Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
     print(f"medians of {reps} runs\n")
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Set up Knock's virtual environment and run its main job or its whole test suite.
 
-    python3 tools/dev.py demo    # set up, then play seeded hands between two bots and print them
+    python3 tools/dev.py demo    # set up, then play a seeded three-handed game between bots, log and verify it
     python3 tools/dev.py test    # set up, then ruff, mypy --strict and pytest; non-zero on any failure
 
 Standard library only: it runs on a fresh machine with nothing but Python 3.11.

@@ -60,7 +60,19 @@ def test_redact_show_and_verify_a_view(tmp_path: Path) -> None:
 
 
 def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:
-    for args in (["demo", "--preset", "nope", "--log", str(tmp_path / "x.knock")], ["verify", "missing.knock"]):
+    missing = knock("verify", "missing.knock")
+    assert missing.returncode == 1 and "FAIL" in missing.stdout and "cannot read" in missing.stdout
+    bad = [
+        ["demo", "--preset", "nope", "--log", str(tmp_path / "x.knock")],
+        ["demo", "--bots", "greedy,nobody", "--log", str(tmp_path / "x.knock")],
+        ["demo", "--seed", "99999999999999999999999"],
+        ["show", "missing.knock"],
+        ["show", str(tmp_path)],
+        ["redact", "missing.knock", "--seat", "0", "-o", str(tmp_path / "v.knock")],
+        ["simulate", "--set", "target=100000000000000000000"],
+        ["play", "--seat", "5"],
+    ]
+    for args in bad:
         done = knock(*args)
         assert done.returncode != 0
         assert "Traceback" not in done.stderr + done.stdout
@@ -168,3 +180,21 @@ def test_play_in_a_pseudo_terminal(tmp_path: Path) -> None:
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0, seen[-500:]
     assert knock("verify", str(log)).returncode == 0
+
+
+def test_show_prints_names_as_written_and_shows_a_view(tmp_path: Path) -> None:
+    from engine.bots import GreedyBot, play_match
+    from engine.match import Match
+    from replay.log import write_log
+
+    game = play_match(Match.new(seed=3), [GreedyBot(), GreedyBot()])
+    log = tmp_path / "names.knock"
+    log.write_bytes(write_log(game, players=["[/b]eve", "[bold]x"]))
+    shown = knock("show", str(log))
+    assert shown.returncode == 0, shown.stderr
+    assert "[/b]eve" in shown.stdout and "[bold]x" in shown.stdout
+    view = tmp_path / "v.knock"
+    assert knock("redact", str(log), "--seat", "1", "-o", str(view)).returncode == 0
+    seen = knock("show", str(view))
+    assert seen.returncode == 0 and "the cards you see" in seen.stdout and "draws from the stock" in seen.stdout
+    assert "public replay" in knock("verify", str(view)).stdout

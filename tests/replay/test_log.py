@@ -379,3 +379,12 @@ def test_missing_or_undeclared_commitments_are_rejected() -> None:
     del undeclared["commitments"]
     with pytest.raises(ReplayError, match="LOG-10"):
         Replayer(reseal(undeclared, body)).run()
+
+
+@pytest.mark.rule("LOG-1")
+def test_the_writer_refuses_a_header_it_could_not_read_back() -> None:
+    played = game("standard", 19)
+    with pytest.raises(LogError, match="LOG-1"):
+        write_log(played, players=["only one"])
+    with pytest.raises(LogError, match="LOG-1"):
+        write_log(played, meta={"seed": 10**30})
