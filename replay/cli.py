@@ -180,10 +180,16 @@ def demo(
 
 
 def log_paths(paths: list[Path]) -> list[Path]:
-    """Files named, and the *.knock files of folders named."""
+    """Files named, the *.knock files of folders named, and the files a quoted glob (``'out/*.knock'``) matches."""
     out: list[Path] = []
     for p in paths:
-        out += sorted(p.rglob("*.knock")) if p.is_dir() else [p]
+        if p.is_dir():
+            out += sorted(p.rglob("*.knock"))
+        elif not p.exists() and any(ch in str(p) for ch in "*?["):
+            anchor = Path(p.anchor or ".")
+            out += sorted(anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else str(p)))
+        else:
+            out.append(p)
     return out
 
 
