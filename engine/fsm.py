@@ -88,9 +88,9 @@ TABLE: tuple[Row, ...] = (
     Row("take_upcard", P.UPCARD_OFFER, P.DISCARD, None, "player", ("OFFER-1", "OFFER-3")),
     Row("draw_stock", P.DRAW, P.DISCARD, None, "player", ("TURN-2",)),
     Row("draw_discard", P.DRAW, P.DISCARD, None, "player", ("TURN-2", "OFFER-4")),
+    Row("discard", P.DISCARD, P.DRAW, "play_goes_on", "player", ("TURN-2", "TURN-3", "TURN-4")),
     Row("discard", P.DISCARD, P.DEAD_HAND, "hand_dies", "player", ("DEAD-1", "DEAD-3")),
     Row("discard", P.DISCARD, P.WALL, "wall_offered", "player", ("DEAD-2",)),
-    Row("discard", P.DISCARD, P.DRAW, None, "player", ("TURN-2", "TURN-3", "TURN-4")),
     Row("knock", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-1", "KNOCK-2", "TURN-4")),
     Row("big_gin", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-6",)),
     Row("draw_discard", P.WALL, P.DISCARD, None, "player", ("DEAD-2",)),
@@ -130,8 +130,11 @@ def build_machine(spec: MachineSpec) -> Machine:
     """The ``transitions`` machine for a table. Models are driven through it without being registered
     (so a live game carries no per-game bound methods and the machine keeps no reference to it).
     """
-    # The library logs a warning for every skipped convenience binding; we bind none on purpose.
-    logging.getLogger("transitions.core").setLevel(logging.ERROR)
+    # The library logs at every step of every trigger (debug) and warns for every skipped convenience
+    # binding (we bind none on purpose); neither tells an embedder anything, and both cost time per action.
+    library_log = logging.getLogger("transitions.core")
+    library_log.setLevel(logging.ERROR)
+    library_log.disabled = True
     machine = Machine(
         model=None,
         states=list(spec.states),

@@ -438,15 +438,22 @@ class Hand:
     def dealer_acts(self, action: Action) -> bool:
         return action.seat == self.dealer
 
-    def hand_dies(self, action: Action) -> bool:
-        """DEAD-1 (two cards left in the stock) or DEAD-3 (the pickup cap is reached)."""
-        if len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock:
-            return True
+    def _cap_reached(self) -> bool:
         cap = self.rules.max_consecutive_discard_pickups
         return cap is not None and self.pickups >= cap
 
+    def play_goes_on(self, action: Action) -> bool:
+        """The common case, tried first: more than two cards in the stock and no pickup cap reached."""
+        return len(self.stock) > STOCK_FLOOR and not self._cap_reached()
+
+    def hand_dies(self, action: Action) -> bool:
+        """DEAD-1 (two cards left in the stock) or DEAD-3 (the pickup cap is reached)."""
+        stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock
+        return stock_out or self._cap_reached()
+
     def wall_offered(self, action: Action) -> bool:
-        return len(self.stock) <= STOCK_FLOOR and self.rules.wall_pickup_to_knock
+        """DEAD-2: two cards in the stock, the 50th-card rule on, no pickup cap reached."""
+        return len(self.stock) <= STOCK_FLOOR and self.rules.wall_pickup_to_knock and not self._cap_reached()
 
     def spread_is_gin(self, action: Action) -> bool:
         assert isinstance(action, Spread)
@@ -488,31 +495,6 @@ class Hand:
     def _commit(self, event: Event, source: Phase) -> None:
         """Apply one event's facts (the machine has already moved from ``source`` to ``self.phase``)."""
         match event:
-            case Dealt():
-                for seat, held in zip(event.seats, event.hands, strict=True):
-                    self.hands[seat] = to_mask(held)
-                self.stock = list(reversed(event.stock))
-                self.discards = [event.upcard]
-                self.knock_limit = event.knock_limit
-                spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
-                self.multiplier = 2 if spades else 1
-                self.turn = self.other(event.dealer)
-            case UpcardPassed(seat=seat):
-                self.turn = self.other(seat)
-                self.stock_only = seat == self.dealer  # OFFER-4: both passed
-            case UpcardTaken(seat=seat, card=card) | DrewDiscard(seat=seat, card=card):
-                self.discards.pop()
-                self.hands[seat] |= card.bit
-                self.known[seat] |= card.bit
-                self.taken = card
-                self.pickups += 1
-                self.must_knock = source is Phase.WALL  # DEAD-2
-            case DrewStock(seat=seat, card=card):
-                self.stock.pop()
-                self.hands[seat] |= card.bit
-                self.taken = None
-                self.stock_only = False
-                self.pickups = 0
             case Discarded(seat=seat, card=card):
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
@@ -523,6 +505,22 @@ class Hand:
                     # DEAD-3 wins over DEAD-2: with the 50th-card rule on, only the cap can end it here.
                     stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock
                     self.dead_reason = "stock" if stock_out else "pickup cap"
+            case DrewStock(seat=seat, card=card):
+                self.stock.pop()
+                self.hands[seat] |= card.bit
+                self.taken = None
+                self.stock_only = False
+                self.pickups = 0
+            case UpcardPassed(seat=seat):
+                self.turn = self.other(seat)
+                self.stock_only = seat == self.dealer  # OFFER-4: both passed
+            case UpcardTaken(seat=seat, card=card) | DrewDiscard(seat=seat, card=card):
+                self.discards.pop()
+                self.hands[seat] |= card.bit
+                self.known[seat] |= card.bit
+                self.taken = card
+                self.pickups += 1
+                self.must_knock = source is Phase.WALL  # DEAD-2
             case Knocked(seat=seat, card=card):
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
@@ -542,6 +540,15 @@ class Hand:
                 self.turn = self.other(seat)
             case DefenceLaid():
                 self.defence = event
+            case Dealt():
+                for seat, held in zip(event.seats, event.hands, strict=True):
+                    self.hands[seat] = to_mask(held)
+                self.stock = list(reversed(event.stock))
+                self.discards = [event.upcard]
+                self.knock_limit = event.knock_limit
+                spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
+                self.multiplier = 2 if spades else 1
+                self.turn = self.other(event.dealer)
             case HandScored(result=result) | HandDead(result=result):
                 self.result = result
             case _:

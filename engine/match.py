@@ -116,7 +116,9 @@ class Match:
     (True, True)
     """
 
-    __slots__ = ("chance", "dealer", "events", "hand", "number", "phase", "results", "rules", "seats", "sitter")
+    __slots__ = (
+        "_standings", "chance", "dealer", "events", "hand", "number", "phase", "results", "rules", "seats", "sitter",
+    )  # fmt: skip
 
     rules: RuleSet
     chance: Chance
@@ -128,6 +130,7 @@ class Match:
     hand: Hand | None
     results: list[HandResult]
     events: list[MatchEvent]
+    _standings: tuple[int, Standings] | None
 
     def __init__(self, rules: RuleSet, chance: Chance) -> None:
         """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal."""
@@ -141,6 +144,7 @@ class Match:
         self.hand = None
         self.results = []
         self.events = []
+        self._standings = None
         order = self._draw_order(list(range(rules.players)))
         if rules.players == 2:
             dealer, seats, sitter = order[0], (0, 1), None  # MATCH-2: the higher card deals
@@ -204,7 +208,11 @@ class Match:
 
     def standings(self) -> Standings:
         """Scores, boxes, columns and bonuses so far, from the recorded results. Rules: BONUS-1 .. BONUS-5."""
-        return standings(self.rules, self.rules.players, self.results)
+        cached = self._standings
+        if cached is None or cached[0] != len(self.results):
+            cached = (len(self.results), standings(self.rules, self.rules.players, self.results))
+            self._standings = cached
+        return cached[1]
 
     @property
     def scores(self) -> tuple[int, ...]:

@@ -222,6 +222,12 @@ def action_record(action: Action) -> Record:
 def event_record(event: MatchEvent) -> Record | None:
     """The record of an event, or None for an event folded into another record (hand results into RESULT)."""
     match event:
+        case Discarded(card=c):  # the commonest first
+            return DISCARD_BASE + c.index
+        case DrewStock():
+            return DRAW
+        case DrewDiscard():
+            return PICKUP
         case CutDrawn(seats=seats, cards=cs):
             return [T_CUT, list(seats), _card_codes(cs)]
         case HandStarted(number=n, dealer=d, seats=(a, b), sitter=s):
@@ -232,16 +238,10 @@ def event_record(event: MatchEvent) -> Record | None:
             return PASS
         case UpcardTaken():
             return TAKE
-        case DrewStock():
-            return DRAW
-        case DrewDiscard():
-            return PICKUP
         case WallDeclined():
             return DECLINE
         case BigGinDeclared():
             return BIG_GIN
-        case Discarded(card=c):
-            return DISCARD_BASE + c.index
         case Knocked(card=c):
             return KNOCK_BASE + c.index
         case SpreadLaid(melds=ms):
@@ -279,6 +279,11 @@ def _meld(value: Any) -> Meld:
         raise CodecError(f"not a meld: {err}") from None
 
 
+SIMPLE_ACTIONS: dict[int, Callable[[int], Action]] = {
+    PASS: PassUpcard, TAKE: TakeUpcard, DRAW: DrawStock, PICKUP: DrawDiscard, DECLINE: DeclineWall, BIG_GIN: BigGin,
+}  # fmt: skip
+
+
 def action_of(record: Record, seat: int) -> Action:
     """The action a record asks for, by ``seat``.
 
@@ -288,19 +293,11 @@ def action_of(record: Record, seat: int) -> Action:
     if isinstance(record, bool):
         raise CodecError("a record is an integer or an array")
     if isinstance(record, int):
-        simple: dict[int, Callable[[int], Action]] = {
-            PASS: PassUpcard,
-            TAKE: TakeUpcard,
-            DRAW: DrawStock,
-            PICKUP: DrawDiscard,
-            DECLINE: DeclineWall,
-        }
-        if record in simple:
-            return simple[record](seat)
-        if record == BIG_GIN:
-            return BigGin(seat)
-        if DISCARD_BASE <= record < DISCARD_BASE + 52:
+        if DISCARD_BASE <= record < DISCARD_BASE + 52:  # the commonest first
             return Discard(seat, Card.from_index(record - DISCARD_BASE))
+        simple = SIMPLE_ACTIONS.get(record)
+        if simple is not None:
+            return simple(seat)
         if KNOCK_BASE <= record < KNOCK_BASE + 52:
             return Knock(seat, Card.from_index(record - KNOCK_BASE))
         raise CodecError(f"unknown action code {record}")

@@ -100,6 +100,13 @@ class Replayer:
 
     def states(self) -> Iterator[ReplayState]:
         """The game after every record, in order (the draw's records are yielded once the first hand is dealt)."""
+        for done in self._steps():
+            assert self.match is not None
+            for e in done:
+                yield ReplayState(e.index, e.record, self.match)
+
+    def _steps(self) -> Iterator[list[Entry]]:
+        """Replay record by record; yields the records each step consumed."""
         entries = self.reader.entries()
         cuts: list[Entry] = []
         for entry in entries:
@@ -144,9 +151,7 @@ class Replayer:
                 raise ReplayError(
                     "LOG-8", entry.index, f"a {record_type(rec)} record where the engine expects an action"
                 )
-            assert self.match is not None
-            for e in done:
-                yield ReplayState(e.index, e.record, self.match)
+            yield done
         if self._expected:
             raise ReplayError("LOG-8", self.reader.index, "the log ends before the engine's records",
                               expected=self._expected[0])  # fmt: skip
@@ -159,7 +164,7 @@ class Replayer:
         Raises:
             LogError: the first thing wrong with the log, with its record index.
         """
-        for _ in self.states():
+        for _ in self._steps():
             pass
         assert self.match is not None
         return self.match

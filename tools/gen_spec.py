@@ -40,8 +40,9 @@ States: {hand_states}.
 |---|---|
 | non_dealer_acts | the non-dealer is the one passing the upcard (OFFER-1) |
 | dealer_acts | the dealer is the one passing the upcard: both have passed (OFFER-2, OFFER-4) |
+| play_goes_on | the stock holds more than two cards and the pickup cap is not reached (TURN-2) |
 | hand_dies | the stock holds two cards and the 50th-card rule is off (DEAD-1), or the pickup cap is reached (DEAD-3) |
-| wall_offered | the stock holds two cards and the 50th-card rule is on (DEAD-2) |
+| wall_offered | the stock holds two cards, the 50th-card rule is on and the pickup cap is not reached (DEAD-2) |
 | spread_is_gin | the spread laid leaves no card over (KNOCK-5; always so for a big gin, KNOCK-6) |
 
 ## The game
