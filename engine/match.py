@@ -256,21 +256,27 @@ class Match:
         if not isinstance(action, Advise):
             hand.check(action)
 
+    def _refuse(self, action: MatchAction, rule: str, reason: str) -> IllegalAction:
+        return IllegalAction(rule, reason, phase=self.phase.value, action=action)
+
     def _seat_check(self, action: MatchAction) -> Hand:
         """The match's own checks (a hand in play; the sitter only advises, and only legal suggestions).
 
         A player's action is then checked by the hand itself, once, on its way through ``Hand.apply``.
         """
 
+        hand = self.hand
+        if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
+            if self.sitter is not None and action.seat == self.sitter:
+                raise self._refuse(action, "THREE-7", f"p{action.seat} sits out this hand and may only advise")
+            return hand
+
         def refuse(rule: str, reason: str) -> IllegalAction:
-            return IllegalAction(rule, reason, phase=self.phase.value, action=action)
+            return self._refuse(action, rule, reason)
 
         if self.phase is not MatchPhase.HAND or self.hand is None:
             raise refuse("MATCH-1", "no hand is being played")
-        if not isinstance(action, Advise):
-            if self.sitter is not None and action.seat == self.sitter:
-                raise refuse("THREE-7", f"p{action.seat} sits out this hand and may only advise")
-            return self.hand
+        assert isinstance(action, Advise)
         if action.seat != self.sitter:
             raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
         if self.to_act != self.captain:

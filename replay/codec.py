@@ -136,7 +136,8 @@ def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, byte
         CodecError: bytes that are not msgpack, or a value over the limits; ``EOFError`` on a partial value.
     """
     unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True, **LIMITS)
-    pending = bytearray()
+    pending = b""  # the bytes fed and not yet yielded start at pending[start]
+    start = 0
     base = 0  # stream offset of pending[0]
     eof = False
     while True:
@@ -144,14 +145,14 @@ def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, byte
             value = unpacker.unpack()
         except msgpack.OutOfData:
             if eof:
-                if pending:
-                    raise EOFError(f"{len(pending)} bytes of an incomplete record at the end") from None
+                if len(pending) > start:
+                    raise EOFError(f"{len(pending) - start} bytes of an incomplete record at the end") from None
                 return
             data = stream.read(chunk)
             if not data:
                 eof = True
                 continue
-            pending += data
+            pending, base, start = pending[start:] + data, base + start, 0
             try:
                 unpacker.feed(data)
             except msgpack.BufferFull:
@@ -159,10 +160,9 @@ def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, byte
             continue
         except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as err:
             raise CodecError(f"not a msgpack value ({type(err).__name__}: {err})") from None
-        end = unpacker.tell()
-        raw = bytes(pending[: end - base])
-        del pending[: end - base]
-        base = end
+        end = unpacker.tell() - base
+        raw = pending[start:end]
+        start = end
         yield value, raw
 
 

@@ -7,7 +7,7 @@ the log's records, through ``Match.scripted``.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -105,14 +105,14 @@ class Replayer:
             for e in done:
                 yield ReplayState(e.index, e.record, self.match)
 
-    def _steps(self) -> Iterator[list[Entry]]:
+    def _steps(self) -> Iterator[Sequence[Entry]]:
         """Replay record by record; yields the records each step consumed."""
         entries = self.reader.entries()
         cuts: list[Entry] = []
         for entry in entries:
             rec = entry.record
             kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
-            done = [entry]
+            done: Sequence[Entry] = (entry,)
             if kind == T_COMMIT:
                 self._take_commitment(entry)
                 if self.match is None:
