@@ -54,12 +54,8 @@ class GreedyBot:
             gain = knock_deadwood(mask | top.bit) < deadwood(mask) - 1
             take = next(a for a in legal if isinstance(a, TakeUpcard | DrawDiscard))
             return take if gain else first
-        if isinstance(first, Spread):
-            return min(legal, key=lambda a: _spread_key(a, mask))
-        if isinstance(first, LayOff):
-            assert obs.spread is not None
-            d = best_defence(obs.spread.melds, False, mask)
-            return LayOff(obs.seat, d.melds, d.layoffs)
+        if isinstance(first, Spread | LayOff):
+            return showdown_choice(obs, legal)
         knocks = [a for a in legal if isinstance(a, Knock)]
         if knocks:
             return min(knocks, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value))
@@ -81,17 +77,13 @@ class HeuristicBot:
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         mask = to_mask(obs.hand)
         first = legal[0]
-        if isinstance(first, Spread):
-            return min(legal, key=lambda a: _spread_key(a, mask))
-        if isinstance(first, LayOff):
-            assert obs.spread is not None
-            d = best_defence(obs.spread.melds, False, mask)
-            return LayOff(obs.seat, d.melds, d.layoffs)
+        if isinstance(first, Spread | LayOff):
+            return showdown_choice(obs, legal)
         if isinstance(first, PassUpcard | DrawStock) and len(legal) > 1:
             top = obs.discard_pile[-1]
             now = deadwood(mask)
             after = knock_deadwood(mask | top.bit)
-            melds_it = deadwood(mask | top.bit) <= now - top.value + 0 and after < now
+            melds_it = deadwood(mask | top.bit) <= now - top.value and after < now
             take = next(a for a in legal if isinstance(a, TakeUpcard | DrawDiscard))
             return take if melds_it or after <= now - 4 else first
         dead = to_mask(obs.discard_pile[:-1]) | to_mask(obs.opponent_known)
@@ -140,6 +132,18 @@ def _helps(index: int, wanted: int) -> bool:
     rank, suit = index % 13, index // 13
     near = (j for j in range(52) if wanted >> j & 1)
     return any(j % 13 == rank or (j // 13 == suit and abs(j % 13 - rank) <= 2) for j in near)
+
+
+def showdown_choice(obs: Observation, legal: Sequence[Action]) -> Action:
+    """The knocker's spread (minimum deadwood, then fewest open layoff targets) or the defender's best answer,
+    from the seat's own cards and the spread on the table. Rules: KNOCK-4, LAY-5.
+    """
+    mask = to_mask(obs.hand)
+    if isinstance(legal[0], Spread):
+        return min(legal, key=lambda a: _spread_key(a, mask))
+    assert obs.spread is not None
+    d = best_defence(obs.spread.melds, False, mask)
+    return LayOff(obs.seat, d.melds, d.layoffs)
 
 
 def _spread_key(action: Action, mask: int) -> tuple[int, int]:
