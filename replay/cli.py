@@ -139,7 +139,7 @@ def demo(
     preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "three_handed",
     bots: Annotated[
         str, typer.Option(help=f"One bot per seat, comma separated ({', '.join(BOT_NAMES)}).")
-    ] = "greedy,greedy,random",
+    ] = "heuristic,greedy,random",
     history: Annotated[bool, typer.Option("--history/--summary", help="Print every action, or results only.")] = True,
     log: Annotated[
         Path | None, typer.Option(help="Where to write the game's log (default out/demo-SEED.knock).")
