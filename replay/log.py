@@ -19,7 +19,6 @@ from replay.codec import (
     FORMAT,
     T_CHECKPOINT,
     T_COMMIT,
-    T_RESULT,
     T_REVEAL,
     T_TRAILER,
     VERSION,
@@ -271,7 +270,3 @@ class LogReader:
         if value[2] != self.digest:
             raise LogTampered("LOG-6", index, "trailer digest does not match the records before it")
         self.trailer_seen = True
-
-
-def is_hand_end(record: Any) -> bool:
-    return isinstance(record, list) and bool(record) and record[0] == T_RESULT

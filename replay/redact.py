@@ -135,7 +135,6 @@ class PublicReplayer:
             raise LogError("LOG-12", 0, "not a per-seat view (the header names no 'view')")
         self.header = header
         self.state = PublicState(seat=header.view)
-        self._passes = 0
 
     def states(self) -> Iterator[PublicState]:
         st = self.state
@@ -175,9 +174,8 @@ class PublicReplayer:
             st.seen = st.own | {st.upcard}
             if len(st.own) != (0 if st.viewer is None else 10):
                 raise fail(f"the view shows {len(st.own)} dealt cards, the seat sees {0 if st.viewer is None else 10}")
-            st.turn, self._passes = st.seats[0] + st.seats[1] - st.dealer, 0
+            st.turn = st.seats[0] + st.seats[1] - st.dealer
         elif rec == PASS:
-            self._passes += 1
             st.turn = self._other(actor)
         elif kind == T_SEEN_DRAW or rec == DRAW:
             if kind == T_SEEN_DRAW:
