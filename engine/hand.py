@@ -56,6 +56,7 @@ from engine.scoring import HandResult, dead_result, score_hand
 from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
 
 HAND_SIZE = 10
+_SORTED_HERE = frozenset({Phase.WALL, Phase.KNOCK, Phase.LAYOFF})
 STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
 
 
@@ -587,7 +588,8 @@ class Hand:
             out = [Spread(seat, a.melds) for a in arrangements(self.hands[seat], limit)]
         elif phase is Phase.LAYOFF:
             out = self._legal_defences(seat)
-        out.sort(key=sort_key)
+        if phase in _SORTED_HERE:  # the other phases build their lists in key order already
+            out.sort(key=sort_key)
         return out
 
     def _legal_defences(self, seat: int) -> list[Action]:
