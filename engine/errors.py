@@ -23,36 +23,28 @@ class NotationError(KnockError, ValueError):
         super().__init__(message, rule=rule or message.split(":", 1)[0])
 
 
-class InvalidMeld(KnockError, ValueError):
+class RuleViolation(KnockError, ValueError):
+    """A value the rules refuse, with the rule id and the reason; ``str`` is ``"RULE: reason"``."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}", rule=rule)
+        self.reason = reason
+
+
+class InvalidMeld(RuleViolation):
     """Cards that do not form a meld (MELD-1, MELD-2) or melds that overlap (MELD-3)."""
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}", rule=rule)
-        self.reason = reason
 
-
-class InvalidRules(KnockError, ValueError):
+class InvalidRules(RuleViolation):
     """A rule set whose options contradict each other or are out of range."""
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}", rule=rule)
-        self.reason = reason
 
-
-class InvalidDeal(KnockError, ValueError):
+class InvalidDeal(RuleViolation):
     """A prearranged deal that is not a partition of the deck (DEAL-4)."""
 
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}", rule=rule)
-        self.reason = reason
 
-
-class InvalidSeat(KnockError, ValueError):
+class InvalidSeat(RuleViolation):
     """A seat number that has no place in this hand or game."""
-
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}", rule=rule)
-        self.reason = reason
 
 
 class IllegalAction(KnockError, ValueError):
