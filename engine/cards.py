@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import enum
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import ClassVar
 
 from engine.errors import NotationError
@@ -45,6 +45,11 @@ class Card:
 
     rank: int
     suit: Suit
+    #: The card's index 0..51 (suit-major), its one-bit mask, and its place in rank-then-suit order
+    #: (rank-major, 0..51): derived once, when the card is made.
+    index: int = field(init=False, repr=False, compare=False)
+    bit: int = field(init=False, repr=False, compare=False)
+    order: int = field(init=False, repr=False, compare=False)
 
     _BY_INDEX: ClassVar[tuple[Card, ...]]
 
@@ -53,16 +58,7 @@ class Card:
             raise NotationError(f"CARD-1: rank must be 1..13, got {self.rank!r}")
         if not isinstance(self.suit, Suit):
             raise NotationError(f"CARD-1: suit must be a Suit, got {self.suit!r}")
-
-    @property
-    def index(self) -> int:
-        """The card's index 0..51 (suit-major)."""
-        return self.suit * 13 + self.rank - 1
-
-    @property
-    def bit(self) -> int:
-        """The card as a one-bit mask."""
-        return 1 << (self.suit * 13 + self.rank - 1)
+        _derive(self)
 
     @property
     def value(self) -> int:
@@ -100,23 +96,43 @@ class Card:
         return self.suit * 13 + self.rank - 1
 
     def __lt__(self, other: Card) -> bool:
-        return (self.rank, self.suit) < (other.rank, other.suit)
+        return self.order < other.order
 
     def __le__(self, other: Card) -> bool:
-        return (self.rank, self.suit) <= (other.rank, other.suit)
+        return self.order <= other.order
 
     def __gt__(self, other: Card) -> bool:
-        return (self.rank, self.suit) > (other.rank, other.suit)
+        return self.order > other.order
 
     def __ge__(self, other: Card) -> bool:
-        return (self.rank, self.suit) >= (other.rank, other.suit)
+        return self.order >= other.order
+
+
+def _derive(card: Card) -> None:
+    index = int(card.suit) * 13 + card.rank - 1
+    object.__setattr__(card, "index", index)
+    object.__setattr__(card, "bit", 1 << index)
+    object.__setattr__(card, "order", (card.rank - 1) * 4 + int(card.suit))
 
 
 Card._BY_INDEX = tuple(object.__new__(Card) for _ in range(52))
 for _i, _c in enumerate(Card._BY_INDEX):
     object.__setattr__(_c, "rank", _i % 13 + 1)
     object.__setattr__(_c, "suit", Suit(_i // 13))
+    _derive(_c)
 del _i, _c
+
+#: The 52 cards in rank-then-suit order (``Card.order``).
+BY_ORDER: tuple[Card, ...] = tuple(sorted(Card._BY_INDEX, key=lambda c: c.order))
+
+
+def _spread_table() -> tuple[int, ...]:
+    """For each 13-bit suit mask (bit r = rank r + 1), the same ranks in rank-major positions (bit 4r)."""
+    return tuple(sum(1 << 4 * r for r in range(13) if m >> r & 1) for m in range(1 << 13))
+
+
+_SPREAD = _spread_table()
+_SUIT = (1 << 13) - 1
 
 #: The 52 cards in index order (clubs A..K, diamonds, hearts, spades).
 DECK: tuple[Card, ...] = Card._BY_INDEX
@@ -140,9 +156,23 @@ def to_mask(cs: Iterable[Card]) -> int:
 
 
 def from_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of a bitmask, sorted by rank then suit."""
-    out = [Card._BY_INDEX[i] for i in range(52) if mask >> i & 1]
-    out.sort()
+    """The cards of a bitmask, sorted by rank then suit.
+
+    The suit-major mask is respread rank-major (one table lookup a suit), so the set bits come out in order.
+    """
+    spread = _SPREAD
+    m = (
+        spread[mask & _SUIT]
+        | spread[mask >> 13 & _SUIT] << 1
+        | spread[mask >> 26 & _SUIT] << 2
+        | spread[mask >> 39 & _SUIT] << 3
+    )
+    out = []
+    by_order = BY_ORDER
+    while m:
+        low = m & -m
+        out.append(by_order[low.bit_length() - 1])
+        m ^= low
     return tuple(out)
 
 

@@ -55,18 +55,29 @@ from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
 
-HAND_SIZE = 10
+HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
 _SORTED_HERE = frozenset({Phase.WALL, Phase.KNOCK, Phase.LAYOFF})
 STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
 
 
-def shuffled_deck(seed: int) -> tuple[Card, ...]:
-    """The deck after a seeded shuffle: Fisher–Yates over ``random.Random(seed).random()``. Rule: DEAL-2.
+# The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
+_SEATS = range(3)
+_PASS = tuple(PassUpcard(s) for s in _SEATS)
+_TAKE = tuple(TakeUpcard(s) for s in _SEATS)
+_DRAW = tuple(DrawStock(s) for s in _SEATS)
+_PICKUP = tuple(DrawDiscard(s) for s in _SEATS)
+_DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
+_KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
+
+
+def shuffled_deck(seed: int, unshuffled: Sequence[Card] = DECK) -> tuple[Card, ...]:
+    """The deck after a seeded shuffle: Fisher–Yates over ``random.Random(seed).random()``. Rules: DEAL-2, RULES-3.
 
     Only ``random()``'s sequence is promised stable across Python versions, so the shuffle is ours.
+    ``unshuffled`` is the deck in index order: all 52, or a rule set's reduced deck (``RuleSet.deck``).
     """
     rng = random.Random(seed)
-    deck = list(DECK)
+    deck = list(unshuffled)
     for i in range(len(deck) - 1, 0, -1):
         j = int(rng.random() * (i + 1))
         deck[i], deck[j] = deck[j], deck[i]
@@ -176,7 +187,7 @@ class Hand:
 
     def __init__(self, rules: RuleSet, dealt: Dealt) -> None:
         """Start a hand from its ``Dealt`` event (prefer the class methods)."""
-        _check_deal(dealt)
+        _check_deal(dealt, rules)
         self.rules = rules
         self.seats = dealt.seats
         self.dealer = dealt.dealer
@@ -205,25 +216,31 @@ class Hand:
 
     @classmethod
     def deal(cls, rules: RuleSet | None = None, *, seed: int, dealer: int = 0, seats: tuple[int, int] = (0, 1)) -> Hand:
-        """A hand dealt from a seeded shuffle. Rules: DEAL-2, DEAL-3."""
-        return cls.from_deck(rules, shuffled_deck(seed), dealer=dealer, seats=seats)
+        """A hand dealt from a seeded shuffle of the rule set's deck. Rules: DEAL-2, DEAL-3, RULES-3."""
+        rules = rules or RuleSet()
+        return cls.from_deck(rules, shuffled_deck(seed, rules.deck), dealer=dealer, seats=seats)
 
     @classmethod
     def from_deck(
         cls, rules: RuleSet | None, deck: Sequence[Card], *, dealer: int = 0, seats: tuple[int, int] = (0, 1)
     ) -> Hand:
-        """A hand dealt from a deck order (first card dealt first). Rule: DEAL-3.
+        """A hand dealt from a deck order (first card dealt first). Rules: DEAL-3, RULES-3.
 
         ``seats`` are the two players' seat numbers (ascending; a three-handed game deals to two of three).
+        The deck is the rule set's: 52 cards, or a reduced deck dealt ``hand_size`` cards each.
         """
         rules = rules or RuleSet()
-        if len(deck) != 52 or len(set(deck)) != 52:
-            raise InvalidDeal("DEAL-4", "a deck order must hold each of the 52 cards once")
+        full = rules.deck
+        held = set(deck)  # 52 distinct cards are the standard deck; a reduced deck needs a look at which
+        if len(deck) != len(full) or len(held) != len(full) or (rules.reduced and not held.issubset(full)):
+            what = "the 52 cards" if len(full) == 52 else f"the {len(full)} cards of the rule set's reduced deck"
+            raise InvalidDeal("DEAL-4", f"a deck order must hold each of {what} once")
         _check_seats(seats, dealer)
-        first, second = deck[0 : 2 * HAND_SIZE : 2], deck[1 : 2 * HAND_SIZE : 2]  # non-dealer first
+        size = rules.hand_size
+        first, second = deck[0 : 2 * size : 2], deck[1 : 2 * size : 2]  # non-dealer first
         hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
-        upcard = deck[2 * HAND_SIZE]
-        stock = tuple(deck[2 * HAND_SIZE + 1 :])
+        upcard = deck[2 * size]
+        stock = tuple(deck[2 * size + 1 :])
         return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats))
 
     @classmethod
@@ -406,7 +423,7 @@ class Hand:
                 if self.rules.big_gin_bonus is None:
                     raise Refused("KNOCK-6", "big gin is not played under these rules")
                 if deadwood(mask) != 0:
-                    raise Refused("KNOCK-6", "big gin needs all 11 cards melded")
+                    raise Refused("KNOCK-6", f"big gin needs all {self.rules.hand_size + 1} cards melded")
                 return [BigGinDeclared(seat)]
             case DeclineWall():
                 return [WallDeclined(seat)]
@@ -415,7 +432,7 @@ class Hand:
                 limit = sum(c.value for c in from_mask(mask)) if self.big_gin else self.knock_limit
                 arr = check_spread(melds, mask, limit)
                 if self.big_gin and arr.deadwood_cards:
-                    raise Refused("KNOCK-6", "a big gin spread melds all 11 cards")
+                    raise Refused("KNOCK-6", f"a big gin spread melds all {self.rules.hand_size + 1} cards")
                 return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
             case LayOff(melds=melds, layoffs=layoffs):
                 assert self.spread is not None
@@ -565,11 +582,11 @@ class Hand:
         seat = self.turn
         out: list[Action] = []
         if phase is Phase.UPCARD_OFFER:
-            out = [PassUpcard(seat), TakeUpcard(seat)]
+            out = [_PASS[seat], _TAKE[seat]]
         elif phase is Phase.DRAW:
-            out = [DrawStock(seat)]
+            out = [_DRAW[seat]]
             if not self.stock_only:
-                out.append(DrawDiscard(seat))
+                out.append(_PICKUP[seat])
         elif phase is Phase.WALL:
             out = [DeclineWall(seat)]
             top = self.discards[-1]
@@ -577,10 +594,13 @@ class Hand:
                 out.append(DrawDiscard(seat))
         elif phase is Phase.DISCARD:
             mask = self.hands[seat]
-            free = self.rules.may_discard_taken_card
+            # TURN-4: not the card taken from the pile this turn (by index: a Card may be a fresh instance)
+            taken = -1 if self.taken is None or self.rules.may_discard_taken_card else self.taken.index
             if not self.must_knock:
-                out = [Discard(seat, c) for c in from_mask(mask) if free or c != self.taken]
-            out += [Knock(seat, c) for c in discards_within(mask, self.knock_limit) if free or c != self.taken]
+                discards = _DISCARD[seat]
+                out = [discards[c.index] for c in from_mask(mask) if c.index != taken]
+            knocks = _KNOCK[seat]
+            out += [knocks[c.index] for c in discards_within(mask, self.knock_limit) if c.index != taken]
             if self.rules.big_gin_bonus is not None and deadwood(mask) == 0:
                 out.append(BigGin(seat))
         elif phase is Phase.KNOCK:
@@ -646,16 +666,24 @@ def _check_seats(seats: tuple[int, int], dealer: int) -> None:
         raise InvalidDeal("DEAL-1", f"the dealer must be one of the seats {seats}, not {dealer!r}")
 
 
-def _check_deal(d: Dealt) -> None:
-    """A deal must be a partition of the deck: 10 + 10 cards, the upcard and a 31-card stock. Rule: DEAL-4."""
+def _check_deal(d: Dealt, rules: RuleSet) -> None:
+    """A deal must be a partition of the deck: 10 + 10 cards, the upcard and a 31-card stock (with a reduced deck,
+    ``hand_size`` cards each, the upcard and the rest of its cards). Rules: DEAL-4, RULES-3.
+    """
     _check_seats(d.seats, d.dealer)
+    size = rules.hand_size
     for seat in (0, 1):
-        if len(d.hands[seat]) != HAND_SIZE:
-            raise InvalidDeal("DEAL-4", f"p{d.seats[seat]} must be dealt {HAND_SIZE} cards, not {len(d.hands[seat])}")
+        if len(d.hands[seat]) != size:
+            raise InvalidDeal("DEAL-4", f"p{d.seats[seat]} must be dealt {size} cards, not {len(d.hands[seat])}")
     everything = [*d.hands[0], *d.hands[1], d.upcard, *d.stock]
     if len(set(everything)) != len(everything):
         dup = sorted({c for c in everything if everything.count(c) > 1})
         raise InvalidDeal("DEAL-4", f"cards dealt twice: {' '.join(map(str, dup))}")
-    if len(everything) != 52:
-        missing = sorted(set(DECK) - set(everything))
-        raise InvalidDeal("DEAL-4", f"the deal must use all 52 cards; missing: {' '.join(map(str, missing))}")
+    full = rules.deck
+    if len(full) != 52:
+        foreign = sorted(set(everything) - set(full))
+        if foreign:
+            raise InvalidDeal("DEAL-4", f"cards not in the rule set's reduced deck: {' '.join(map(str, foreign))}")
+    if len(everything) != len(full):
+        missing = sorted(set(full) - set(everything))
+        raise InvalidDeal("DEAL-4", f"the deal must use all {len(full)} cards; missing: {' '.join(map(str, missing))}")

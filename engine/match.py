@@ -16,14 +16,14 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
-from engine.actions import Action, Advise, MatchAction, parse_match_action
+from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import DECK, Card
-from engine.errors import IllegalAction, InvalidDeal, InvalidSeat
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import MATCH_MACHINE, MatchPhase, fire
 from engine.hand import Hand, Observation
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
-from engine.scoring import HandResult
+from engine.scoring import HandResult, ResultKind
 from engine.standings import Standings, standings
 
 
@@ -81,7 +81,8 @@ class ScriptedChance:
             raise InvalidDeal("MATCH-2", f"the draw needs {count} distinct cards for this round, got {len(drawn)}")
         again = sorted(set(drawn) & self._drawn)
         if again:
-            raise InvalidDeal("MATCH-3", f"redraws come from the same deck: {' '.join(map(str, again))} drawn before")
+            raise InvalidDeal("MATCH-7", f"redraws come from the same deck (MATCH-3): {' '.join(map(str, again))} "
+                              "drawn before")  # fmt: skip
         self._drawn |= set(drawn)
         return drawn
 
@@ -133,7 +134,17 @@ class Match:
     _standings: tuple[int, Standings] | None
 
     def __init__(self, rules: RuleSet, chance: Chance) -> None:
-        """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal."""
+        """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal.
+
+        Raises:
+            InvalidRules: the rule set plays a reduced deck (RULES-3), which is for analysing single hands only.
+        """
+        if rules.reduced:
+            raise InvalidRules(
+                "RULES-3",
+                "a reduced deck (deck_ranks, deck_suits, hand_size) is for analysing single hands (engine.Hand, "
+                "engine.explore); a game (Match) is not supported with it and plays the standard deck only",
+            )
         self.rules = rules
         self.chance = chance
         self.phase = MatchPhase.CUT
@@ -266,6 +277,10 @@ class Match:
         """
 
         hand = self.hand
+        if type(action) not in _ACTION_KINDS:
+            raise self._refuse(action, "TURN-1", f"not an action: {action!r:.80}")
+        if not 0 <= action.seat < self.rules.players:
+            raise self._refuse(action, "THREE-1", f"no seat p{action.seat} in a game of {self.rules.players}")
         if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
             if self.sitter is not None and action.seat == self.sitter:
                 raise self._refuse(action, "THREE-7", f"p{action.seat} sits out this hand and may only advise")
@@ -275,6 +290,9 @@ class Match:
             return self._refuse(action, rule, reason)
 
         if self.phase is not MatchPhase.HAND or self.hand is None:
+            last = self.hand.result if self.hand is not None else None
+            if isinstance(action, LayOff) and last is not None and last.kind in (ResultKind.GIN, ResultKind.BIG_GIN):
+                raise refuse("LAY-2", "no layoffs after gin: the hand ended when the gin was spread")
             raise refuse("MATCH-1", "no hand is being played")
         assert isinstance(action, Advise)
         if action.seat != self.sitter:
@@ -394,6 +412,9 @@ class Match:
         self._fire(trigger, None, [HandStarted(number, dealer, seats, sitter)])
         self.number, self.dealer, self.seats, self.sitter, self.hand = number, dealer, seats, sitter, hand
         self.events.extend(hand.events)
+
+
+_ACTION_KINDS = frozenset((*ACTION_TYPES, Advise))
 
 
 def _pair(a: int, b: int) -> tuple[int, int]:

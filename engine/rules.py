@@ -1,19 +1,28 @@
 """Rule sets: every option of the rules brief as a field of one frozen value, and the presets.
 
-Rules: RULES-1, RULES-2.
+Rules: RULES-1, RULES-2, RULES-3.
 """
 
 from __future__ import annotations
 
 import dataclasses
 import enum
+import functools
 from dataclasses import dataclass
 from typing import Any
 
+from engine.cards import DECK, Card
 from engine.errors import InvalidRules
 
 #: The largest target or bonus a rule set takes (scores stay well inside 64-bit integers).
 MAX_POINTS = 1_000_000
+
+#: The reduced-deck options (RULES-3) and their defaults, the standard deck: ``to_dict`` leaves them out at these
+#: values, so a standard rule set's log header is what it was before they existed (LOG-1).
+DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 10}
+
+#: The fewest cards a reduced deck must leave in the stock after the deal (RULES-3).
+MIN_STOCK = 3
 
 
 class KnockLimit(enum.Enum):
@@ -82,6 +91,9 @@ class RuleSet:
     may_discard_taken_card: bool = False
     wall_pickup_to_knock: bool = False
     max_consecutive_discard_pickups: int | None = None
+    deck_ranks: int = 13
+    deck_suits: int = 4
+    hand_size: int = 10
     target: int = 100
     next_dealer: NextDealer = NextDealer.WINNER
     cut_tiebreak: CutTiebreak = CutTiebreak.REDRAW
@@ -111,6 +123,30 @@ class RuleSet:
         cap = self.max_consecutive_discard_pickups
         if cap is not None and not 1 <= cap <= 1000:
             raise InvalidRules("RULES-2", "max_consecutive_discard_pickups must be None or 1..1000")
+        for name, low, high in (("deck_ranks", 3, 13), ("deck_suits", 1, 4), ("hand_size", 1, 10)):
+            if not low <= getattr(self, name) <= high:
+                raise InvalidRules("RULES-2", f"{name} must be {low}..{high}, got {getattr(self, name)}")
+        if self.stock_size < MIN_STOCK:
+            raise InvalidRules(
+                "RULES-3",
+                f"a deck of {self.deck_ranks} ranks x {self.deck_suits} suits dealt {self.hand_size} cards each "
+                f"leaves {self.stock_size} in the stock after the upcard; it must leave at least {MIN_STOCK}",
+            )
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The cards this rule set plays with, in index order: all 52, or a reduced deck. Rule: RULES-3."""
+        return _deck(self.deck_ranks, self.deck_suits)
+
+    @property
+    def reduced(self) -> bool:
+        """Whether this rule set plays a reduced deck or hand size (for analysis only). Rule: RULES-3."""
+        return self.deck_ranks != 13 or self.deck_suits != 4 or self.hand_size != 10
+
+    @property
+    def stock_size(self) -> int:
+        """The stock after the deal: the deck less both hands and the upcard (31 with the standard deck)."""
+        return self.deck_ranks * self.deck_suits - 2 * self.hand_size - 1
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> RuleSet:
@@ -139,16 +175,24 @@ class RuleSet:
         return dataclasses.replace(self, **clean)
 
     def to_dict(self) -> dict[str, Any]:
-        """Every option expanded, enums as their string values (the log header's form)."""
+        """Every option expanded, enums as their string values (the log header's form, LOG-1).
+
+        The reduced-deck options (RULES-3) are left out at their defaults, the standard deck, so the
+        header of a standard rule set is byte-identical to the one written before they existed.
+        """
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
+            if f.name in DECK_DEFAULTS and v == DECK_DEFAULTS[f.name]:
+                continue
             out[f.name] = v.value if isinstance(v, enum.Enum) else v
         return out
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RuleSet:
-        """The inverse of ``to_dict``."""
+        """The inverse of ``to_dict``; ``name`` must be a preset's (RULES-1)."""
+        if "name" in data and data["name"] not in PRESETS:
+            raise InvalidRules("RULES-1", f"unknown preset {data['name']!r}; presets: {', '.join(PRESETS)}")
         return RuleSet().replace(**data)
 
 
@@ -167,6 +211,12 @@ def _check_kinds(rules: RuleSet) -> None:
             ok = (value is None and default is None) or (isinstance(value, int) and not isinstance(value, bool))
         if not ok:
             raise InvalidRules("RULES-2", f"{f.name} cannot be {value!r}")
+
+
+@functools.cache
+def _deck(ranks: int, suits: int) -> tuple[Card, ...]:
+    """The first ``ranks`` ranks (ace up) of the first ``suits`` suits (c d h s), in index order. Rule: RULES-3."""
+    return tuple(c for c in DECK if c.rank <= ranks and c.suit < suits)
 
 
 PRESETS: dict[str, RuleSet] = {

@@ -34,6 +34,16 @@ def canonical_layoffs(layoffs: Iterable[Layoff]) -> tuple[Layoff, ...]:
     return tuple(sorted(layoffs, key=lambda lo: (lo.onto.sort_key, lo.card)))
 
 
+def valid(melds: Iterable[Meld]) -> list[Meld]:
+    """Each meld checked again from its cards (a ``Meld`` built directly, not by ``Meld.of``, is not trusted).
+
+    Rules: MELD-1, MELD-2.
+    Raises:
+        InvalidMeld: cards that form no set or run.
+    """
+    return [Meld.of(m.cards) for m in melds]
+
+
 def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangement:
     """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit.
 
@@ -41,7 +51,7 @@ def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangeme
     Raises:
         InvalidMeld: overlapping melds, cards not held, or deadwood over the limit.
     """
-    ms = canonical(melds)
+    ms = canonical(valid(melds))
     used = check_disjoint(ms, hand_mask)
     arr = Arrangement(ms, from_mask(hand_mask & ~used))
     if arr.deadwood > limit:
@@ -62,8 +72,11 @@ def check_defence(
         InvalidMeld: a layoff after gin, onto something that is not a knocker meld, or that does not fit;
             a card used twice; a card not held.
     """
-    ms = canonical(melds)
-    used = check_disjoint(ms, hand_mask)
+    ms = canonical(valid(melds))
+    try:
+        used = check_disjoint(ms, hand_mask)
+    except InvalidMeld as err:  # the defender's own melds: disjoint and drawn from his cards (LAY-5)
+        raise InvalidMeld("LAY-5", err.reason) from None
     los = tuple(layoffs)
     if gin and los:
         raise InvalidMeld("LAY-2", "no layoffs after gin")

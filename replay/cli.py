@@ -1,7 +1,7 @@
 """The ``knock`` command.
 
-Subcommands: demo, play, simulate, show, verify, redact, spec. Each has ``--help`` with an example;
-every error is one line on stderr with a non-zero exit status.
+Subcommands: demo, play, simulate, show, verify, redact, spec, conform (run, coverage, answer). Each has
+``--help`` with an example; every error is one line on stderr with a non-zero exit status.
 """
 
 from __future__ import annotations
@@ -33,6 +33,7 @@ from engine.events import (
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
+from replay import conform as conf
 from replay import play as play_mod
 from replay import simulate as sim
 from replay.log import LogReader, LogWriter, write_log
@@ -428,6 +429,106 @@ def spec(
         console.print(f"wrote {out}")
 
 
+conform_app = typer.Typer(help="The conformance suite (spec/conformance.md): run cases, report rule coverage.",
+                          no_args_is_help=True)  # fmt: skip
+app.add_typer(conform_app, name="conform")
+SUITE = Path("tests/conformance/cases")
+
+
+@conform_app.command(name="run")
+def conform_run(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Case files or folders (default: the suite).")] = None,
+    adapter: Annotated[
+        str | None, typer.Option(help="Test another implementation: the command 'CMD CASE LOG' prints its answer.")
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option("--json", help="Also write a JSON report to this file.")] = None,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only failures and the totals.")] = False,
+) -> None:
+    """Run conformance cases: Knock in case and log mode, or another engine through --adapter (CONF-6).
+    Exit status 0 only if every case passes.
+
+    Example: knock conform run tests/conformance/cases --json out/conformance.json
+    """
+    import tempfile
+
+    cases = conf.load_cases(paths or [SUITE])
+    if not cases:
+        raise typer.BadParameter("no cases found", param_hint="PATHS")
+    with tempfile.TemporaryDirectory() as tmp, Progress(console=console, transient=True) as progress:
+        task = progress.add_task(f"running {len(cases)} cases", total=len(cases))
+        results = []
+        for case in cases:
+            results.append(conf.run_case(case, adapter, Path(tmp)))
+            progress.advance(task)
+    table = Table("case", "rules", "expects", "case mode", "log mode", "result", box=None)
+    table.columns[0].overflow = "fold"
+    colour = {"pass": "green", "fail": "red", "skip": "dim"}
+    for r in results:
+        if quiet and r.passed:
+            continue
+        modes = [r.modes.get(m, "-") for m in (("adapter", "adapter") if adapter else ("case", "log"))]
+        table.add_row(escape(r.name), " ".join(r.rules), r.outcome,
+                      *(f"[{colour.get(m, 'white')}]{m}[/]" for m in modes),
+                      "[green]pass[/]" if r.passed else "[red]FAIL[/]")  # fmt: skip
+    if table.row_count:
+        console.print(table)
+    for r in results:
+        for problem in r.problems:
+            console.print(f"[red]{escape(r.name)}[/]: {escape(problem)}")
+    failed = sum(not r.passed for r in results)
+    console.print(f"{len(results) - failed} of {len(results)} cases pass")
+    if json_out is not None:
+        json_out.parent.mkdir(parents=True, exist_ok=True)
+        json_out.write_text(json.dumps({"cases": [r.to_json() for r in results], "passed": len(results) - failed,
+                                        "failed": failed}, indent=1) + "\n")  # fmt: skip
+    if failed:
+        raise typer.Exit(1)
+
+
+@conform_app.command(name="coverage")
+def conform_coverage(
+    paths: Annotated[list[Path] | None, typer.Argument(help="Case files or folders (default: the suite).")] = None,
+    spec_dir: Annotated[Path, typer.Option("--spec", help="The spec folder.")] = Path("spec"),
+) -> None:
+    """Which rule ids have accept and reject cases (CONF-8); exit status 1 if any is missing.
+
+    Example: knock conform coverage
+    """
+    cov = conf.coverage(conf.load_cases(paths or [SUITE]), spec_dir)
+    table = Table("rule", "accept cases", "reject cases", "forbids", box=None)
+    for rule, acc, rej, forbids in cov.rows():
+        bad = acc == 0 or (forbids and rej == 0)
+        table.add_row(f"[red]{rule}[/]" if bad else rule, str(acc), str(rej) if forbids or rej else "-",
+                      "yes" if forbids else "")  # fmt: skip
+    console.print(table)
+    missing = cov.missing()
+    for m in missing:
+        console.print(f"[red]missing[/] {m}")
+    console.print(f"{sum(1 for _ in cov.rows())} rules, {len(missing)} gaps")
+    if missing:
+        raise typer.Exit(1)
+
+
+@conform_app.command(name="answer")
+def conform_answer(
+    case: Annotated[Path, typer.Argument(help="A case file.")],
+    log: Annotated[str, typer.Argument(help="Its log form, or - to answer from the case.")] = "-",
+) -> None:
+    """Print Knock's answer (CONF-5) to a case, or to its log: Knock as an adapter for the runner.
+
+    Example: knock conform answer tests/conformance/cases/lay/LAY-4-chain.toml
+    """
+    loaded = conf.load_case(case)
+    if log == "-" and loaded.tamper is None:
+        answer = conf.answer_case(loaded)
+    elif log == "-":  # a log case is answered about its log (CONF-7)
+        compiled = conf.compile_case(loaded)
+        answer = conf.answer_log(compiled.data) if compiled.data is not None else {"outcome": "none"}
+    else:
+        answer = conf.answer_log(Path(log).read_bytes())
+    sys.stdout.write(json.dumps(answer) + "\n")
+
+
 def main() -> None:
     """Entry point of the ``knock`` console script: an error is one line and a non-zero exit, never a traceback."""
     err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -450,3 +551,7 @@ def main() -> None:
     except OSError as err:
         fail(str(err))
     sys.exit(code if isinstance(code, int) else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -27,7 +27,7 @@ from engine.actions import (
     TakeUpcard,
 )
 from engine.cards import Card
-from engine.errors import InvalidMeld, KnockError
+from engine.errors import KnockError
 from engine.events import (
     Advised,
     BigGinDeclared,
@@ -273,10 +273,9 @@ def _cards(value: Any, what: str) -> tuple[Card, ...]:
 
 
 def _meld(value: Any) -> Meld:
-    try:
-        return Meld.of(_cards(value, "a meld"))
-    except InvalidMeld as err:
-        raise CodecError(f"not a meld: {err}") from None
+    """A meld from its card codes; cards that are no meld raise ``InvalidMeld`` (MELD-1, MELD-2): the record is
+    well formed, the action it asks for is illegal."""
+    return Meld.of(_cards(value, "a meld"))
 
 
 SIMPLE_ACTIONS: dict[int, Callable[[int], Action]] = {
@@ -289,6 +288,7 @@ def action_of(record: Record, seat: int) -> Action:
 
     Raises:
         CodecError: the record is not an action record.
+        InvalidMeld: a spread or layoff record whose cards are not melds (the replayer refuses the action).
     """
     if isinstance(record, bool):
         raise CodecError("a record is an integer or an array")

@@ -47,7 +47,14 @@ class LogError(KnockError, ValueError):
 
 
 class LogTruncated(LogError):
-    """The log ends before its trailer, or in the middle of a record (LOG-7)."""
+    """The log ends before its trailer, or in the middle of a record (LOG-7).
+
+    ``clean`` is true when it ends between two records: every record read is whole and valid so far.
+    """
+
+    def __init__(self, rule: str, record: int, reason: str, *, clean: bool = False) -> None:
+        super().__init__(rule, record, reason)
+        self.clean = clean
 
 
 class LogTampered(LogError):
@@ -127,7 +134,14 @@ class LogWriter:
         meta: dict[str, Any] | None = None,
         commit_key: bytes | None = None,
     ) -> None:
-        """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it."""
+        """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it.
+
+        Raises:
+            LogError: among others, for a reduced-deck rule set (RULES-3): logs of reduced decks are not supported.
+        """
+        if match.rules.reduced:
+            raise LogError("RULES-3", 0, "a reduced deck (deck_ranks, deck_suits, hand_size) is not supported in "
+                           "logs: reduced decks are for analysis and are not logged")  # fmt: skip
         self.stream = stream
         self.match = match
         self.commit_key = commit_key
@@ -243,7 +257,7 @@ class LogReader:
                 raise LogError("LOG-2", index, err.reason) from None
             if item is None:
                 if not self.trailer_seen:
-                    raise LogTruncated("LOG-7", index, "the log ends without its trailer (truncated?)")
+                    raise LogTruncated("LOG-7", index, "the log ends without its trailer (truncated?)", clean=True)
                 return
             value, raw = item
             self.index = index

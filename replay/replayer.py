@@ -13,11 +13,12 @@ from typing import Any, BinaryIO
 
 from engine.actions import Action, Advise
 from engine.cards import Card
-from engine.errors import IllegalAction, InvalidDeal, InvalidRules, KnockError
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidRules, KnockError
 from engine.events import GameOver, HandEnded, MatchEvent
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import (
+    RECORD_NAMES,
     T_ADVICE,
     T_CHECKPOINT,
     T_COMMIT,
@@ -89,7 +90,9 @@ class Replayer:
             raise LogError("LOG-11", 0, f"a per-seat view (for p{header.view}) replays in public mode only")
         try:
             self.rules = RuleSet.from_dict(header.rules)
-        except (InvalidRules, TypeError) as err:
+        except InvalidRules as err:
+            raise LogError(err.rule, 0, f"the header's rule set is not valid: {err.reason}") from None
+        except TypeError as err:
             raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
         if len(header.players) != self.rules.players:
             raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
@@ -147,6 +150,8 @@ class Replayer:
                 done = [entry, *([deal] if deal else [])]
             elif isinstance(rec, int) or kind in INPUTS:
                 self._act(entry)
+            elif kind not in RECORD_NAMES:
+                raise ReplayError("LOG-2", entry.index, f"no record has the form {rec!r}")
             else:
                 raise ReplayError(
                     "LOG-8", entry.index, f"a {record_type(rec)} record where the engine expects an action"
@@ -210,6 +215,8 @@ class Replayer:
         except InvalidDeal as err:
             at = cuts[-1][0] if cuts and err.rule.startswith("MATCH") else hand.index
             raise ReplayError(err.rule, at, err.reason) from None
+        except InvalidRules as err:  # a rule set a game cannot be played under (RULES-3): the header's fault
+            raise ReplayError(err.rule, 0, err.reason) from None
         produced = [(event_record(e), e) for e in self.match.events]
         logged = [rec for _, rec in cuts] + [hand.record]
         for (want, _), (index, got) in zip(produced, [*cuts, (hand.index, hand.record)], strict=False):
@@ -261,6 +268,8 @@ class Replayer:
                 events = self.match.apply(action)
         except CodecError as err:
             raise ReplayError("LOG-2", entry.index, err.reason) from None
+        except InvalidMeld as err:  # a well-formed spread or layoff of cards that are no meld
+            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
         except IllegalAction as err:
             raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
         records = expected_records(events)

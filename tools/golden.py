@@ -10,10 +10,12 @@ Each golden game is a seeded bot game; the transcript beside it is the replayed 
 
 from __future__ import annotations
 
+import random
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
+from engine.bots import Bot, GreedyBot, HeuristicBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.log import write_log
@@ -21,7 +23,7 @@ from replay.replayer import Replayer
 
 GOLDEN = Path(__file__).resolve().parent.parent / "tests" / "golden"
 
-#: name -> (preset, options, seed)
+#: name -> (preset, options, seed); the first eight are the original golden games and keep their names
 GAMES: dict[str, tuple[str, dict[str, object], int]] = {
     "standard-1": ("standard", {}, 1),
     "standard-random-2": ("standard", {"undercut_on_tie": False}, 2),
@@ -33,11 +35,58 @@ GAMES: dict[str, tuple[str, dict[str, object], int]] = {
     "wall-8": ("standard", {"wall_pickup_to_knock": True, "max_consecutive_discard_pickups": 6}, 8),
 }
 
+#: More games across the presets and options, each under two seeds (their bots differ by seed).
+VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
+    "standard-plain": ("standard", {}),
+    "straight-gin": ("standard", {"knock_limit_value": 0, "target": 60}),
+    "low-limit": ("standard", {"knock_limit_value": 4}),
+    "loser-deals": ("standard", {"next_dealer": "loser"}),
+    "alternate-no-tie-undercut": ("standard", {"next_dealer": "alternate", "undercut_on_tie": False}),
+    "discard-taken": ("standard", {"may_discard_taken_card": True}),
+    "bonuses": ("standard", {"big_gin_bonus": 31, "gin_bonus": 20, "undercut_bonus": 25}),
+    "suit-order-shutout": ("standard", {"cut_tiebreak": "suit_order", "game_bonus": 100, "shutout": "double_total"}),
+    "pickup-cap": ("standard", {"max_consecutive_discard_pickups": 3}),
+    "fiftieth-card": ("standard", {"wall_pickup_to_knock": True}),
+    "hollywood": ("standard", {"hollywood": True}),
+    "oklahoma-plain": ("oklahoma", {}),
+    "oklahoma-spades": ("oklahoma", {"spades_double": True, "box_bonus": 25, "spades_double_boxes": True}),
+    "oklahoma-ace-gin": ("oklahoma", {"oklahoma_ace": "gin_only", "shutout": "flat_100"}),
+    "oklahoma-150": ("oklahoma", {"target": 150, "game_bonus": 50, "shutout": "double_hand_points"}),
+    "oklahoma-hollywood": ("oklahoma", {"hollywood": True, "box_bonus": 10}),
+    "three-plain": ("three_handed", {}),
+    "three-box-wins": ("three_handed", {"three_handed_dead_hand": "box_wins"}),
+    "three-public-sitter": ("three_handed", {"sitter_sees_captain_hand": False}),
+    "three-immediate-boxes": ("three_handed", {"box_bonus": 25, "immediate_boxes": True}),
+    "three-hollywood": ("three_handed", {"hollywood": True}),
+    "three-oklahoma": ("three_handed", {"knock_limit": "upcard", "spades_double": True}),
+    "three-game-bonus": ("three_handed", {"game_bonus": 100, "shutout": "double_game_bonus", "target": 150}),
+    "three-fiftieth-card": ("three_handed", {"wall_pickup_to_knock": True, "cut_tiebreak": "suit_order"}),
+}
+for _tag, (_preset, _options) in VARIANTS.items():
+    for _seed in (11, 12):
+        GAMES[f"{_tag}-{_seed}"] = (_preset, _options, 100 * len(GAMES) + _seed)
+
 
 def play(preset: str, options: dict[str, object], seed: int) -> Match:
     rules = RuleSet.preset(preset, **options)
-    bots: list[Bot] = [GreedyBot(), RandomBot(seed), GreedyBot()]
-    return play_match(Match.new(rules, seed=seed), bots[: rules.players])
+    if seed < 100:  # the original eight
+        bots: list[Bot] = [GreedyBot(), RandomBot(seed), GreedyBot()]
+        return play_match(Match.new(rules, seed=seed), bots[: rules.players])
+    pool: list[Bot] = [HeuristicBot(), GreedyBot(), RandomBot(seed)]
+    rng = random.Random(seed)
+    rng.shuffle(pool)
+    return play_advised(Match.new(rules, seed=seed), pool[: rules.players], rng)
+
+
+def play_advised(match: Match, bots: Sequence[Bot], rng: random.Random) -> Match:
+    """Like ``play_match``; in three-handed play the sitter advises the captain on about one turn in four."""
+    while (seat := match.to_act) is not None:
+        assert match.hand is not None
+        advice = match.advice_options()
+        if advice and rng.random() < 0.25:
+            match.apply(rng.choice(advice))
+        match.apply(bots[seat].choose(match.hand.observation(seat), match.legal_actions()))
+    return match
 
 
 def transcript(data: bytes) -> str:

@@ -34,7 +34,7 @@ def test_verify_passes_good_logs_and_names_the_record_of_a_bad_one(tmp_path: Pat
     good = knock("verify", str(GOLDEN))
     assert good.returncode == 0, good.stdout + good.stderr
     assert good.stdout.count("ok ") >= 8
-    globbed = knock("verify", str(GOLDEN / "three-*.knock"))
+    globbed = knock("verify", str(GOLDEN / "three-handed-*.knock"))
     assert globbed.returncode == 0 and globbed.stdout.count("ok ") == 2
     data = (GOLDEN / "standard-1.knock").read_bytes()
     (tmp_path / "cut.knock").write_bytes(data[: len(data) // 2])

@@ -125,8 +125,8 @@ def test_after_gin_the_defender_counts_his_minimum_deadwood_without_layoffs() ->
 # --- LAY-5: the whole answer at once, validated as a whole ------------------------------------------------
 
 BAD_ANSWERS = [
-    ("p0 layoff As-2s-3s 4c-4d-4h 4c-4d-4h", "MELD-3", "the same meld twice"),
-    ("p0 layoff As-2s-3s 4c-4d-4h-4s", "MELD-3", "a meld with a card he does not hold"),
+    ("p0 layoff As-2s-3s 4c-4d-4h 4c-4d-4h", "LAY-5", "the same meld twice"),
+    ("p0 layoff As-2s-3s 4c-4d-4h-4s", "LAY-5", "a meld with a card he does not hold"),
     ("p0 layoff 4c-4d-4h 4c>5c-6c-7c", "LAY-5", "a card melded and laid off"),
     ("p0 layoff Tc>Jc-Qc-Kc Tc>Jc-Qc-Kc", "LAY-5", "a card laid off twice"),
     ("p0 layoff 8c>8d-8h-8s", "LAY-5", "a layoff of a card he does not hold"),

@@ -39,6 +39,9 @@ DEFAULTS: dict[str, Any] = {
     "hollywood": False,
 }
 
+# The reduced-deck options (RULES-3) and their defaults; to_dict leaves them out at these values (LOG-1).
+DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 10}
+
 # The values each enum option takes, as the spec lists them.
 CHOICES: dict[str, list[str]] = {
     "knock_limit": ["fixed", "upcard"],
@@ -127,7 +130,8 @@ def test_a_preset_with_overrides_plays_by_them() -> None:
 @pytest.mark.rule("RULES-2")
 def test_every_option_is_documented() -> None:
     fields = {f.name for f in dataclasses.fields(RuleSet)} - {"name"}
-    assert fields == set(DEFAULTS)
+    assert fields == set(DEFAULTS) | set(DECK_DEFAULTS)
+    assert {name: getattr(RuleSet(), name) for name in DECK_DEFAULTS} == DECK_DEFAULTS
 
 
 @pytest.mark.rule("RULES-2")

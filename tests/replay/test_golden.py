@@ -2,18 +2,32 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 
 from replay.replayer import Replayer, verify
 
-GOLDEN = Path(__file__).resolve().parents[1] / "golden"
+ROOT = Path(__file__).resolve().parents[2]
+GOLDEN = ROOT / "tests" / "golden"
 LOGS = sorted(GOLDEN.glob("*.knock"))
 
 
-def test_there_are_golden_logs() -> None:
-    assert len(LOGS) >= 8
+def test_there_are_golden_logs_of_every_preset() -> None:
+    assert len(LOGS) >= 50
+    presets = {verify(p.read_bytes()).rules["name"] for p in LOGS}
+    assert presets == {"standard", "oklahoma", "three_handed"}
+    assert any("advises" in p.with_suffix(".txt").read_text() for p in LOGS), "no golden game has the sitter's advice"
+
+
+@pytest.mark.rule("LOG-9")
+def test_the_golden_logs_are_what_the_tool_makes() -> None:
+    """tools/golden.py --check: the seeded games still give these very bytes (regenerate only on purpose)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "golden.py"), "--check"], capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
 
 
 @pytest.mark.rule("LOG-3", "LOG-8")

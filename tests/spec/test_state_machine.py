@@ -100,3 +100,56 @@ def test_every_player_trigger_is_an_action_and_back() -> None:
 def test_tables_cite_only_existing_rules(row: fsm.Row) -> None:
     assert row.rules
     assert set(row.rules) <= spec_rule_ids()
+
+
+def test_the_compiled_executor_is_the_library_machine() -> None:
+    """fsm.COMPILED is read from the ``transitions`` machines: every (trigger, source) pair of the table, with
+    the table's destinations and guards in the table's order."""
+    for spec, machine in ((HAND, MACHINE), (MATCH, MATCH_MACHINE)):
+        compiled = fsm.COMPILED[id(machine)]
+        from_table: dict[tuple[str, object], list[tuple[object, tuple[tuple[str, bool], ...]]]] = {}
+        for r in spec.table:
+            from_table.setdefault((r.trigger, r.source), []).append((r.dest, ((r.guard, True),) if r.guard else ()))
+        assert {k: list(v) for k, v in compiled.items()} == from_table
+
+
+@pytest.mark.rule("LOG-9")
+@pytest.mark.parametrize("preset", ["standard", "oklahoma", "three_handed"])
+def test_both_executors_play_the_same_games(preset: str) -> None:
+    """The library executing every trigger itself gives the same games, event for event, as the compiled
+    executor; so does an illegal step (both refuse it the same way)."""
+    from engine.bots import Bot, GreedyBot, RandomBot, play_match
+    from engine.rules import RuleSet
+
+    def games() -> list[list[str]]:
+        out = []
+        for seed in range(6):
+            rules = RuleSet.preset(preset, wall_pickup_to_knock=seed % 2 == 0, target=60)
+            pool: list[Bot] = [RandomBot(seed), GreedyBot(), RandomBot(seed + 1)]
+            bots = pool[: rules.players]
+            out.append([repr(e) for e in play_match(Match.new(rules, seed=seed), bots).events])
+        return out
+
+    assert fsm.EXECUTOR == "compiled"
+    compiled = games()
+    try:
+        fsm.use_library_executor()
+        library = games()
+    finally:
+        fsm.use_library_executor(False)
+    assert compiled == library
+
+
+def test_a_step_the_machine_does_not_hold_is_an_internal_error() -> None:
+    """Both executors turn a step outside the table into InternalError (validation should have refused it)."""
+    from engine.errors import InternalError
+
+    hand = Hand.deal(seed=3)
+    for library in (False, True):
+        fsm.use_library_executor(library)
+        try:
+            with pytest.raises(InternalError, match="discard"):
+                fsm.fire(MACHINE, hand, "discard", None)
+        finally:
+            fsm.use_library_executor(False)
+    assert hand.phase is fsm.Phase.UPCARD_OFFER

@@ -1,0 +1,164 @@
+"""The conformance suite (spec/conformance.md): every case passes in case and log mode, the compiled logs
+are up to date, every rule id is covered, and the runner itself catches wrong answers."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from replay.conform import (
+    Case,
+    CaseError,
+    answer_case,
+    compare,
+    compile_case,
+    coverage,
+    load_case,
+    load_cases,
+    run_case,
+)
+
+ROOT = Path(__file__).resolve().parents[2]
+CASES = ROOT / "tests" / "conformance" / "cases"
+LOGS = ROOT / "tests" / "conformance" / "logs"
+SUITE = load_cases([CASES])
+
+
+@pytest.mark.rule("CONF-1", "CONF-3", "CONF-5")
+@pytest.mark.parametrize("case", SUITE, ids=[c.name for c in SUITE])
+def test_case_passes(case: Case) -> None:
+    result = run_case(case)
+    assert result.passed, "\n".join(result.problems)
+
+
+@pytest.mark.rule("CONF-4")
+def test_compiled_logs_are_up_to_date() -> None:
+    """tests/conformance/logs is what tools/conform.py makes of the cases (regenerate it on purpose)."""
+    done = subprocess.run([sys.executable, str(ROOT / "tools" / "conform.py"), "--check"], capture_output=True,
+                          text=True, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+@pytest.mark.rule("CONF-4", "CONF-6")
+def test_committed_logs_give_their_expected_answers() -> None:
+    """A third party without the cases can check its reader against NAME.knock and NAME.json alone."""
+    from replay.conform import answer_log
+
+    logs = sorted(LOGS.rglob("*.knock"))
+    assert len(logs) >= len(SUITE) - len((LOGS / "case-only.txt").read_text().splitlines())
+    for log in logs:
+        want = json.loads(log.with_suffix(".json").read_text())
+        got = answer_log(log.read_bytes())
+        assert got["outcome"] == want["outcome"], log
+        for key in ("rule", "record", "scores", "game_over", "winner", "totals"):
+            if key in want:
+                assert got.get(key) == want[key], (log, key)
+
+
+@pytest.mark.rule("CONF-8")
+def test_every_rule_is_covered() -> None:
+    cov = coverage(SUITE, ROOT / "spec")
+    assert not cov.missing(), "\n".join(cov.missing())
+
+
+@pytest.mark.rule("CONF-6")
+def test_knock_passes_as_its_own_adapter(tmp_path: Path) -> None:
+    """The adapter path (CONF-6) with Knock's own answer command, on a sample of the suite."""
+    sample = [c for c in SUITE if c.name.startswith(("knock/", "log/", "turn/"))][:6]
+    assert sample
+    command = f"{sys.executable} -m replay.cli conform answer"
+    for case in sample:
+        result = run_case(case, adapter=command, workdir=tmp_path)
+        assert result.passed, (case.name, result.problems)
+
+
+# --- the runner catches what it must --------------------------------------------------------------
+
+GIN = """
+title = "gin"
+rules = ["KNOCK-5"]
+[[hand]]
+p0 = "As 2s 3s 4s 5h 6h 7h 9c 9d 9h"
+p1 = "2c 3d 4c 6d 8s Tc Jd Qs Kh Ks"
+upcard = "Qh"
+stock = "Kc ..."
+actions = ["p0 pass", "p1 pass", "p0 draw", "p0 knock Kc", "p0 spread As-2s-3s-4s 5h-6h-7h 9c-9d-9h"]
+[hand.expect]
+points = POINTS
+[expect]
+outcome = "OUTCOME"
+"""
+
+
+def write(tmp_path: Path, text: str, name: str = "case.toml") -> Case:
+    path = tmp_path / name
+    path.write_text(text)
+    return load_case(path)
+
+
+@pytest.mark.rule("CONF-5", "KNOCK-5")
+def test_a_wrong_expectation_fails_in_both_modes(tmp_path: Path) -> None:
+    right = write(tmp_path, GIN.replace("POINTS", "98").replace("OUTCOME", "accept"))
+    assert run_case(right).passed
+    wrong = write(tmp_path, GIN.replace("POINTS", "97").replace("OUTCOME", "accept"))
+    result = run_case(wrong)
+    assert not result.passed and result.modes == {"case": "fail", "log": "fail"}
+    assert any("hand 1 points: expected 97, got 98" in p for p in result.problems)
+
+
+@pytest.mark.rule("CONF-3")
+def test_a_reject_expected_where_the_engine_accepts_fails(tmp_path: Path) -> None:
+    case = write(tmp_path, GIN.replace("POINTS", "98").replace("OUTCOME", "reject").replace(
+        "[expect]", '[expect]\nrule = "KNOCK-2"'))  # fmt: skip
+    assert not run_case(case).passed
+
+
+@pytest.mark.rule("CONF-3")
+def test_a_rejection_at_the_wrong_action_fails(tmp_path: Path) -> None:
+    text = GIN.replace('"p0 draw", ', '"p0 discard Kc", "p0 draw", ').replace("POINTS", "98").replace(
+        "OUTCOME", "reject").replace("[expect]", '[expect]\nrule = "TURN-1"')  # fmt: skip
+    case = write(tmp_path, text)
+    answer = answer_case(case)
+    assert (answer["outcome"], answer["rule"], answer["hand"], answer["action"]) == ("reject", "TURN-1", 1, 3)
+    assert compare(case, answer, log=False) == ["position (hand, action): expected [1, 6], got [1, 3]"]
+
+
+@pytest.mark.rule("CONF-2")
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ('rules = ["KNOCK-5"]\n[expect]\noutcome = "accept"', "at least one [[hand]]"),
+        ('rules = []\n[expect]\noutcome = "accept"', "'rules' lists"),
+        ('rules = ["X-1"]\ncolour = 1\n[expect]\noutcome = "accept"', "unknown key(s) colour"),
+        ('rules = ["X-1"]\n[expect]\noutcome = "maybe"', "outcome = 'accept' or 'reject'"),
+        ('rules = ["X-1"]\n[expect]\noutcome = "reject"', "names the rule"),
+        ('rules = ["X-1"]\n[[hand]]\np0 = "As"\nupcard = "2c"\n[expect]\noutcome = "accept"', "exactly the two"),
+        ('rules = ["X-1"]\n[[hand]]\np0 = "As"\np1 = "Zz"\nupcard = "2c"\n[expect]\noutcome = "accept"', "p1"),
+        ("rules = [", "not a readable TOML file"),
+    ],
+)
+def test_malformed_cases_are_reported_as_case_errors(tmp_path: Path, text: str, message: str) -> None:
+    with pytest.raises(CaseError, match="CONF-2") as err:
+        write(tmp_path, text)
+    assert message in err.value.reason
+
+
+@pytest.mark.rule("CONF-7", "LOG-7")
+def test_tampering_is_applied_to_the_log_form(tmp_path: Path) -> None:
+    text = GIN.replace("POINTS", "98").replace("OUTCOME", "reject").replace(
+        "[expect]", '[tamper]\ntruncate = 3\n[expect]\nrule = "LOG-7"\nrecord = 10')  # fmt: skip
+    text = text.replace('rules = ["KNOCK-5"]', 'rules = ["LOG-7"]')
+    case = write(tmp_path, text)
+    compiled = compile_case(case)
+    (tmp_path / "b").mkdir()
+    plain = GIN.replace("POINTS", "98").replace("OUTCOME", "accept")
+    untampered = compile_case(write(tmp_path / "b", plain))
+    assert compiled.data is not None and untampered.data is not None
+    assert compiled.data == untampered.data[:-3]
+    result = run_case(case)
+    assert result.passed, result.problems
+    assert result.modes["case"] == "skip"
