@@ -133,7 +133,6 @@ def _spread_table() -> tuple[int, ...]:
 
 _SPREAD = _spread_table()
 _SUIT = (1 << 13) - 1
-
 #: The 52 cards in index order (clubs A..K, diamonds, hearts, spades).
 DECK: tuple[Card, ...] = Card._BY_INDEX
 

@@ -207,7 +207,10 @@ def fire(machine: Machine, model: Any, trigger: str, arg: object) -> None:
     before = model.phase
     if EXECUTOR == "compiled":
         for dest, guards in COMPILED[id(machine)].get((trigger, before), ()):
-            if all(bool(getattr(model, g)(arg)) is want for g, want in guards):
+            for guard, want in guards:
+                if bool(getattr(model, guard)(arg)) is not want:
+                    break
+            else:
                 model.phase = dest
                 return
         raise InternalError(

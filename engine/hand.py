@@ -61,6 +61,7 @@ STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this ma
 
 
 # The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
+_ACTION_KINDS = frozenset(ACTION_TYPES)
 _SEATS = range(3)
 _PASS = tuple(PassUpcard(s) for s in _SEATS)
 _TAKE = tuple(TakeUpcard(s) for s in _SEATS)
@@ -68,6 +69,10 @@ _DRAW = tuple(DrawStock(s) for s in _SEATS)
 _PICKUP = tuple(DrawDiscard(s) for s in _SEATS)
 _DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
 _KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
+# ... and so are events: the commonest are made once too.
+_DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
+_DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
+_DREW_DISCARD = tuple(tuple(DrewDiscard(s, c) for c in DECK) for s in _SEATS)
 
 
 def shuffled_deck(seed: int, unshuffled: Sequence[Card] = DECK) -> tuple[Card, ...]:
@@ -345,7 +350,7 @@ class Hand:
             IllegalAction: naming the rule the action breaks.
         """
         phase = self.phase
-        if not isinstance(action, ACTION_TYPES):
+        if type(action) not in _ACTION_KINDS:
             hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
             raise IllegalAction("TURN-1", f"not an action: {action!r}{hint}", phase=phase.value, action=action)
         if phase not in fsm.PLAYER_PHASES:
@@ -398,23 +403,24 @@ class Hand:
             case TakeUpcard():
                 return [UpcardTaken(seat, self.discards[-1])]
             case DrawStock():
-                return [DrewStock(seat, self.stock[-1])]
+                return [_DREW_STOCK[seat][self.stock[-1].index]]
             case DrawDiscard():
                 if self.stock_only:
                     raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
                 top = self.discards[-1]
                 if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
                     raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
-                return [DrewDiscard(seat, top)]
+                return [_DREW_DISCARD[seat][top.index]]
             case Discard(card=card) | Knock(card=card):
                 if not mask & card.bit:
                     raise Refused("TURN-3", f"p{seat} does not hold {card}")
-                if card == self.taken and not self.rules.may_discard_taken_card:
+                taken = self.taken
+                if taken is not None and card.index == taken.index and not self.rules.may_discard_taken_card:
                     raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
                 if isinstance(action, Discard):
                     if self.must_knock:
                         raise Refused("DEAD-2", "the last discard was taken: the player must knock")
-                    return [Discarded(seat, card)]
+                    return [_DISCARDED[seat][card.index]]
                 dw = deadwood(mask ^ card.bit)
                 if dw > self.knock_limit:
                     raise Refused("KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})")

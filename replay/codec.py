@@ -105,9 +105,14 @@ def pack(value: Any) -> bytes:
     """The msgpack bytes of a header or record as Knock writes them: smallest integer forms, ``bin`` for bytes,
     maps in insertion order, so identical games give identical bytes. Rule: LOG-9.
     """
+    if type(value) is int and 0 <= value < 128:  # a positive fixint is its own byte: most action records
+        return _FIXINT[value]
     out = msgpack.packb(value, use_bin_type=True)
     assert isinstance(out, bytes)
     return out
+
+
+_FIXINT = tuple(bytes((i,)) for i in range(128))
 
 
 def chain(previous: bytes, record_bytes: bytes) -> bytes:

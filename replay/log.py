@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
 from engine.errors import KnockError
-from engine.events import Dealt, GameOver, HandEnded, HandStarted
+from engine.events import Dealt, Discarded, DrewDiscard, DrewStock, GameOver, HandEnded, HandStarted
 from engine.match import Match
 from replay.codec import (
     DIGEST_SIZE,
@@ -177,10 +177,14 @@ class LogWriter:
     def sync(self) -> None:
         """Write the records of every event since the last call."""
         events = self.match.events
+        key = self.commit_key
         for i in range(self._seen, len(events)):
             event = events[i]
-            key = self.commit_key
-            if key is not None and isinstance(event, HandStarted):
+            kind = type(event)
+            if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
+                self._write(event_record(event))  # type: ignore[arg-type]
+                continue
+            if key is not None and kind is HandStarted:
                 dealt = events[i + 1]
                 assert isinstance(dealt, Dealt)
                 deck = bytes(c.index for c in deck_of(dealt))
@@ -188,12 +192,12 @@ class LogWriter:
             record = event_record(event)
             if record is not None:
                 self._write(record)
-            if isinstance(event, HandEnded):
+            if kind is HandEnded:
                 if key is not None:
                     self._write([T_REVEAL, salt_for(key, event.number)])
                 self._write([T_CHECKPOINT, self.digest])
                 self.stream.flush()
-            elif isinstance(event, GameOver):
+            elif kind is GameOver:
                 self._write([T_TRAILER, self.records, self.digest])
                 self.stream.flush()
         self._seen = len(events)
