@@ -184,7 +184,7 @@ class LogWriter:
             if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
                 self._write(event_record(event))  # type: ignore[arg-type]
                 continue
-            if key is not None and kind is HandStarted:
+            if key is not None and isinstance(event, HandStarted):
                 dealt = events[i + 1]
                 assert isinstance(dealt, Dealt)
                 deck = bytes(c.index for c in deck_of(dealt))
@@ -192,12 +192,12 @@ class LogWriter:
             record = event_record(event)
             if record is not None:
                 self._write(record)
-            if kind is HandEnded:
+            if isinstance(event, HandEnded):
                 if key is not None:
                     self._write([T_REVEAL, salt_for(key, event.number)])
                 self._write([T_CHECKPOINT, self.digest])
                 self.stream.flush()
-            elif kind is GameOver:
+            elif isinstance(event, GameOver):
                 self._write([T_TRAILER, self.records, self.digest])
                 self.stream.flush()
         self._seen = len(events)
