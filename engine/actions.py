@@ -225,7 +225,8 @@ class Advise:
     order = 10
 
     def __str__(self) -> str:
-        return f"advise p{self.suggestion.seat} {self.suggestion}"
+        seat = getattr(self.suggestion, "seat", "?")  # a bad suggestion is refused, and still printable
+        return f"advise p{seat} {self.suggestion}"
 
 
 MatchAction: TypeAlias = Action | Advise

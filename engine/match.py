@@ -295,6 +295,8 @@ class Match:
                 raise refuse("LAY-2", "no layoffs after gin: the hand ended when the gin was spread")
             raise refuse("MATCH-1", "no hand is being played")
         assert isinstance(action, Advise)
+        if type(action.suggestion) not in _ACTION_KINDS or isinstance(action.suggestion, Advise):
+            raise refuse("THREE-7", f"advice suggests an action, not {action.suggestion!r:.80}")
         if action.seat != self.sitter:
             raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
         if self.to_act != self.captain:

@@ -200,12 +200,14 @@ def value(mask: int) -> int:
 
 def knock_deadwood(mask11: int) -> int:
     """The 11-card knock test: the minimum over the 11 discards of the 10-card deadwood. Rule: MELD-5."""
+    # dw(H - c) >= dw(H) - value(c) (see discards_within): taking the cards from the highest rank down, values
+    # never rise, so once that bound cannot beat the best found, no later card can either.
+    base = deadwood(mask11)
     best = 999
-    m = mask11
-    while m:
-        bit = m & -m
-        m ^= bit
-        v = deadwood(mask11 ^ bit)
+    for c in reversed(from_mask(mask11)):
+        if base - c.value >= best:
+            break
+        v = deadwood(mask11 ^ c.bit)
         if v < best:
             best = v
     return best

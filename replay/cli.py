@@ -432,43 +432,50 @@ def spec(
 conform_app = typer.Typer(help="The conformance suite (spec/conformance.md): run cases, report rule coverage.",
                           no_args_is_help=True)  # fmt: skip
 app.add_typer(conform_app, name="conform")
-SUITE = Path("tests/conformance/cases")
 
 
 @conform_app.command(name="run")
 def conform_run(
     paths: Annotated[list[Path] | None, typer.Argument(help="Case files or folders (default: the suite).")] = None,
     adapter: Annotated[
-        str | None, typer.Option(help="Test another implementation: the command 'CMD CASE LOG' prints its answer.")
+        str | None,
+        typer.Option(
+            help="Test another implementation: for each case, 'CMD CASE LOG' (LOG is - when the case has "
+            "no log form) prints one JSON answer (spec/conformance.md, CONF-5, CONF-6)."
+        ),
     ] = None,
+    timeout: Annotated[float, typer.Option(min=1, help="Seconds an adapter may take per case.")] = 60,
     json_out: Annotated[Path | None, typer.Option("--json", help="Also write a JSON report to this file.")] = None,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only failures and the totals.")] = False,
 ) -> None:
     """Run conformance cases: Knock in case and log mode, or another engine through --adapter (CONF-6).
-    Exit status 0 only if every case passes.
+    Exit status 0 only if every case passes; a case that breaks the case format fails on its own.
 
     Example: knock conform run tests/conformance/cases --json out/conformance.json
     """
     import tempfile
 
-    cases = conf.load_cases(paths or [SUITE])
-    if not cases:
+    invalid: list[conf.CaseError] = []
+    cases = conf.load_cases(paths or [conf.default_suite()], invalid)
+    if not cases and not invalid:
         raise typer.BadParameter("no cases found", param_hint="PATHS")
+    results = [conf.CaseResult(e.path, (), "?", False, {"case": "invalid"}, [e.reason]) for e in invalid]
     with tempfile.TemporaryDirectory() as tmp, Progress(console=console, transient=True) as progress:
         task = progress.add_task(f"running {len(cases)} cases", total=len(cases))
-        results = []
         for case in cases:
-            results.append(conf.run_case(case, adapter, Path(tmp)))
+            results.append(conf.run_case(case, adapter, Path(tmp), timeout))
             progress.advance(task)
-    table = Table("case", "rules", "expects", "case mode", "log mode", "result", box=None)
+    modes = ("adapter",) if adapter else ("case", "log")
+    table = Table("case", "rules", "expects", *(f"{m} mode" if m != "adapter" else m for m in modes), "result",
+                  box=None)  # fmt: skip
     table.columns[0].overflow = "fold"
-    colour = {"pass": "green", "fail": "red", "skip": "dim"}
+    colour = {"pass": "green", "fail": "red", "skip": "dim", "invalid": "red"}
     for r in results:
         if quiet and r.passed:
             continue
-        modes = [r.modes.get(m, "-") for m in (("adapter", "adapter") if adapter else ("case", "log"))]
+        cells = [r.modes.get(m, r.modes.get("case", "-")) for m in modes]
         table.add_row(escape(r.name), " ".join(r.rules), r.outcome,
-                      *(f"[{colour.get(m, 'white')}]{m}[/]" for m in modes),
+                      *(f"[{colour.get(c, 'white')}]{c}[/]" for c in cells),
                       "[green]pass[/]" if r.passed else "[red]FAIL[/]")  # fmt: skip
     if table.row_count:
         console.print(table)
@@ -488,13 +495,13 @@ def conform_run(
 @conform_app.command(name="coverage")
 def conform_coverage(
     paths: Annotated[list[Path] | None, typer.Argument(help="Case files or folders (default: the suite).")] = None,
-    spec_dir: Annotated[Path, typer.Option("--spec", help="The spec folder.")] = Path("spec"),
+    spec_dir: Annotated[Path | None, typer.Option("--spec", help="The spec folder (default: this checkout's).")] = None,
 ) -> None:
     """Which rule ids have accept and reject cases (CONF-8); exit status 1 if any is missing.
 
     Example: knock conform coverage
     """
-    cov = conf.coverage(conf.load_cases(paths or [SUITE]), spec_dir)
+    cov = conf.coverage(conf.load_cases(paths or [conf.default_suite()]), spec_dir or conf.default_spec())
     table = Table("rule", "accept cases", "reject cases", "forbids", box=None)
     for rule, acc, rej, forbids in cov.rows():
         bad = acc == 0 or (forbids and rej == 0)

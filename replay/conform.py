@@ -12,8 +12,10 @@ from __future__ import annotations
 import dataclasses
 import io
 import json
+import os
 import re
 import shlex
+import signal
 import subprocess
 import tomllib
 from collections.abc import Iterable, Iterator, Sequence
@@ -73,6 +75,7 @@ class CaseError(KnockError):
 
     def __init__(self, path: Path | str, reason: str) -> None:
         super().__init__(f"CONF-2: {path}: {reason}", rule="CONF-2")
+        self.path = str(path)
         self.reason = reason
 
 
@@ -172,7 +175,8 @@ def load_case(path: Path, root: Path | None = None) -> Case:
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
         raise CaseError(path, f"not a readable TOML file ({err})") from None
     _check_keys(data, CASE_KEYS, "the case", path)
-    name = str(path.relative_to(root).with_suffix("")) if root else path.stem
+    root = root or suite_root(path, path.parent)
+    name = path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
     rules = data.get("rules")
     if not (isinstance(rules, list) and rules and all(isinstance(r, str) for r in rules)):
         raise CaseError(path, "'rules' lists the rule ids the case is evidence for, e.g. rules = ['LAY-4']")
@@ -247,21 +251,52 @@ def find_cases(paths: Iterable[Path]) -> list[Path]:
     """Every ``*.toml`` case under the given folders (and the files given), sorted."""
     found: list[Path] = []
     for p in paths:
-        found += sorted(p.rglob("*.toml")) if p.is_dir() else [p]
+        if p.is_dir():
+            found += sorted(p.rglob("*.toml"))
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise CaseError(p, "no such case file or folder")
     return found
 
 
-def load_cases(paths: Iterable[Path]) -> list[Case]:
-    """Load every case; the case names (paths relative to their folder) must be unique."""
+def suite_root(path: Path, given: Path) -> Path:
+    """The folder case names are relative to (CONF-1): the nearest folder named ``cases`` above the file,
+    else the folder given."""
+    for parent in path.resolve().parents:
+        if parent.name == "cases":
+            return parent
+    return given.resolve() if given.is_dir() else given.resolve().parent
+
+
+def load_cases(paths: Iterable[Path], invalid: list[CaseError] | None = None) -> list[Case]:
+    """Load every case; names must be unique. With ``invalid``, a case that breaks the format is collected
+    there and the others still load (CONF-2); without it, the first one raises."""
     out: list[Case] = []
     for p in paths:
-        root = p if p.is_dir() else p.parent
-        out += [load_case(f, root) for f in find_cases([p])]
+        for f in find_cases([p]):
+            try:
+                out.append(load_case(f, suite_root(f, p)))
+            except CaseError as err:
+                if invalid is None:
+                    raise
+                invalid.append(err)
     names = [c.name for c in out]
     if len(names) != len(set(names)):
         dup = sorted({n for n in names if names.count(n) > 1})
         raise CaseError(dup[0], "two cases have the same name")
     return out
+
+
+def default_suite() -> Path:
+    """The suite of this checkout (``tests/conformance/cases`` beside the packages), else of the folder."""
+    here = Path(__file__).resolve().parents[1] / "tests" / "conformance" / "cases"
+    return here if here.is_dir() else Path("tests/conformance/cases")
+
+
+def default_spec() -> Path:
+    here = Path(__file__).resolve().parents[1] / "spec"
+    return here if here.is_dir() else Path("spec")
 
 
 # --- answers ------------------------------------------------------------------------------------
@@ -415,6 +450,31 @@ def _header_bytes(case: Case, rules: dict[str, Any]) -> bytes:
     names = tuple(f"p{s}" for s in range(case.players))
     header = Header(VERSION, f"knock-gin {engine.__version__}", rules, names, {"case": case.path.stem}, False)
     return pack(header.to_wire())
+
+
+def _json(value: Any) -> Any:
+    """A case's expected value as an answer writes it (CONF-5): ``"none"`` is null."""
+    return None if value == "none" else value
+
+
+def expected_answer(case: Case) -> dict[str, Any]:
+    """Everything a case states, as the answer must give it (CONF-5): the ``[expect]`` fields, the holdings
+    in answer order, and for an accept case every hand's dealer, seats and stated fields."""
+    out: dict[str, Any] = {k: _json(v) for k, v in case.expect.items() if k not in ("stage", "state")}
+    if "state" in case.expect:
+        state = {k: _json(v) for k, v in case.expect["state"].items()}
+        if "holding" in state:
+            state["holding"] = {seat: _norm_cards(held) for seat, held in state["holding"].items()}
+        out["state"] = state
+    if case.outcome == "reject":
+        out["hand"], out["action"] = case.reject_at
+    else:
+        out["hands"] = [
+            {"dealer": f"p{ch.dealer}", "seats": [f"p{s}" for s in ch.seats]}
+            | {k: _json(v) for k, v in ch.expect.items()}
+            for ch in case.hands
+        ]
+    return out
 
 
 def compile_case(case: Case) -> Compiled:
@@ -684,7 +744,7 @@ class CaseResult:
         return dataclasses.asdict(self)
 
 
-def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None) -> CaseResult:
+def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None, timeout: float = 60) -> CaseResult:
     """Run one case: with Knock in both modes, or through an adapter command (CONF-6)."""
     result = CaseResult(case.name, case.rules, case.outcome, True)
 
@@ -702,7 +762,7 @@ def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None
         record("log", [f"the log form cannot be made: {err}"])
         return result
     if adapter is not None:
-        record("adapter", _run_adapter(adapter, case, compiled, workdir or Path(".")))
+        record("adapter", _run_adapter(adapter, case, compiled, workdir or Path("."), timeout))
         return result
     if case.tamper is None:
         try:
@@ -718,31 +778,41 @@ def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None
     return result
 
 
-def _run_adapter(command: str, case: Case, compiled: Compiled, workdir: Path) -> list[str]:
+def _run_adapter(command: str, case: Case, compiled: Compiled, workdir: Path, timeout: float = 60) -> list[str]:
     log_path = "-"
     if compiled.data is not None:
         target = workdir / (case.name.replace("/", "__") + ".knock")
         target.write_bytes(compiled.data)
         log_path = str(target)
     try:
-        done = subprocess.run(
-            [*shlex.split(command), str(case.path), log_path], capture_output=True, text=True, timeout=60, check=False
+        proc = subprocess.Popen(
+            [*shlex.split(command), str(case.path), log_path],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            start_new_session=True,  # its own process group: a timeout ends the adapter and its children
         )
-    except (OSError, subprocess.TimeoutExpired) as err:
-        return [f"the adapter did not run: {err}"]
+    except OSError as err:
+        return [f"the adapter could not be started: {err}"]
     try:
-        answer = json.loads(done.stdout)
+        out, err_text = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return [f"the adapter gave no answer within {timeout:g} s (stopped)"]
+    try:
+        answer = json.loads(out)
     except json.JSONDecodeError:
-        return [f"the adapter printed no JSON answer (exit {done.returncode}): {done.stderr.strip()[:200]}"]
+        tail = err_text.strip()[-300:]
+        return [f"the adapter printed no JSON answer (exit {proc.returncode}): stdout {out.strip()[:120]!r}"
+                + (f"; stderr ...{tail}" if tail else "")]  # fmt: skip
     if not isinstance(answer, dict):
         return ["the adapter's answer is not a JSON object"]
-    uses_log = "record" in answer or (case.tamper is not None)
+    uses_log = "record" in answer or case.tamper is not None
+    if uses_log and compiled.data is None:
+        return [f"the case has no log form ({compiled.why_none}): answer in case mode, with hand and action"]
     expected_case = dataclasses.replace(case, expect=compiled.expect) if uses_log else case
     return compare(expected_case, answer, log=uses_log)
-
-
-def run_suite(cases: Sequence[Case], adapter: str | None = None, workdir: Path | None = None) -> list[CaseResult]:
-    return [run_case(c, adapter, workdir) for c in cases]
 
 
 # --- coverage ----------------------------------------------------------------------------------

@@ -11,11 +11,12 @@ a log form are listed in ``case-only.txt``. Run the cases with ``knock conform r
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 from pathlib import Path
 
-from replay.conform import compile_case, coverage, load_cases
+from replay.conform import compile_case, coverage, expected_answer, load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "conformance" / "cases"
@@ -33,13 +34,20 @@ def outputs() -> dict[Path, bytes]:
             continue
         stem = LOGS / case.name
         out[stem.with_suffix(".knock")] = compiled.data
-        out[stem.with_suffix(".json")] = (json.dumps(compiled.expect, indent=1, sort_keys=True) + "\n").encode()
+        answer = expected_answer(case) | ({"record": compiled.expect["record"]} if "record" in compiled.expect else {})
+        if "record" in answer:
+            answer.pop("hand", None), answer.pop("action", None)
+        out[stem.with_suffix(".json")] = (json.dumps(answer, indent=1, sort_keys=True) + "\n").encode()
     out[LOGS / "case-only.txt"] = "".join(f"{line}\n" for line in case_only).encode()
     return out
 
 
 def main(argv: list[str]) -> int:
-    if "--coverage" in argv:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="exit 1 if a compiled log or answer would change")
+    parser.add_argument("--coverage", action="store_true", help="print the rule coverage and the gaps")
+    args = parser.parse_args(argv)
+    if args.coverage:
         cov = coverage(load_cases([CASES]), ROOT / "spec")
         for rule, acc, rej, forbids in cov.rows():
             print(f"{rule:10} accept {acc:3}  reject {rej:3}{'  (forbids)' if forbids else ''}")
@@ -50,11 +58,13 @@ def main(argv: list[str]) -> int:
     have = {p for p in LOGS.rglob("*") if p.is_file()} if LOGS.exists() else set()
     stale = sorted(p for p, data in want.items() if not p.exists() or p.read_bytes() != data)
     extra = sorted(have - set(want))
-    if "--check" in argv:
+    if args.check:
         for p in stale:
             print(f"would change: {p.relative_to(ROOT)}")
         for p in extra:
             print(f"would remove: {p.relative_to(ROOT)}")
+        if not stale and not extra:
+            print(f"{LOGS.relative_to(ROOT)} is up to date ({len(want)} files)")
         return 1 if stale or extra else 0
     for p in stale:
         p.parent.mkdir(parents=True, exist_ok=True)

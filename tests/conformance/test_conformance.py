@@ -57,6 +57,36 @@ def test_committed_logs_give_their_expected_answers() -> None:
         for key in ("rule", "record", "scores", "game_over", "winner", "totals"):
             if key in want:
                 assert got.get(key) == want[key], (log, key)
+        for i, hand in enumerate(want.get("hands", []) if "view" not in got else []):
+            for key, value in hand.items():
+                assert got["hands"][i].get(key) == value, (log, i, key)
+        for key, value in want.get("state", {}).items():
+            if key == "holding":
+                assert all(got["state"]["holding"][seat] == held for seat, held in value.items()), log
+            else:
+                assert got["state"].get(key) == value, (log, key)
+
+
+ECHO = """
+import json, sys
+from pathlib import Path
+cases, logs, case, log = Path(sys.argv[1]), Path(sys.argv[2]), Path(sys.argv[3]), sys.argv[4]
+rel = case.resolve().relative_to(cases.resolve()).with_suffix(".json")
+print((logs / rel).read_text() if log != "-" else json.dumps({"outcome": "none"}))
+"""
+
+
+@pytest.mark.rule("CONF-5", "CONF-6")
+def test_the_committed_answers_pass_the_runner(tmp_path: Path) -> None:
+    """NAME.json is a passing answer: an adapter that only echoes it passes every case that has a log form."""
+    script = tmp_path / "echo.py"
+    script.write_text(ECHO)
+    command = f"{sys.executable} {script} {CASES} {LOGS}"
+    case_only = {line.split(":")[0] for line in (LOGS / "case-only.txt").read_text().splitlines()}
+    sample = [c for c in SUITE if c.name not in case_only][::7]
+    for case in sample:
+        result = run_case(case, adapter=command, workdir=tmp_path)
+        assert result.passed, (case.name, result.problems)
 
 
 @pytest.mark.rule("CONF-8")
@@ -162,3 +192,14 @@ def test_tampering_is_applied_to_the_log_form(tmp_path: Path) -> None:
     result = run_case(case)
     assert result.passed, result.problems
     assert result.modes["case"] == "skip"
+
+
+@pytest.mark.rule("CONF-2", "TURN-3")
+def test_the_readme_example_case_passes(tmp_path: Path) -> None:
+    import re
+
+    blocks = re.findall(r"```toml\n(.*?)```", (ROOT / "README.md").read_text(encoding="utf-8"), flags=re.DOTALL)
+    assert blocks, "README.md shows no case"
+    for block in blocks:
+        result = run_case(write(tmp_path, block))
+        assert result.passed, result.problems
