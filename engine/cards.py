@@ -154,18 +154,23 @@ def to_mask(cs: Iterable[Card]) -> int:
     return m
 
 
-def from_mask(mask: int) -> tuple[Card, ...]:
-    """The cards of a bitmask, sorted by rank then suit.
-
-    The suit-major mask is respread rank-major (one table lookup a suit), so the set bits come out in order.
-    """
+def rank_major(mask: int) -> int:
+    """A suit-major card mask respread rank-major: card ``c`` moves to bit ``c.order`` (one lookup a suit)."""
     spread = _SPREAD
-    m = (
+    return (
         spread[mask & _SUIT]
         | spread[mask >> 13 & _SUIT] << 1
         | spread[mask >> 26 & _SUIT] << 2
         | spread[mask >> 39 & _SUIT] << 3
     )
+
+
+def from_mask(mask: int) -> tuple[Card, ...]:
+    """The cards of a bitmask, sorted by rank then suit.
+
+    The suit-major mask is respread rank-major (one table lookup a suit), so the set bits come out in order.
+    """
+    m = rank_major(mask)
     out = []
     by_order = BY_ORDER
     while m:

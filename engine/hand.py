@@ -31,7 +31,7 @@ from engine.actions import (
     parse_action,
     sort_key,
 )
-from engine.cards import DECK, Card, Suit, cards, from_mask, to_mask
+from engine.cards import BY_ORDER, DECK, Card, Suit, cards, from_mask, rank_major, to_mask
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat
 from engine.events import (
     BigGinDeclared,
@@ -69,6 +69,7 @@ _DRAW = tuple(DrawStock(s) for s in _SEATS)
 _PICKUP = tuple(DrawDiscard(s) for s in _SEATS)
 _DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
 _KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
+_DISCARD_BY_ORDER = tuple(tuple(_DISCARD[s][c.index] for c in BY_ORDER) for s in _SEATS)
 # ... and so are events: the commonest are made once too.
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
 _DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
@@ -602,9 +603,16 @@ class Hand:
             mask = self.hands[seat]
             # TURN-4: not the card taken from the pile this turn (by index: a Card may be a fresh instance)
             taken = -1 if self.taken is None or self.rules.may_discard_taken_card else self.taken.index
-            if not self.must_knock:
-                discards = _DISCARD[seat]
-                out = [discards[c.index] for c in from_mask(mask) if c.index != taken]
+            if not self.must_knock:  # the discards in rank-then-suit order, straight from the bits
+                discards = _DISCARD_BY_ORDER[seat]
+                skip = -1 if taken < 0 else DECK[taken].order
+                m = rank_major(mask)
+                while m:
+                    low = m & -m
+                    i = low.bit_length() - 1
+                    if i != skip:
+                        out.append(discards[i])
+                    m ^= low
             knocks = _KNOCK[seat]
             out += [knocks[c.index] for c in discards_within(mask, self.knock_limit) if c.index != taken]
             if self.rules.big_gin_bonus is not None and deadwood(mask) == 0:

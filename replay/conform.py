@@ -363,6 +363,17 @@ def default_draw(case: Case) -> tuple[tuple[Card, ...], ...]:
     return (tuple(Card.parse(rank.get(s, "Js")) for s in range(case.players)),)
 
 
+def deal(case: Case, rules: RuleSet, ch: CaseHand, match: Match | None) -> Match:
+    """Deal a case's hand: the prearranged deal is checked as one (DEAL-4), then starts the game or is its
+    next deck. Raises ``InvalidDeal`` for a deal or a draw the rules refuse."""
+    Hand.from_deal(rules, dealer=ch.dealer, hands=(ch.cards[ch.seats[0]], ch.cards[ch.seats[1]]),
+                   upcard=ch.upcard, stock=ch.stock, seats=ch.seats)  # fmt: skip
+    if match is None:
+        return Match.scripted(rules, cuts=case.draw or default_draw(case), decks=[ch.deck])
+    match.add_deck(ch.deck)
+    return match
+
+
 def answer_case(case: Case) -> dict[str, Any]:
     """Knock's answer to a case, played on the engine (case mode, CONF-5). Raises ``CaseError`` for an
     action written in no known notation."""
@@ -373,15 +384,10 @@ def answer_case(case: Case) -> dict[str, Any]:
     match: Match | None = None
     for h, ch in enumerate(case.hands, 1):
         try:
-            Hand.from_deal(rules, dealer=ch.dealer, hands=(ch.cards[ch.seats[0]], ch.cards[ch.seats[1]]),
-                           upcard=ch.upcard, stock=ch.stock, seats=ch.seats)  # fmt: skip
-            if match is None:
-                match = Match.scripted(rules, cuts=case.draw or default_draw(case), decks=[ch.deck])
-            elif match.awaiting_deck:
-                match.add_deck(ch.deck)
-            else:
+            if match is not None and not match.awaiting_deck:
                 return _reject("CONF-3", h, 0, reason="the case deals a new hand while the engine's hand goes on",
                                **summary(match, case.players))  # fmt: skip
+            match = deal(case, rules, ch, match)
         except InvalidDeal as err:
             return _reject(err.rule, 0 if err.rule.startswith("MATCH") else h, 0, reason=err.reason)
         for a, text in enumerate(ch.actions, 1):
@@ -492,17 +498,12 @@ def compile_case(case: Case) -> Compiled:
     raw: _Raw | None = None
     for h, ch in enumerate(case.hands, 1):
         try:
-            Hand.from_deal(rules, dealer=ch.dealer, hands=(ch.cards[ch.seats[0]], ch.cards[ch.seats[1]]),
-                           upcard=ch.upcard, stock=ch.stock, seats=ch.seats)  # fmt: skip
-            if match is None:
-                match = Match.scripted(rules, cuts=case.draw or default_draw(case), decks=[ch.deck])
+            if match is not None and not match.awaiting_deck:
+                return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
+            match = deal(case, rules, ch, match)
+            if writer is None:
                 writer = LogWriter(out, match, meta={"case": case.path.stem})
-            else:
-                if not match.awaiting_deck:
-                    return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
-                match.add_deck(ch.deck)
-                assert writer is not None
-                writer.sync()
+            writer.sync()
         except InvalidDeal as err:
             return _bad_deal(case, ch, h, err, out, writer, want)
         assert writer is not None
