@@ -62,6 +62,7 @@ STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this ma
 
 # The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
 _ACTION_KINDS = frozenset(ACTION_TYPES)
+_ENGINE_PHASES = frozenset({Phase.SCORE, Phase.DEAD_HAND})  # a player's action may hand over to the dealer
 _SEATS = range(3)
 _PASS = tuple(PassUpcard(s) for s in _SEATS)
 _TAKE = tuple(TakeUpcard(s) for s in _SEATS)
@@ -383,10 +384,12 @@ class Hand:
             IllegalAction: the action is not legal now; nothing changed.
         """
         events = self.check(action)
-        start = len(self.events)
         self._fire(action.trigger, action, events)
-        self._engine_steps()
-        return self.events[start:]
+        if self.phase in _ENGINE_PHASES:
+            start = len(self.events) - len(events)
+            self._engine_steps()
+            return self.events[start:]
+        return events
 
     def play(self, *texts: str) -> list[Event]:
         """Apply actions written as text (``"p0 discard Kh"``); for tests, tools and doctests."""

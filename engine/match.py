@@ -14,13 +14,13 @@ import dataclasses
 import random
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, cast
 
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import DECK, Card
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
-from engine.fsm import MATCH_MACHINE, MatchPhase, fire
+from engine.fsm import MATCH_MACHINE, MatchPhase, Phase, fire
 from engine.hand import Hand, Observation
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
@@ -327,9 +327,11 @@ class Match:
         if isinstance(action, Advise):
             self._fire("advise", action, [Advised(action.seat, action.suggestion)])
             return self.events[start:]
-        self.events.extend(hand.apply(action))  # the hand's one validation path
-        if hand.is_over:
-            self._between_hands()
+        events = hand.apply(action)  # the hand's one validation path
+        self.events.extend(events)
+        if hand.phase is not Phase.HAND_OVER:
+            return cast(list[MatchEvent], events)  # hand events are match events (a wider union)
+        self._between_hands()
         return self.events[start:]
 
     def play(self, *texts: str) -> list[MatchEvent]:
