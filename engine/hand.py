@@ -62,6 +62,7 @@ STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this ma
 
 # The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
 _ACTION_KINDS = frozenset(ACTION_TYPES)
+_PLAYER_PHASES, _TRIGGERS, _TERMINAL = fsm.PLAYER_PHASES, fsm.TRIGGERS, fsm.TERMINAL
 _ENGINE_PHASES = frozenset({Phase.SCORE, Phase.DEAD_HAND})  # a player's action may hand over to the dealer
 _SEATS = range(3)
 _PASS = tuple(PassUpcard(s) for s in _SEATS)
@@ -284,11 +285,11 @@ class Hand:
     @property
     def to_act(self) -> int | None:
         """The seat to act, or None when the hand is over."""
-        return self.turn if self.phase in fsm.PLAYER_PHASES else None
+        return self.turn if self.phase in _PLAYER_PHASES else None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is fsm.TERMINAL
+        return self.phase is _TERMINAL
 
     def cards_of(self, seat: int) -> tuple[Card, ...]:
         """A seat's cards, sorted (the engine's view: for referees and tests, not for players)."""
@@ -355,9 +356,9 @@ class Hand:
         if type(action) not in _ACTION_KINDS:
             hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
             raise IllegalAction("TURN-1", f"not an action: {action!r}{hint}", phase=phase.value, action=action)
-        if phase not in fsm.PLAYER_PHASES:
+        if phase not in _PLAYER_PHASES:
             raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
-        if action.trigger not in fsm.TRIGGERS[phase]:
+        if action.trigger not in _TRIGGERS[phase]:
             raise IllegalAction(
                 "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
             )
@@ -587,7 +588,7 @@ class Hand:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, sorted by an explicit key (deterministic)."""
         phase = self.phase
-        if phase not in fsm.PLAYER_PHASES:
+        if phase not in _PLAYER_PHASES:
             return []
         seat = self.turn
         out: list[Action] = []

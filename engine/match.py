@@ -196,7 +196,8 @@ class Match:
 
     @property
     def to_act(self) -> int | None:
-        return self.hand.to_act if self.phase is MatchPhase.HAND and self.hand is not None else None
+        hand = self.hand
+        return hand.to_act if hand is not None and self.phase is MatchPhase.HAND else None
 
     @property
     def is_over(self) -> bool:
@@ -251,7 +252,8 @@ class Match:
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (sorted); empty between hands and at the end."""
-        return self.hand.legal_actions() if self.phase is MatchPhase.HAND and self.hand is not None else []
+        hand = self.hand
+        return hand.legal_actions() if hand is not None and self.phase is MatchPhase.HAND else []
 
     def advice_options(self) -> list[Advise]:
         """The suggestions the sitter may make now: one per legal action of the captain. Rule: THREE-7."""
