@@ -4,7 +4,6 @@ are up to date, every rule id is covered, and the runner itself catches wrong an
 from __future__ import annotations
 
 import json
-import subprocess
 import sys
 from pathlib import Path
 
@@ -21,6 +20,7 @@ from replay.conform import (
     load_cases,
     run_case,
 )
+from tests.helpers import tool_check
 
 ROOT = Path(__file__).resolve().parents[2]
 CASES = ROOT / "tests" / "conformance" / "cases"
@@ -38,9 +38,7 @@ def test_case_passes(case: Case) -> None:
 @pytest.mark.rule("CONF-4")
 def test_compiled_logs_are_up_to_date() -> None:
     """tests/conformance/logs is what tools/conform.py makes of the cases (regenerate it on purpose)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "conform.py"), "--check"], capture_output=True,
-                          text=True, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    tool_check("conform.py")
 
 
 @pytest.mark.rule("CONF-4", "CONF-6")

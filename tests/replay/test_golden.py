@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from replay.replayer import Replayer, verify
+from tests.helpers import tool_check
 
 ROOT = Path(__file__).resolve().parents[2]
 GOLDEN = ROOT / "tests" / "golden"
@@ -25,9 +24,7 @@ def test_there_are_golden_logs_of_every_preset() -> None:
 @pytest.mark.rule("LOG-9")
 def test_the_golden_logs_are_what_the_tool_makes() -> None:
     """tools/golden.py --check: the seeded games still give these very bytes (regenerate only on purpose)."""
-    done = subprocess.run([sys.executable, str(ROOT / "tools" / "golden.py"), "--check"], capture_output=True,
-                          text=True, check=False)  # fmt: skip
-    assert done.returncode == 0, done.stdout + done.stderr
+    tool_check("golden.py")
 
 
 @pytest.mark.rule("LOG-3", "LOG-8")

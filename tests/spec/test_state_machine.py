@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import json
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -16,6 +14,7 @@ from engine.actions import ACTION_TYPES, Advise
 from engine.fsm import HAND, MACHINE, MATCH, MATCH_MACHINE, SPECS, MachineSpec
 from engine.hand import Hand
 from engine.match import Match
+from tests.helpers import tool_check
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = ROOT / "spec"
@@ -68,10 +67,7 @@ def test_every_state_is_reachable_and_has_a_way_out(spec: MachineSpec) -> None:
 
 
 def test_generated_spec_files_are_current() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "tools" / "gen_spec.py"), "--check"], capture_output=True, text=True, cwd=ROOT
-    )
-    assert done.returncode == 0, done.stdout + done.stderr
+    tool_check("gen_spec.py")
 
 
 def test_transitions_json_is_the_tables() -> None:
