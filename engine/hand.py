@@ -403,19 +403,6 @@ class Hand:
         seat = action.seat
         mask = self.hands[seat]
         match action:
-            case PassUpcard():
-                return [UpcardPassed(seat)]
-            case TakeUpcard():
-                return [UpcardTaken(seat, self.discards[-1])]
-            case DrawStock():
-                return [_DREW_STOCK[seat][self.stock[-1].index]]
-            case DrawDiscard():
-                if self.stock_only:
-                    raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
-                top = self.discards[-1]
-                if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
-                    raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
-                return [_DREW_DISCARD[seat][top.index]]
             case Discard(card=card) | Knock(card=card):
                 if not mask & card.bit:
                     raise Refused("TURN-3", f"p{seat} does not hold {card}")
@@ -430,6 +417,19 @@ class Hand:
                 if dw > self.knock_limit:
                     raise Refused("KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})")
                 return [Knocked(seat, card)]
+            case PassUpcard():
+                return [UpcardPassed(seat)]
+            case TakeUpcard():
+                return [UpcardTaken(seat, self.discards[-1])]
+            case DrawStock():
+                return [_DREW_STOCK[seat][self.stock[-1].index]]
+            case DrawDiscard():
+                if self.stock_only:
+                    raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
+                top = self.discards[-1]
+                if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
+                    raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
+                return [_DREW_DISCARD[seat][top.index]]
             case BigGin():
                 if self.rules.big_gin_bonus is None:
                     raise Refused("KNOCK-6", "big gin is not played under these rules")
@@ -529,7 +529,7 @@ class Hand:
                 self.known[seat] &= ~card.bit
                 self.discards.append(card)
                 self.taken = None
-                self.turn = self.other(seat)
+                self.turn = self.seats[0] + self.seats[1] - seat  # the other seat
                 if self.phase is Phase.DEAD_HAND:
                     # DEAD-3 wins over DEAD-2: with the 50th-card rule on, only the cap can end it here.
                     stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
+from hashlib import sha256
 from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
@@ -161,7 +162,8 @@ class LogWriter:
         except (TypeError, ValueError, OverflowError) as err:
             raise LogError("LOG-1", 0, f"the header cannot be written ({err})") from None
         self.stream.write(data)
-        self.digest = header_digest(data)
+        self._digest = header_digest(data)
+        self._unhashed: list[bytes] = []  # records written whose links of the chain are not computed yet
         self.records = 0
         self.bytes = len(data)
         self._seen = 0
@@ -170,9 +172,21 @@ class LogWriter:
     def _write(self, record: Record) -> None:
         data = pack(record)
         self.stream.write(data)
-        self.digest = chain(self.digest, data)
+        self._unhashed.append(data)
         self.records += 1
         self.bytes += len(data)
+
+    @property
+    def digest(self) -> bytes:
+        """The digest chain over everything written so far (LOG-6). Its links are computed when it is read —
+        at every checkpoint and the trailer — in one tight loop rather than one call per record."""
+        if self._unhashed:
+            d = self._digest
+            for data in self._unhashed:
+                d = sha256(d + data).digest()  # chain()
+            self._digest = d
+            self._unhashed.clear()
+        return self._digest
 
     def sync(self) -> None:
         """Write the records of every event since the last call."""
