@@ -688,7 +688,7 @@ def compare(case: Case, answer: dict[str, Any], *, log: bool) -> list[str]:
         if expected == "none":
             expected = None
         if expected != got:
-            problems.append(f"{what}: expected {expected!r}, got {got!r}")
+            problems.append(f"{what}: expected {json.dumps(expected)}, got {json.dumps(got)}")
 
     check("outcome", want["outcome"], answer.get("outcome"))
     if problems:
