@@ -4,6 +4,7 @@ are up to date, every rule id is covered, and the runner itself catches wrong an
 from __future__ import annotations
 
 import json
+import subprocess
 import sys
 from pathlib import Path
 
@@ -201,3 +202,17 @@ def test_the_readme_example_case_passes(tmp_path: Path) -> None:
     for block in blocks:
         result = run_case(write(tmp_path, block))
         assert result.passed, result.problems
+
+
+@pytest.mark.rule("CONF-2", "CONF-6")
+def test_the_command_reports_invalid_cases_one_by_one(tmp_path: Path) -> None:
+    """An invalid case (an unknown key, an unknown rule id) fails on its own; the other cases still run."""
+    good = GIN.replace("POINTS", "98").replace("OUTCOME", "accept")
+    (tmp_path / "good.toml").write_text(good)
+    (tmp_path / "unknown-rule.toml").write_text(good.replace('rules = ["KNOCK-5"]', 'rules = ["KNOCK-99"]'))
+    (tmp_path / "unknown-key.toml").write_text(good.replace('title = "gin"', 'title = "gin"\ncolour = 1'))
+    done = subprocess.run([sys.executable, "-m", "replay.cli", "conform", "run", str(tmp_path)], capture_output=True,
+                          text=True, env={"COLUMNS": "200", "PATH": ""}, check=False)  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert "1 of 3 cases pass" in done.stdout
+    assert "KNOCK-99" in done.stdout and "unknown key(s) colour" in done.stdout
