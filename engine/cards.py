@@ -93,7 +93,7 @@ class Card:
         return f"Card.parse({str(self)!r})"
 
     def __hash__(self) -> int:
-        return self.suit * 13 + self.rank - 1
+        return self.index
 
     def __lt__(self, other: Card) -> bool:
         return self.order < other.order

@@ -62,7 +62,6 @@ STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this ma
 
 # The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
 _ACTION_KINDS = frozenset(ACTION_TYPES)
-_PLAYER_PHASES, _TRIGGERS, _TERMINAL = fsm.PLAYER_PHASES, fsm.TRIGGERS, fsm.TERMINAL
 _ENGINE_PHASES = frozenset({Phase.SCORE, Phase.DEAD_HAND})  # a player's action may hand over to the dealer
 _SEATS = range(3)
 _PASS = tuple(PassUpcard(s) for s in _SEATS)
@@ -285,11 +284,11 @@ class Hand:
     @property
     def to_act(self) -> int | None:
         """The seat to act, or None when the hand is over."""
-        return self.turn if self.phase in _PLAYER_PHASES else None
+        return self.turn if self.phase in fsm.PLAYER_PHASES else None
 
     @property
     def is_over(self) -> bool:
-        return self.phase is _TERMINAL
+        return self.phase is fsm.TERMINAL
 
     def cards_of(self, seat: int) -> tuple[Card, ...]:
         """A seat's cards, sorted (the engine's view: for referees and tests, not for players)."""
@@ -356,9 +355,9 @@ class Hand:
         if type(action) not in _ACTION_KINDS:
             hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
             raise IllegalAction("TURN-1", f"not an action: {action!r}{hint}", phase=phase.value, action=action)
-        if phase not in _PLAYER_PHASES:
+        if phase not in fsm.PLAYER_PHASES:
             raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
-        if action.trigger not in _TRIGGERS[phase]:
+        if action.trigger not in fsm.TRIGGERS[phase]:
             raise IllegalAction(
                 "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
             )
@@ -588,7 +587,7 @@ class Hand:
     def legal_actions(self) -> list[Action]:
         """Every legal action of the seat to act, sorted by an explicit key (deterministic)."""
         phase = self.phase
-        if phase not in _PLAYER_PHASES:
+        if phase not in fsm.PLAYER_PHASES:
             return []
         seat = self.turn
         out: list[Action] = []
@@ -605,11 +604,10 @@ class Hand:
                 out.append(DrawDiscard(seat))
         elif phase is Phase.DISCARD:
             mask = self.hands[seat]
-            # TURN-4: not the card taken from the pile this turn (by index: a Card may be a fresh instance)
-            taken = -1 if self.taken is None or self.rules.may_discard_taken_card else self.taken.index
+            # TURN-4: not the card taken from the pile this turn (compared by order: a Card may be a fresh instance)
+            skip = -1 if self.taken is None or self.rules.may_discard_taken_card else self.taken.order
             if not self.must_knock:  # the discards in rank-then-suit order, straight from the bits
                 discards = _DISCARD_BY_ORDER[seat]
-                skip = -1 if taken < 0 else DECK[taken].order
                 m = rank_major(mask)
                 while m:
                     low = m & -m
@@ -618,7 +616,7 @@ class Hand:
                         out.append(discards[i])
                     m ^= low
             knocks = _KNOCK[seat]
-            out += [knocks[c.index] for c in discards_within(mask, self.knock_limit) if c.index != taken]
+            out += [knocks[c.index] for c in discards_within(mask, self.knock_limit) if c.order != skip]
             if self.rules.big_gin_bonus is not None and deadwood(mask) == 0:
                 out.append(BigGin(seat))
         elif phase is Phase.KNOCK:

@@ -276,8 +276,9 @@ def canonical(melds: Iterable[Meld]) -> tuple[Meld, ...]:
     return tuple(sorted(melds, key=lambda m: m.sort_key))
 
 
-def check_disjoint(melds: Iterable[Meld], within: int) -> int:
-    """The union mask of disjoint melds drawn from ``within``. Rule: MELD-3.
+def check_disjoint(melds: Iterable[Meld], within: int, rule: str = "MELD-3") -> int:
+    """The union mask of disjoint melds drawn from ``within``. Rule: MELD-3 (LAY-5 for the defender's own melds,
+    given as ``rule``).
 
     Raises:
         InvalidMeld: two melds share a card, or a meld uses a card not in ``within``.
@@ -286,9 +287,9 @@ def check_disjoint(melds: Iterable[Meld], within: int) -> int:
     for m in melds:
         mm = m.mask
         if mm & used:
-            raise InvalidMeld("MELD-3", f"melds share a card: {_txt(from_mask(mm & used))}")
+            raise InvalidMeld(rule, f"melds share a card: {_txt(from_mask(mm & used))}")
         if mm & ~within:
-            raise InvalidMeld("MELD-3", f"meld {m} uses cards not held: {_txt(from_mask(mm & ~within))}")
+            raise InvalidMeld(rule, f"meld {m} uses cards not held: {_txt(from_mask(mm & ~within))}")
         used |= mm
     return used
 

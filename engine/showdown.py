@@ -73,10 +73,7 @@ def check_defence(
             a card used twice; a card not held.
     """
     ms = canonical(valid(melds))
-    try:
-        used = check_disjoint(ms, hand_mask)
-    except InvalidMeld as err:  # the defender's own melds: disjoint and drawn from his cards (LAY-5)
-        raise InvalidMeld("LAY-5", err.reason) from None
+    used = check_disjoint(ms, hand_mask, "LAY-5")  # his own melds: disjoint and drawn from his cards
     los = tuple(layoffs)
     if gin and los:
         raise InvalidMeld("LAY-2", "no layoffs after gin")

@@ -456,13 +456,9 @@ def conform_run(
     import tempfile
 
     invalid: list[conf.CaseError] = []
-    cases = conf.load_cases(paths or [conf.default_suite()], invalid)
-    if (conf.default_spec() / "rules.md").is_file():  # a case names only rule ids the spec defines (CONF-2)
-        known = set(conf.spec_rules(conf.default_spec()))
-        for case in [c for c in cases if not set(c.rules) <= known]:
-            invalid.append(conf.CaseError(case.name, f"names rule ids the spec does not define: "
-                                          f"{' '.join(sorted(set(case.rules) - known))}"))  # fmt: skip
-            cases.remove(case)
+    spec = conf.default_spec()
+    known = set(conf.spec_rules(spec)) if (spec / "rules.md").is_file() else None  # CONF-2: only defined ids
+    cases = conf.load_cases(paths or [conf.default_suite()], invalid, known)
     if not cases and not invalid:
         raise typer.BadParameter("no cases found", param_hint="PATHS")
     results = [conf.CaseResult(e.path, (), "?", False, {"case": "invalid"}, [e.reason]) for e in invalid]

@@ -269,14 +269,21 @@ def suite_root(path: Path, given: Path) -> Path:
     return given.resolve() if given.is_dir() else given.resolve().parent
 
 
-def load_cases(paths: Iterable[Path], invalid: list[CaseError] | None = None) -> list[Case]:
-    """Load every case; names must be unique. With ``invalid``, a case that breaks the format is collected
-    there and the others still load (CONF-2); without it, the first one raises."""
+def load_cases(
+    paths: Iterable[Path], invalid: list[CaseError] | None = None, known: set[str] | None = None
+) -> list[Case]:
+    """Load every case; names must be unique. With ``known``, a case naming another rule id is invalid. With
+    ``invalid``, a case that breaks the format is collected there and the others still load (CONF-2);
+    without it, the first one raises."""
     out: list[Case] = []
     for p in paths:
         for f in find_cases([p]):
             try:
-                out.append(load_case(f, suite_root(f, p)))
+                case = load_case(f, suite_root(f, p))
+                if known is not None and not set(case.rules) <= known:
+                    unknown = " ".join(sorted(set(case.rules) - known))
+                    raise CaseError(case.name, f"names rule ids the spec does not define: {unknown}")
+                out.append(case)
             except CaseError as err:
                 if invalid is None:
                     raise
@@ -495,7 +502,6 @@ def compile_case(case: Case) -> Compiled:
         return Compiled(head, {**want, "record": 0})
     match: Match | None = None
     writer: LogWriter | None = None
-    raw: _Raw | None = None
     for h, ch in enumerate(case.hands, 1):
         try:
             if match is not None and not match.awaiting_deck:
@@ -507,27 +513,26 @@ def compile_case(case: Case) -> Compiled:
         except InvalidDeal as err:
             return _bad_deal(case, ch, h, err, out, writer, want)
         assert writer is not None
-        raw = _Raw(out, writer.digest, writer.records)
         for a, text in enumerate(ch.actions, 1):
+            action: MatchAction | None = None
             try:
                 action = _parse(case, text, h, a)
-            except InvalidMeld:
-                if match.to_act is None or f"p{match.to_act}" != text.split()[0]:
-                    return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
-                return Compiled(out.getvalue() + pack(_raw_record(text)), {**want, "record": writer.records + 1})
-            seat = action.seat if not isinstance(action, Advise) else match.captain
-            if isinstance(action, Advise) and action.suggestion.seat != match.captain:
-                return Compiled(None, want, "advice for a seat other than the captain has no log form")
-            try:
+                if isinstance(action, Advise) and action.suggestion.seat != match.captain:
+                    return Compiled(None, want, "advice for a seat other than the captain has no log form")
                 match.apply(action)
-            except (IllegalAction, RuleViolation):
-                if seat != match.to_act and not isinstance(action, Advise):
-                    return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
-                raw = _Raw(out, writer.digest, writer.records)
-                rec = action_record(action) if not isinstance(action, Advise) else [
-                    T_ADVICE, action.seat, action_record(action.suggestion)]  # fmt: skip
-                return Compiled(out.getvalue() + pack(rec), {**want, "record": raw.records + 1})
-            writer.sync()
+                writer.sync()
+                continue
+            except (IllegalAction, RuleViolation):  # cards that are no meld too (InvalidMeld, from the text)
+                pass
+            if not isinstance(action, Advise) and text.split()[0] != f"p{match.to_act}":
+                return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
+            if action is None:
+                rec = _raw_record(text)
+            elif isinstance(action, Advise):
+                rec = [T_ADVICE, action.seat, action_record(action.suggestion)]
+            else:
+                rec = action_record(action)
+            return Compiled(out.getvalue() + pack(rec), {**want, "record": writer.records + 1})
     data = out.getvalue()
     if case.tamper is not None:
         data = tamper(data, case.tamper, case.path)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from hashlib import sha256
 from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
@@ -183,7 +182,7 @@ class LogWriter:
         if self._unhashed:
             d = self._digest
             for data in self._unhashed:
-                d = sha256(d + data).digest()  # chain()
+                d = chain(d, data)
             self._digest = d
             self._unhashed.clear()
         return self._digest
