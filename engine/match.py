@@ -143,7 +143,7 @@ class Match:
             raise InvalidRules(
                 "RULES-3",
                 "a reduced deck (deck_ranks, deck_suits, hand_size) is for analysing single hands (engine.Hand, "
-                "engine.explore); a game (Match) is not supported with it and plays the standard deck only",
+                "tests.support.explore); a game (Match) is not supported with it and plays the standard deck only",
             )
         self.rules = rules
         self.chance = chance

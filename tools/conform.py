@@ -16,7 +16,7 @@ import json
 import sys
 from pathlib import Path
 
-from replay.conform import compile_case, coverage, expected_answer, load_cases
+from knock.conformance import compile_case, coverage, expected_answer, load_cases
 
 ROOT = Path(__file__).resolve().parent.parent
 CASES = ROOT / "tests" / "conformance" / "cases"

@@ -46,8 +46,8 @@ def setup() -> None:
 
 def test(extra: list[str]) -> int:
     steps: list[list[str | Path]] = [
-        [PY, "-m", "ruff", "check", "engine", "replay", "tools", "tests"],
-        [PY, "-m", "ruff", "format", "--check", "engine", "replay", "tools", "tests"],
+        [PY, "-m", "ruff", "check", "engine", "replay", "knock", "tools", "tests"],
+        [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "mypy"],
         [PY, "-m", "pytest", *extra],
     ]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Explore every reachable state of small reduced-deck hands (RULES-3) and check each one (engine.explore).
+"""Explore every reachable state of small reduced-deck hands (RULES-3) and check each one (tests.support.explore).
 
     .venv/bin/python tools/explore.py            # every configuration, full size (about two minutes)
     .venv/bin/python tools/explore.py --quick    # fewer deals per configuration (about half a minute)
@@ -22,8 +22,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from engine.cards import Card
-from engine.explore import Report, all_deals, count_deals, explore, sample_deals
 from engine.rules import RuleSet
+from tests.support.explore import Report, all_deals, count_deals, explore, sample_deals
 
 
 @dataclass(frozen=True, slots=True)

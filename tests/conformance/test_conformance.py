@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from replay.conform import (
+from knock.conformance import (
     Case,
     CaseError,
     answer_case,
@@ -45,7 +45,7 @@ def test_compiled_logs_are_up_to_date() -> None:
 @pytest.mark.rule("CONF-4", "CONF-6")
 def test_committed_logs_give_their_expected_answers() -> None:
     """A third party without the cases can check its reader against NAME.knock and NAME.json alone."""
-    from replay.conform import answer_log
+    from knock.conformance import answer_log
 
     logs = sorted(LOGS.rglob("*.knock"))
     assert len(logs) >= len(SUITE) - len((LOGS / "case-only.txt").read_text().splitlines())
@@ -99,7 +99,7 @@ def test_knock_passes_as_its_own_adapter(tmp_path: Path) -> None:
     """The adapter path (CONF-6) with Knock's own answer command, on a sample of the suite."""
     sample = [c for c in SUITE if c.name.startswith(("knock/", "log/", "turn/"))][:6]
     assert sample
-    command = f"{sys.executable} -m replay.cli conform answer"
+    command = f"{sys.executable} -m knock.cli conform answer"
     for case in sample:
         result = run_case(case, adapter=command, workdir=tmp_path)
         assert result.passed, (case.name, result.problems)
@@ -211,7 +211,7 @@ def test_the_command_reports_invalid_cases_one_by_one(tmp_path: Path) -> None:
     (tmp_path / "good.toml").write_text(good)
     (tmp_path / "unknown-rule.toml").write_text(good.replace('rules = ["KNOCK-5"]', 'rules = ["KNOCK-99"]'))
     (tmp_path / "unknown-key.toml").write_text(good.replace('title = "gin"', 'title = "gin"\ncolour = 1'))
-    done = subprocess.run([sys.executable, "-m", "replay.cli", "conform", "run", str(tmp_path)], capture_output=True,
+    done = subprocess.run([sys.executable, "-m", "knock.cli", "conform", "run", str(tmp_path)], capture_output=True,
                           text=True, env={"COLUMNS": "200", "PATH": ""}, check=False)  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert "1 of 3 cases pass" in done.stdout

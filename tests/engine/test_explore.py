@@ -1,4 +1,4 @@
-"""Exhaustive exploration of reduced-deck hands (RULES-3, engine.explore): no violation in every state of small
+"""Exhaustive exploration of reduced-deck hands (RULES-3, tests.support.explore): no violation in every state of small
 configurations, and the checker catches a planted fault."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ import pytest
 
 import engine.hand
 from engine.actions import Action
-from engine.explore import Report, TooManyStates, all_deals, count_deals, explore, sample_deals
 from engine.hand import Hand
 from engine.rules import RuleSet
 from engine.scoring import HandResult, score_hand
+from tests.support.explore import Report, TooManyStates, all_deals, count_deals, explore, sample_deals
 
 CAP = {"max_consecutive_discard_pickups": 2}
 TINY = RuleSet().replace(deck_ranks=3, deck_suits=2, hand_size=1, **CAP)  # 6 cards: 720 deals

@@ -20,8 +20,8 @@ from engine.melds import (
     knock_deadwood,
     melds_in,
 )
-from tests.engine import brute_force as oracle
 from tests.engine.card_strategies import holdings
+from tests.support import oracle
 
 DATA = Path(__file__).resolve().parents[1] / "data"
 

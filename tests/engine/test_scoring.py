@@ -12,7 +12,7 @@ from engine.cards import DECK, cards, to_mask
 from engine.melds import deadwood
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind, dead_result, score_hand
-from tests.engine import brute_force as oracle
+from tests.support import oracle
 
 DEFAULTS = RuleSet()
 

@@ -16,8 +16,8 @@ from engine.melds import Meld, MeldKind, best_arrangement
 from engine.rules import RuleSet
 from engine.scoring import ResultKind, score_hand
 from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
-from tests.engine import brute_force as oracle
 from tests.engine.card_strategies import deals, holdings
+from tests.support import oracle
 
 Arrangement = frozenset[frozenset[Card]]
 

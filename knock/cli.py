@@ -33,9 +33,9 @@ from engine.events import (
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
-from replay import conform as conf
-from replay import play as play_mod
-from replay import simulate as sim
+from knock import conformance as conf
+from knock import play as play_mod
+from knock import simulate as sim
 from replay.log import LogReader, LogWriter, write_log
 from replay.redact import audit, redact, view_transcript
 from replay.replayer import AuditReport, Replayer, verify

@@ -297,12 +297,12 @@ def load_cases(
 
 def default_suite() -> Path:
     """The suite of this checkout (``tests/conformance/cases`` beside the packages), else of the folder."""
-    here = Path(__file__).resolve().parents[1] / "tests" / "conformance" / "cases"
+    here = Path(__file__).resolve().parents[2] / "tests" / "conformance" / "cases"
     return here if here.is_dir() else Path("tests/conformance/cases")
 
 
 def default_spec() -> Path:
-    here = Path(__file__).resolve().parents[1] / "spec"
+    here = Path(__file__).resolve().parents[2] / "spec"
     return here if here.is_dir() else Path("spec")
 
 

@@ -1,0 +1,3 @@
+"""The conformance suite's runner (spec/conformance.md)."""
+
+from knock.conformance.runner import *  # noqa: F403
