@@ -16,7 +16,7 @@ from engine.actions import (
     parse_action,
     parse_match_action,
 )
-from engine.cards import DECK, Card, Suit, cards
+from engine.cards import DECK, Card, Suit, cards, shuffled_deck
 from engine.errors import (
     IllegalAction,
     InternalError,
@@ -27,7 +27,7 @@ from engine.errors import (
     NotationError,
 )
 from engine.fsm import MatchPhase, Phase
-from engine.hand import Hand, Observation, shuffled_deck
+from engine.hand import Hand, Observation
 from engine.match import Match, MatchObservation
 from engine.melds import Arrangement, Meld, MeldKind, best_arrangement, deadwood, knock_deadwood
 from engine.rules import CutTiebreak, DeadHandRoles, KnockLimit, NextDealer, OklahomaAce, RuleSet, Shutout

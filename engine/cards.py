@@ -11,7 +11,8 @@ the meld search works on those masks.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable
+import random
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
@@ -188,3 +189,21 @@ def sort_cards(cs: Iterable[Card]) -> tuple[Card, ...]:
 def fmt(cs: Iterable[Card]) -> str:
     """Cards as text, space separated, in the order given."""
     return " ".join(str(c) for c in cs)
+
+
+def shuffle(rng: random.Random, unshuffled: Sequence[Card] = DECK) -> tuple[Card, ...]:
+    """A deck order: Fisher–Yates over ``rng.random()``, from the last card down. Rules: DEAL-2, MATCH-7, RULES-3.
+
+    Only ``random()``'s sequence is promised stable across Python versions, so the shuffle is ours (never
+    ``random.shuffle``). ``unshuffled`` is the deck in index order: all 52, or a rule set's reduced deck.
+    """
+    deck = list(unshuffled)
+    for i in range(len(deck) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        deck[i], deck[j] = deck[j], deck[i]
+    return tuple(deck)
+
+
+def shuffled_deck(seed: int, unshuffled: Sequence[Card] = DECK) -> tuple[Card, ...]:
+    """The deck after the seeded shuffle of ``random.Random(seed)`` (DEAL-2)."""
+    return shuffle(random.Random(seed), unshuffled)

@@ -9,7 +9,6 @@ A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was
 from __future__ import annotations
 
 import itertools
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import assert_never
@@ -31,7 +30,7 @@ from engine.actions import (
     parse_action,
     sort_key,
 )
-from engine.cards import BY_ORDER, DECK, Card, Suit, cards, from_mask, rank_major, to_mask
+from engine.cards import BY_ORDER, DECK, Card, Suit, cards, from_mask, rank_major, shuffled_deck, to_mask
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat
 from engine.events import (
     BigGinDeclared,
@@ -53,6 +52,7 @@ from engine.fsm import MACHINE, Phase
 from engine.melds import Meld, arrangements, best_arrangement, deadwood, discards_within
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
+from engine.seats import other_seat
 from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
@@ -75,20 +75,6 @@ _DISCARD_BY_ORDER = tuple(tuple(_DISCARD[s][c.index] for c in BY_ORDER) for s in
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
 _DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
 _DREW_DISCARD = tuple(tuple(DrewDiscard(s, c) for c in DECK) for s in _SEATS)
-
-
-def shuffled_deck(seed: int, unshuffled: Sequence[Card] = DECK) -> tuple[Card, ...]:
-    """The deck after a seeded shuffle: Fisher–Yates over ``random.Random(seed).random()``. Rules: DEAL-2, RULES-3.
-
-    Only ``random()``'s sequence is promised stable across Python versions, so the shuffle is ours.
-    ``unshuffled`` is the deck in index order: all 52, or a rule set's reduced deck (``RuleSet.deck``).
-    """
-    rng = random.Random(seed)
-    deck = list(unshuffled)
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return tuple(deck)
 
 
 def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
@@ -279,7 +265,7 @@ class Hand:
 
     def other(self, seat: int) -> int:
         """The other seat of this hand."""
-        return self.seats[0] + self.seats[1] - seat
+        return other_seat(self.seats, seat)
 
     @property
     def to_act(self) -> int | None:
@@ -528,7 +514,7 @@ class Hand:
                 self.known[seat] &= ~card.bit
                 self.discards.append(card)
                 self.taken = None
-                self.turn = self.seats[0] + self.seats[1] - seat  # the other seat
+                self.turn = other_seat(self.seats, seat)
                 if self.phase is Phase.DEAD_HAND:
                     # DEAD-3 wins over DEAD-2: with the 50th-card rule on, only the cap can end it here.
                     stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock

@@ -17,23 +17,15 @@ from dataclasses import dataclass
 from typing import Protocol, cast
 
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
-from engine.cards import DECK, Card
+from engine.cards import Card, shuffle
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import MATCH_MACHINE, MatchPhase, Phase, fire
 from engine.hand import Hand, Observation
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
+from engine.seats import other_seat
 from engine.standings import Standings, standings
-
-
-def shuffle(rng: random.Random) -> tuple[Card, ...]:
-    """Fisher–Yates over ``rng.random()`` (the shuffle of DEAL-2). Rule: MATCH-7."""
-    deck = list(DECK)
-    for i in range(len(deck) - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
-        deck[i], deck[j] = deck[j], deck[i]
-    return tuple(deck)
 
 
 class Chance(Protocol):
@@ -210,7 +202,7 @@ class Match:
 
     @property
     def captain(self) -> int:
-        return self.seats[0] + self.seats[1] - self.dealer
+        return other_seat(self.seats, self.dealer)
 
     def roles(self) -> dict[str, int]:
         """The current roles: box, captain and sitter (three-handed) or dealer and non-dealer."""
@@ -390,8 +382,8 @@ class Match:
             if policy is NextDealer.WINNER:
                 return winner, self.seats, None
             if policy is NextDealer.LOSER:
-                return 1 - winner, self.seats, None
-            return 1 - self.dealer, self.seats, None
+                return other_seat(self.seats, winner), self.seats, None
+            return other_seat(self.seats, self.dealer), self.seats, None
         box, captain, sitter = self.dealer, self.captain, self.sitter
         if winner is None:
             if self.rules.three_handed_dead_hand is DeadHandRoles.REPLAY:

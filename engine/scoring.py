@@ -6,6 +6,7 @@ import enum
 from dataclasses import dataclass
 
 from engine.rules import RuleSet
+from engine.seats import other_seat
 
 
 class ResultKind(enum.Enum):
@@ -36,7 +37,7 @@ class HandResult:
 
     @property
     def defender(self) -> int | None:
-        return None if self.knocker is None else self.seats[0] + self.seats[1] - self.knocker
+        return None if self.knocker is None else other_seat(self.seats, self.knocker)
 
     def deadwood_of(self, seat: int) -> int:
         """A seat's deadwood after layoffs (scored hands only)."""
@@ -77,7 +78,7 @@ def score_hand(
     >>> r.kind, r.winner, r.points
     (<ResultKind.UNDERCUT: 'undercut'>, 1, 10)
     """
-    defender = seats[0] + seats[1] - knocker
+    defender = other_seat(seats, knocker)
     dw = (knocker_deadwood, defender_deadwood) if knocker == seats[0] else (defender_deadwood, knocker_deadwood)
     if big_gin:
         assert rules.big_gin_bonus is not None and knocker_deadwood == 0

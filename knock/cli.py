@@ -33,6 +33,7 @@ from engine.events import (
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
+from engine.seats import other_seat
 from knock import conformance as conf
 from knock import play as play_mod
 from knock import simulate as sim
@@ -87,7 +88,7 @@ class SeatView:
         out: list[MatchEvent | HiddenCard] = []
         for e in events:
             if isinstance(e, HandStarted):
-                captain = e.seats[0] + e.seats[1] - e.dealer
+                captain = other_seat(e.seats, e.dealer)
                 self.sees = self.seat if self.seat in e.seats else (captain if self.sitter_sees else None)
             elif isinstance(e, Dealt):
                 a, b = (h if s == self.sees else () for s, h in zip(e.seats, e.hands, strict=True))

@@ -15,6 +15,7 @@ from typing import Any, BinaryIO
 
 from engine.cards import Card
 from engine.events import DrewStock
+from engine.seats import other_seat
 from replay.codec import (
     BIG_GIN,
     DECLINE,
@@ -50,7 +51,7 @@ def viewer(header: Header, seat: int, seats: tuple[int, int], dealer: int) -> in
     if seat in seats:
         return seat
     if header.rules.get("sitter_sees_captain_hand", True):
-        return seats[0] + seats[1] - dealer
+        return other_seat(seats, dealer)
     return None
 
 
@@ -174,7 +175,7 @@ class PublicReplayer:
             st.seen = st.own | {st.upcard}
             if len(st.own) != (0 if st.viewer is None else 10):
                 raise fail(f"the view shows {len(st.own)} dealt cards, the seat sees {0 if st.viewer is None else 10}")
-            st.turn = st.seats[0] + st.seats[1] - st.dealer
+            st.turn = other_seat(st.seats, st.dealer)
         elif rec == PASS:
             st.turn = self._other(actor)
         elif kind == T_SEEN_DRAW or rec == DRAW:
@@ -228,7 +229,7 @@ class PublicReplayer:
 
     def _other(self, seat: int | None) -> int | None:
         st = self.state
-        return None if seat is None else st.seats[0] + st.seats[1] - seat
+        return None if seat is None else other_seat(st.seats, seat)
 
 
 def verify_view(source: BinaryIO | bytes) -> AuditReport:

@@ -7,11 +7,11 @@ import random
 
 import pytest
 
-from engine.cards import Card, cards
+from engine.cards import Card, cards, shuffled_deck
 from engine.errors import InvalidDeal
 from engine.events import Dealt
 from engine.fsm import Phase
-from engine.hand import Hand, shuffled_deck
+from engine.hand import Hand
 from tests.engine.support import draw_from_stock
 from tests.helpers import deal, play
 

@@ -36,6 +36,7 @@ from engine.match import Match
 from engine.melds import deadwood
 from engine.rules import DeadHandRoles, KnockLimit, NextDealer, OklahomaAce, RuleSet, Shutout
 from engine.scoring import HandResult, ResultKind
+from engine.seats import other_seat
 from engine.standings import standings
 from tests.engine.match_support import PlayedHand, game_overs, played_hands
 
@@ -71,7 +72,7 @@ def expected_result(rules: RuleSet, hand: PlayedHand) -> tuple[ResultKind, int |
         assert stock_draws == 31 - 2  # DEAD-1: the stock is down to two cards
         return ResultKind.DEAD, None, 0
     assert spread is not None and spread.seat == knocker
-    defender = dealt.seats[0] + dealt.seats[1] - knocker
+    defender = other_seat(dealt.seats, knocker)
     mult = 2 if rules.spades_double and dealt.upcard.suit is Suit.SPADES else 1
     k = spread.deadwood
     if k == 0:

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from engine.actions import BigGin, Knock
-from engine.cards import DECK, cards
+from engine.cards import DECK, cards, shuffled_deck
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules
 from engine.events import Dealt
 from engine.fsm import Phase
-from engine.hand import Hand, shuffled_deck
+from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind

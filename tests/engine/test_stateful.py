@@ -82,6 +82,7 @@ from engine.rules import (
     Shutout,
 )
 from engine.scoring import HandResult, ResultKind
+from engine.seats import other_seat
 from engine.showdown import Layoff
 from tests.engine.match_support import JUNK, KNOCKER, deck
 from tests.engine.support import cards_in, taken_and_held
@@ -337,7 +338,7 @@ def next_roles(
         if rules.three_handed_dead_hand is DeadHandRoles.REPLAY:
             return (dealer, seats, sitter)
         winner = dealer
-    loser = seats[0] + seats[1] - winner
+    loser = other_seat(seats, winner)
     return (winner, tuple(sorted((winner, sitter))), loser)
 
 

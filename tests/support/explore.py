@@ -56,11 +56,11 @@ from engine.actions import (
     TakeUpcard,
     sort_key,
 )
-from engine.cards import DECK, Card, Suit, to_mask
+from engine.cards import DECK, Card, Suit, shuffled_deck, to_mask
 from engine.errors import IllegalAction
 from engine.events import Discarded, WallDeclined
 from engine.fsm import Phase
-from engine.hand import STOCK_FLOOR, Hand, shuffled_deck
+from engine.hand import STOCK_FLOOR, Hand
 from engine.melds import Meld
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
