@@ -34,6 +34,7 @@ from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 from engine.seats import other_seat
+from knock import __version__
 from knock import conformance as conf
 from knock import play as play_mod
 from knock import simulate as sim
@@ -57,6 +58,23 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
 )
 console = Console(highlight=False, soft_wrap=True)
+
+
+def show_version(value: bool) -> None:
+    if value:
+        console.print(f"knock {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def knock(
+    version: Annotated[
+        bool, typer.Option("--version", callback=show_version, is_eager=True, help="Print the version and exit.")
+    ] = False,
+) -> None:
+    """Knock: a formally specified Gin Rummy engine with auditable logs."""
+
+
 SEED = typer.Option(min=0, max=2**63 - 1, help="Seed of the game: the draw and every shuffle come from it.")
 
 SUIT_STYLE = {"c": ("♣", "green"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "blue")}

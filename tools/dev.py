@@ -2,7 +2,7 @@
 """Set up Knock's virtual environment and run its main job or its whole test suite.
 
     python3 tools/dev.py demo    # set up, then play a seeded three-handed game between bots, log and verify it
-    python3 tools/dev.py test    # set up, then ruff, mypy --strict and pytest; non-zero on any failure
+    python3 tools/dev.py test    # set up, then ruff, mypy --strict, import-linter and pytest; non-zero on any failure
 
 Standard library only: it runs on a fresh machine with nothing but Python 3.11.
 """
@@ -49,9 +49,10 @@ def test(extra: list[str]) -> int:
         [PY, "-m", "ruff", "check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "mypy"],
+        [BIN / "lint-imports", "--no-cache"],  # the layering contracts of pyproject.toml
         [PY, "-m", "pytest", *extra],
     ]
-    failed = [" ".join(str(c) for c in s[1:4]) for s in steps if run(*s) != 0]
+    failed = [" ".join(str(c) for c in s[1:4]) if s[0] == PY else Path(s[0]).name for s in steps if run(*s) != 0]
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)
         return 1
