@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Regenerate the spec files that are derived from the engine's transition table.
 
-    python tools/gen_spec.py          # write spec/transitions.json, spec/*-machine.mmd, spec/state-machine.md
+    python tools/gen_spec.py          # write spec/transitions.json, spec/*-machine.mmd, spec/state-machine.md,
+                                      # and the tables of spec/environments.md
     python tools/gen_spec.py --check  # exit 1 if any of them differs from what the table gives
 
 ``tests/spec/test_state_machine.py`` runs the same comparison in the test suite.
@@ -9,10 +10,12 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
 from engine import fsm
+from knock.envs import tables as env_tables
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -60,9 +63,22 @@ the game machine moves by itself when the hand is over.
 """
 
 
+def environments_md() -> str:
+    """spec/environments.md with its generated tables (the action table and the observation layout) filled in."""
+    text = (SPEC / "environments.md").read_text(encoding="utf-8")
+    for name, table in (
+        ("actions", env_tables.action_table_markdown()),
+        ("observation", env_tables.observation_table_markdown()),
+    ):
+        block = re.compile(rf"(<!-- generated: {name} -->\n).*?(<!-- end generated: {name} -->)", re.DOTALL)
+        text = block.sub(lambda m: f"{m.group(1)}\n{table}\n{m.group(2)}", text)  # noqa: B023 -- used at once
+    return text
+
+
 def outputs() -> dict[Path, str]:
     """Every generated file and the text it must hold."""
     return {
+        SPEC / "environments.md": environments_md(),
         SPEC / "transitions.json": fsm.table_json(),
         SPEC / "hand-machine.mmd": fsm.mermaid(fsm.HAND),
         SPEC / "match-machine.mmd": fsm.mermaid(fsm.MATCH),

@@ -1,0 +1,14 @@
+"""Knock for reinforcement learning: PettingZoo and Gymnasium environments.
+
+An optional part (``pip install 'knock-gin[rl]'``); see ``spec/environments.md``. Importing this package
+registers the Gymnasium ids ``knock/Gin-v0``, ``knock/Oklahoma-v0`` and ``knock/ThreeHanded-v0``. Rule: ENV-1.
+"""
+
+from __future__ import annotations
+
+from knock.envs.aec import KnockAEC, aec_env
+from knock.envs.gym import KnockGym, gym_env, register
+
+register()
+
+__all__ = ["KnockAEC", "KnockGym", "aec_env", "gym_env"]

@@ -1,0 +1,183 @@
+"""The observation encoder and the action codec shared by the environments. Rules: ENV-2, ENV-3, ENV-4.
+
+The encoder reads one seat's view only — ``Match.observation(seat)`` or ``Hand.observation(seat)`` — and
+never the hidden state (VIS-1): whatever a seat may not see cannot reach its vector.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+import numpy.typing as npt
+
+from engine.actions import (
+    Action,
+    BigGin,
+    DeclineWall,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    PassUpcard,
+    Spread,
+    TakeUpcard,
+)
+from engine.cards import DECK, Card, Suit, to_mask
+from engine.errors import IllegalAction
+from engine.fsm import Phase
+from engine.hand import Observation
+from engine.match import MatchObservation
+from engine.melds import value
+from knock.envs import tables as T
+
+Vector = npt.NDArray[np.float32]
+Mask = npt.NDArray[np.int8]
+
+_PHASE_SLOT = {Phase(name): i for i, name in enumerate(T.OBS_PHASES)}
+_O = T.OFFSET
+_HAND, _TOP, _REST = _O["hand"], _O["discard_top"], _O["discard_rest"]
+_KNOWN, _TAKEN = _O["opponent_known"], _O["taken"]
+_SPREAD, _SPREAD_DW, _DEFENCE = _O["spread_melds"], _O["spread_deadwood"], _O["defence"]
+_STOCK_FULL = 31.0
+
+
+def encode(
+    view: Observation | None,
+    *,
+    to_act: bool,
+    sitter: bool = False,
+    scores: Sequence[float] = (),
+    out: Vector | None = None,
+) -> Vector:
+    """The float32 observation vector of one seat's view (``spec/environments.md``, ENV-3).
+
+    ``scores`` are the running scores / target from this seat on; ``sitter`` marks a sitter's view of the
+    captain's hand (THREE-8).
+    """
+    v = np.zeros(T.OBS_SIZE, np.float32) if out is None else out
+    if out is not None:
+        v.fill(0.0)
+    for i, s in enumerate(scores):
+        v[_O["scores"] + i] = min(s, 1.0)
+    v[_O["to_act"]] = to_act
+    v[_O["sitter"]] = sitter
+    if view is None:
+        v[_O["phase"] + _PHASE_SLOT[Phase.HAND_OVER]] = 1.0
+        return v
+    for c in view.hand:
+        v[_HAND + c.index] = 1.0
+    pile = view.discard_pile
+    if pile:
+        v[_TOP + pile[-1].index] = 1.0
+        for c in pile[:-1]:
+            v[_REST + c.index] = 1.0
+    for c in view.opponent_known:
+        v[_KNOWN + c.index] = 1.0
+    if view.taken is not None:
+        v[_TAKEN + view.taken.index] = 1.0
+    if view.spread is not None:
+        for m in view.spread.melds:
+            for c in m.cards:
+                v[_SPREAD + c.index] = 1.0
+        for c in view.spread.deadwood_cards:
+            v[_SPREAD_DW + c.index] = 1.0
+    if view.defence is not None:
+        for m in view.defence.melds:
+            for c in m.cards:
+                v[_DEFENCE + c.index] = 1.0
+        for lo in view.defence.layoffs:
+            v[_DEFENCE + lo.card.index] = 1.0
+    phase = view.phase if view.phase in _PHASE_SLOT else Phase.HAND_OVER
+    v[_O["phase"] + _PHASE_SLOT[phase]] = 1.0
+    v[_O["dealer"]] = view.dealer == view.seat and not sitter
+    if view.knocker is not None:
+        v[_O["knocker"] + (view.knocker != view.seat)] = 1.0
+    v[_O["stock"]] = view.stock_size / _STOCK_FULL
+    v[_O["knock_limit"]] = view.knock_limit / 10.0
+    v[_O["opponent_cards"]] = view.opponent_hand_size / 11.0
+    v[_O["stock_only"]] = view.stock_only
+    v[_O["must_knock"]] = view.must_knock
+    v[_O["doubled"]] = view.rules.spades_double and view.upcard.suit is Suit.SPADES
+    return v
+
+
+def encode_match(obs: MatchObservation, *, to_act: bool, target: int) -> Vector:
+    """The vector of a seat's view of a game (ENV-3): its hand view, and the scores from its seat on."""
+    n = len(obs.scores)
+    scores = [obs.scores[(obs.seat + i) % n] / target for i in range(n)]
+    sitter = obs.sitter == obs.seat
+    return encode(obs.hand, to_act=to_act, sitter=sitter, scores=scores)
+
+
+# --- actions ------------------------------------------------------------------------------------------
+
+_SIMPLE_ID: dict[type, int] = {
+    PassUpcard: T.PASS,
+    TakeUpcard: T.TAKE,
+    DrawStock: T.DRAW,
+    DrawDiscard: T.PICKUP,
+    BigGin: T.BIG_GIN,
+    DeclineWall: T.DECLINE,
+}
+_SIMPLE_TYPE = {i: t for t, i in _SIMPLE_ID.items()}
+
+
+def action_id(action: Action) -> int:
+    """The id of a player's action (not a showdown choice: those are indexed per decision). Rule: ENV-2."""
+    kind = type(action)
+    if kind is Discard:
+        return T.DISCARD + action.card.index  # type: ignore[union-attr]
+    if kind is Knock:
+        return T.KNOCK + action.card.index  # type: ignore[union-attr]
+    return _SIMPLE_ID[kind]
+
+
+def card_action(action_id: int, seat: int) -> Action | None:
+    """The engine action an id names for ``seat``, or None for a showdown choice or no advice."""
+    if T.DISCARD <= action_id < T.DISCARD + 52:
+        return Discard(seat, DECK[action_id - T.DISCARD])
+    if T.KNOCK <= action_id < T.KNOCK + 52:
+        return Knock(seat, DECK[action_id - T.KNOCK])
+    kind = _SIMPLE_TYPE.get(action_id)
+    return None if kind is None else kind(seat)
+
+
+def showdown_options(legal: Sequence[Action], hand: Sequence[Card]) -> list[Action]:
+    """The showdown choices offered, at most ``SHOWDOWN_CHOICES``: the legal spreads or defences by the
+    deadwood they leave, then in the engine's order. Rule: ENV-6."""
+    held = to_mask(hand)
+
+    def left(a: Action) -> int:
+        used = 0
+        if isinstance(a, Spread | LayOff):
+            for m in a.melds:
+                used |= m.mask
+        if isinstance(a, LayOff):
+            for lo in a.layoffs:
+                used |= lo.card.bit
+        return value(held & ~used)
+
+    ranked = sorted(range(len(legal)), key=lambda i: (left(legal[i]), i))
+    return [legal[i] for i in ranked[: T.SHOWDOWN_CHOICES]]
+
+
+def legal_ids(legal: Sequence[Action], showdown: bool) -> dict[int, Action]:
+    """The legal ids of a decision and the action each stands for: the showdown options when ``showdown``."""
+    if showdown:
+        return {T.CHOICE + k: a for k, a in enumerate(legal)}
+    return {action_id(a): a for a in legal}
+
+
+def mask_of(ids: dict[int, Action] | Sequence[int], extra: Sequence[int] = ()) -> Mask:
+    m = np.zeros(T.ACTIONS, np.int8)
+    m[list(ids)] = 1
+    for i in extra:
+        m[i] = 1
+    return m
+
+
+def refuse(action_id: int, seat: int, phase: str, reason: str) -> IllegalAction:
+    """An action id the environment cannot take now (no engine action for it). Rule: ENV-2."""
+    return IllegalAction("ENV-2", reason, phase=phase, action=f"p{seat} action {action_id}")

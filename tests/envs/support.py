@@ -1,0 +1,55 @@
+"""Helpers for the environment tests: random legal play through an AEC environment, scripted tables."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import numpy as np
+
+from engine.match import Match
+from engine.rules import RuleSet
+from knock.envs import tables as T
+from knock.envs.table import Table
+from tests.engine.match_support import deck
+
+
+def random_episode(env: Any, seed: int, rng_seed: int = 0, *, eager: bool = False) -> list[tuple[str, int, float]]:
+    """Play one episode of an AEC environment with random legal actions: (agent, action, reward) per step.
+
+    ``eager`` knocks whenever a knock is legal (random play rarely does, and its games take long).
+    """
+    rng = random.Random(rng_seed)
+    env.reset(seed=seed)
+    trace: list[tuple[str, int, float]] = []
+    for agent in env.agent_iter():
+        obs, reward, terminated, truncated, _ = env.last()
+        if terminated or truncated:
+            trace.append((agent, -1, float(reward)))
+            env.step(None)
+            continue
+        ids = np.flatnonzero(obs["action_mask"])
+        knocks = ids[(ids >= T.KNOCK) & (ids < T.KNOCK + 52)]
+        if eager and len(knocks):
+            ids = knocks
+        action = int(ids[int(rng.random() * len(ids))])
+        trace.append((agent, action, float(reward)))
+        env.step(action)
+    return trace
+
+
+def scripted_table(
+    non_dealer: str, dealer: str, upcard: str, stock: str = "", *, rules: RuleSet | None = None, **opts: Any
+) -> Table:
+    """A one-hand table whose first deal is prearranged: p0 deals (the draw gives him the king)."""
+    rules = rules or RuleSet()
+    table = Table(rules, **opts)
+    table.match = Match.scripted(rules, cuts=[cards_of("Ks 2c")], decks=[deck(non_dealer, dealer, upcard, stock)])
+    table._auto()
+    return table
+
+
+def cards_of(text: str) -> tuple[Any, ...]:
+    from engine.cards import cards
+
+    return cards(text)
