@@ -24,8 +24,8 @@ from typing import TypeAlias
 
 from engine.cards import Card
 from engine.errors import NotationError
-from engine.melds import Meld, canonical
-from engine.showdown import Layoff, canonical_layoffs
+from engine.melds import Meld, canonical, well_formed
+from engine.showdown import Layoff, canonical_layoffs, well_formed_layoffs
 
 
 @dataclass(frozen=True, slots=True)
@@ -120,7 +120,8 @@ class Spread:
     order = 8
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "melds", canonical(self.melds))
+        if well_formed(self.melds):  # anything else is kept as given, for check to refuse (TURN-1)
+            object.__setattr__(self, "melds", canonical(self.melds))
 
     def __str__(self) -> str:
         return " ".join(["spread", *map(str, self.melds)])
@@ -137,8 +138,10 @@ class LayOff:
     order = 9
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "melds", canonical(self.melds))
-        object.__setattr__(self, "layoffs", canonical_layoffs(self.layoffs))
+        if well_formed(self.melds):  # anything else is kept as given, for check to refuse (TURN-1)
+            object.__setattr__(self, "melds", canonical(self.melds))
+        if well_formed_layoffs(self.layoffs):
+            object.__setattr__(self, "layoffs", canonical_layoffs(self.layoffs))
 
     def __str__(self) -> str:
         return " ".join(["layoff", *map(str, self.melds), *map(str, self.layoffs)])

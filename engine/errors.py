@@ -5,6 +5,54 @@ A message reads ``KNOCK-2: cannot knock with 14 deadwood (limit 6) in phase disc
 
 from __future__ import annotations
 
+from itertools import islice
+
+#: How far ``render`` looks into a value: nesting levels, items per collection, characters in all.
+RENDER_DEPTH, RENDER_ITEMS, RENDER_CHARS = 3, 8, 120
+
+
+def render(value: object, limit: int = RENDER_CHARS) -> str:
+    r"""``value`` as short text for an error message, whatever it is and however deep or large it is.
+
+    Cards, melds and actions in their notation (``Kh``, ``4c-5c-6c``), bytes as their length and first bytes
+    in hex, collections to a bounded depth and number of items; never more than ``limit`` characters. It
+    never raises and never recurses deeper than ``RENDER_DEPTH``, so a hostile value (arrays nested a
+    thousand deep, a huge integer) cannot break the message that reports it.
+
+    >>> render([1, [2, [3, [4, [5]]]], b"\x00\x01"])
+    '[1, [2, [3, […]]], <2 bytes 0001>]'
+    """
+    text = _render(value, RENDER_DEPTH)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _render(value: object, depth: int) -> str:
+    if value is None or isinstance(value, bool | float):
+        return repr(value)
+    if isinstance(value, int):
+        return str(value) if -(10**30) < value < 10**30 else f"<an integer of {value.bit_length()} bits>"
+    if isinstance(value, str):
+        return repr(value[:60]) + ("…" if len(value) > 60 else "")
+    if isinstance(value, bytes | bytearray):
+        return f"<{len(value)} bytes {bytes(value[:8]).hex()}{'…' if len(value) > 8 else ''}>"
+    if isinstance(value, dict):
+        if depth <= 0:
+            return "{…}"
+        pairs = [f"{_render(k, depth - 1)}: {_render(v, depth - 1)}" for k, v in islice(value.items(), RENDER_ITEMS)]
+        return "{" + ", ".join(pairs) + (", …" if len(value) > RENDER_ITEMS else "") + "}"
+    if isinstance(value, list | tuple | set | frozenset):
+        opening, closing = "()" if isinstance(value, tuple) else "[]" if isinstance(value, list) else "{}"
+        if depth <= 0:
+            return f"{opening}…{closing}"
+        parts = [_render(item, depth - 1) for item in islice(value, RENDER_ITEMS)]
+        return opening + ", ".join(parts) + (", …" if len(value) > RENDER_ITEMS else "") + closing
+    if type(value).__module__.startswith("engine."):  # cards, melds, actions, events: their notation
+        try:
+            return str(value)
+        except Exception:  # a value built of garbage (an action whose fields are not cards)
+            return f"<a malformed {type(value).__name__}>"
+    return f"<{type(value).__name__}>"
+
 
 class KnockError(Exception):
     """Base class of every error Knock raises on purpose."""
@@ -54,7 +102,7 @@ class IllegalAction(KnockError, ValueError):
     """
 
     def __init__(self, rule: str, reason: str, *, phase: str, action: object) -> None:
-        super().__init__(f"{rule}: {reason} in phase {phase}: {action}", rule=rule)
+        super().__init__(f"{rule}: {reason} in phase {phase}: {_action_text(action)}", rule=rule)
         self.reason = reason
         self.phase = phase
         self.action = action
@@ -62,3 +110,11 @@ class IllegalAction(KnockError, ValueError):
 
 class InternalError(KnockError, AssertionError):
     """The engine disagrees with itself (a bug): validation accepted what the state machine refused."""
+
+
+def _action_text(action: object) -> str:
+    """An action's text form for a message; a malformed one (a seat or card of the wrong type) rendered safely."""
+    try:
+        return str(action)
+    except Exception:  # an ill-typed action (TURN-1) must still be reported, not crash the report
+        return render(action)

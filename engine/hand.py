@@ -31,7 +31,7 @@ from engine.actions import (
     sort_key,
 )
 from engine.cards import BY_ORDER, DECK, Card, Suit, cards, from_mask, rank_major, shuffled_deck, to_mask
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat, render
 from engine.events import (
     BigGinDeclared,
     Dealt,
@@ -49,11 +49,18 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import MACHINE, Phase
-from engine.melds import Meld, arrangements, best_arrangement, deadwood, discards_within
+from engine.melds import Meld, arrangements, best_arrangement, deadwood, discards_within, well_formed
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
-from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
+from engine.showdown import (
+    Layoff,
+    best_defence,
+    check_defence,
+    check_spread,
+    layoff_options,
+    well_formed_layoffs,
+)
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
 _SORTED_HERE = frozenset({Phase.WALL, Phase.KNOCK, Phase.LAYOFF})
@@ -340,7 +347,7 @@ class Hand:
         phase = self.phase
         if type(action) not in _ACTION_KINDS:
             hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
-            raise IllegalAction("TURN-1", f"not an action: {action!r}{hint}", phase=phase.value, action=action)
+            raise IllegalAction("TURN-1", f"not an action: {render(action)}{hint}", phase=phase.value, action=action)
         if phase not in fsm.PLAYER_PHASES:
             raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
         if action.trigger not in fsm.TRIGGERS[phase]:
@@ -348,8 +355,9 @@ class Hand:
                 "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
             )
         seat = action.seat
-        if seat != self.turn:
-            raise IllegalAction("TURN-1", f"p{self.turn} is to act, not p{seat}", phase=phase.value, action=action)
+        if seat != self.turn or type(seat) is not int:
+            reason = f"p{self.turn} is to act, not p{seat}" if type(seat) is int else _not_a_seat(seat)
+            raise IllegalAction("TURN-1", reason, phase=phase.value, action=action)
         try:
             return self._events_for(action)
         except (InvalidMeld, Refused) as err:
@@ -389,6 +397,8 @@ class Hand:
         mask = self.hands[seat]
         match action:
             case Discard(card=card) | Knock(card=card):
+                if type(card) is not Card:
+                    raise Refused("TURN-1", f"not an action: {render(card)} is not a card")
                 if not mask & card.bit:
                     raise Refused("TURN-3", f"p{seat} does not hold {card}")
                 taken = self.taken
@@ -424,6 +434,8 @@ class Hand:
             case DeclineWall():
                 return [WallDeclined(seat)]
             case Spread(melds=melds):
+                if type(melds) is not tuple or not well_formed(melds):
+                    raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
                 # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
                 limit = sum(c.value for c in from_mask(mask)) if self.big_gin else self.knock_limit
                 arr = check_spread(melds, mask, limit)
@@ -431,6 +443,10 @@ class Hand:
                     raise Refused("KNOCK-6", f"a big gin spread melds all {self.rules.hand_size + 1} cards")
                 return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
             case LayOff(melds=melds, layoffs=layoffs):
+                if type(melds) is not tuple or not well_formed(melds):
+                    raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
+                if type(layoffs) is not tuple or not well_formed_layoffs(layoffs):
+                    raise Refused("TURN-1", f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
                 assert self.spread is not None
                 arr = check_defence(self.spread.melds, not self.spread.deadwood_cards, mask, melds, layoffs)
                 return [DefenceLaid(seat, arr.melds, layoffs, arr.deadwood_cards)]
@@ -643,6 +659,11 @@ class Hand:
         seat = self.other(self.spread.seat)
         d = best_defence(self.spread.melds, False, self.hands[seat])
         return LayOff(seat, d.melds, d.layoffs)
+
+
+def _not_a_seat(seat: object) -> str:
+    """TURN-1: a seat is a seat number (an ``int``; ``True`` is not seat 1)."""
+    return f"not an action: its seat {render(seat)} is not a seat number"
 
 
 class Refused(Exception):

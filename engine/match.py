@@ -18,7 +18,7 @@ from typing import Protocol, cast
 
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
-from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat, render
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import MATCH_MACHINE, MatchPhase, Phase, fire
 from engine.hand import Hand, Observation
@@ -272,7 +272,9 @@ class Match:
 
         hand = self.hand
         if type(action) not in _ACTION_KINDS:
-            raise self._refuse(action, "TURN-1", f"not an action: {action!r:.80}")
+            raise self._refuse(action, "TURN-1", f"not an action: {render(action)}")
+        if type(action.seat) is not int:
+            raise self._refuse(action, "TURN-1", f"not an action: its seat {render(action.seat)} is not a seat number")
         if not 0 <= action.seat < self.rules.players:
             raise self._refuse(action, "THREE-1", f"no seat p{action.seat} in a game of {self.rules.players}")
         if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
@@ -290,11 +292,14 @@ class Match:
             raise refuse("MATCH-1", "no hand is being played")
         assert isinstance(action, Advise)
         if type(action.suggestion) not in _ACTION_KINDS or isinstance(action.suggestion, Advise):
-            raise refuse("THREE-7", f"advice suggests an action, not {action.suggestion!r:.80}")
+            raise refuse("THREE-7", f"advice suggests an action, not {render(action.suggestion)}")
         if action.seat != self.sitter:
             raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
         if self.to_act != self.captain:
             raise refuse("THREE-7", "the sitter advises only while the captain is to act")
+        if type(action.suggestion.seat) is not int:
+            raise refuse("TURN-1", f"the suggestion is not an action: its seat {render(action.suggestion.seat)} "
+                         "is not a seat number")  # fmt: skip
         if action.suggestion.seat != self.captain:
             raise refuse("THREE-7", f"advice is for the captain p{self.captain}")
         try:

@@ -271,6 +271,14 @@ class Arrangement:
         return f"{ms} | {dw or '-'} ({self.deadwood})"
 
 
+def well_formed(melds: object) -> bool:
+    """Whether ``melds`` is a list or tuple of ``Meld`` values made of cards: the shape an action's melds must
+    have (TURN-1). Whether each one is a set or a run is another question (MELD-1, MELD-2)."""
+    return isinstance(melds, tuple | list) and all(
+        type(m) is Meld and type(m.cards) is tuple and all(type(c) is Card for c in m.cards) for m in melds
+    )
+
+
 def canonical(melds: Iterable[Meld]) -> tuple[Meld, ...]:
     """Melds in their canonical order (so that equal spreads compare equal)."""
     return tuple(sorted(melds, key=lambda m: m.sort_key))

@@ -11,7 +11,16 @@ from dataclasses import dataclass
 
 from engine.cards import Card, from_mask
 from engine.errors import InvalidMeld
-from engine.melds import Arrangement, Meld, MeldKind, best_arrangement, canonical, check_disjoint, deadwood
+from engine.melds import (
+    Arrangement,
+    Meld,
+    MeldKind,
+    best_arrangement,
+    canonical,
+    check_disjoint,
+    deadwood,
+    well_formed,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +37,13 @@ class Layoff:
 
     def __str__(self) -> str:
         return f"{self.card}>{self.onto}"
+
+
+def well_formed_layoffs(layoffs: object) -> bool:
+    """Whether ``layoffs`` is a list or tuple of ``Layoff`` values, each a card and a well-formed meld (TURN-1)."""
+    return isinstance(layoffs, tuple | list) and all(
+        type(lo) is Layoff and type(lo.card) is Card and well_formed((lo.onto,)) for lo in layoffs
+    )
 
 
 def canonical_layoffs(layoffs: Iterable[Layoff]) -> tuple[Layoff, ...]:

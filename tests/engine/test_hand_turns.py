@@ -2,14 +2,20 @@
 
 from __future__ import annotations
 
+import copy
+import dataclasses
+import random
 import tomllib
 from pathlib import Path
 from typing import Any, cast
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from engine.actions import (
     Action,
+    Advise,
     BigGin,
     DeclineWall,
     Discard,
@@ -17,6 +23,7 @@ from engine.actions import (
     DrawStock,
     Knock,
     LayOff,
+    MatchAction,
     PassUpcard,
     Spread,
     TakeUpcard,
@@ -27,6 +34,7 @@ from engine.errors import IllegalAction
 from engine.events import Discarded, DrewDiscard, DrewStock
 from engine.fsm import Phase
 from engine.hand import Hand
+from engine.match import Match
 from engine.melds import Meld
 from engine.rules import RuleSet
 from tests.engine.support import burn, legal, rejected
@@ -115,6 +123,107 @@ def test_a_seat_outside_the_hand_is_rejected(seat: int) -> None:
     rejected(hand, TakeUpcard(seat), "TURN-1")
     play(hand, "p1 take")
     rejected(hand, Discard(seat, Card.parse("2d")), "TURN-1")
+
+
+# --- TURN-1: an action of the wrong shape is not an action ---------------------------------------------
+
+#: Values that are no seat, card, meld or layoff: refused under TURN-1 wherever they stand in an action.
+GARBAGE = [None, True, False, 1.5, "p1", b"\x01", -1, 7, [], (), (None,), [[[]]], Card.parse("Kh"), object()]
+
+
+def match_at(seed: int, steps: int) -> Match:
+    """A three-handed game after ``steps`` random legal actions (the sitter advising now and then)."""
+    match = Match.new(RuleSet.preset("three_handed"), seed=seed)
+    rng = random.Random(seed)
+    for _ in range(steps):
+        if match.is_over:
+            break
+        options: list[MatchAction] = [*match.legal_actions(), *match.advice_options()]
+        match.apply(options[rng.randrange(len(options))])
+    return match
+
+
+def retyped(action: MatchAction, field: str, value: object) -> MatchAction:
+    """``action`` with one field replaced, bypassing the constructor's canonical ordering."""
+    new = copy.copy(action)
+    object.__setattr__(new, field, value)
+    return new
+
+
+@pytest.mark.rule("TURN-1", "THREE-1", "THREE-7")
+@given(
+    seed=st.integers(0, 50),
+    steps=st.integers(0, 40),
+    pick=st.integers(0, 1000),
+    field=st.sampled_from(["seat", "card", "melds", "layoffs", "suggestion"]),
+    value=st.sampled_from(GARBAGE),
+)
+@settings(max_examples=150, deadline=None)
+def test_an_action_with_a_field_of_the_wrong_type_is_refused_and_changes_nothing(
+    seed: int, steps: int, pick: int, field: str, value: object
+) -> None:
+    match = match_at(seed, steps)
+    options: list[MatchAction] = [*match.legal_actions(), *match.advice_options()]
+    assume(options)
+    action = options[pick % len(options)]
+    target = action.suggestion if isinstance(action, Advise) and field != "suggestion" else action
+    assume(hasattr(target, field) and not (field == "seat" and type(value) is int and value == target.seat))
+    assume(not (field == "card" and isinstance(value, Card)) and not (field in ("melds", "layoffs") and value == ()))
+    bad = retyped(target, field, value)
+    if target is not action:
+        bad = Advise(action.seat, cast(Action, bad))
+    before = (len(match.events), match.to_act, match.hand.state_key() if match.hand else None)
+    assert not match.is_legal(bad)
+    with pytest.raises(IllegalAction) as info:
+        match.apply(bad)
+    assert info.value.rule in ("TURN-1", "THREE-1", "THREE-7")
+    if type(value) is not int or isinstance(value, bool):  # a value of the wrong type, not a wrong number
+        assert info.value.rule == "TURN-1" or (field == "suggestion" and info.value.rule == "THREE-7")
+    assert (len(match.events), match.to_act, match.hand.state_key() if match.hand else None) == before
+    str(info.value)  # the message is made whatever the value
+
+
+@pytest.mark.rule("TURN-1")
+@pytest.mark.parametrize(
+    ("action", "why"),
+    [
+        (PassUpcard(cast(int, None)), "its seat None is not a seat number"),
+        (PassUpcard(True), "its seat True is not a seat number"),
+        (TakeUpcard(cast(int, 1.0)), "its seat 1.0 is not a seat number"),
+        (Discard(1, cast(Card, None)), "None is not a card"),
+        (Knock(1, cast(Card, 12)), "12 is not a card"),
+        (Spread(1, cast(Any, None)), "are not a tuple of melds"),
+        (Spread(1, cast(Any, (None,))), "are not a tuple of melds"),
+        (LayOff(1, (), cast(Any, [None])), "are not a tuple of layoffs"),
+    ],
+)
+def test_an_ill_typed_action_is_refused_by_the_hand_under_turn_1(action: Action, why: str) -> None:
+    hand = start(p1=KNOCKER)
+    if isinstance(action, Discard | Knock):
+        play(hand, "p1 take")
+    elif isinstance(action, Spread):
+        play(hand, "p1 take", "p1 knock 2d")
+    elif isinstance(action, LayOff):
+        play(hand, "p1 take", "p1 knock 2d", "p1 spread 5c-6c-7c 8d-8h-8s Jc-Qc-Kc")
+        action = dataclasses.replace(action, seat=0)
+    before = hand.state_key()
+    assert not hand.is_legal(action)  # though PassUpcard(True) == PassUpcard(1): dataclass equality is ==
+    with pytest.raises(IllegalAction, match=r"^TURN-1: not an action: ") as info:
+        hand.apply(action)
+    assert why in info.value.reason
+    assert hand.state_key() == before
+
+
+@pytest.mark.rule("TURN-1")
+def test_a_boolean_seat_is_not_seat_one_and_is_never_logged() -> None:
+    match = match_at(1, 0)
+    assert match.to_act == 1
+    with pytest.raises(IllegalAction, match=r"^TURN-1: not an action: its seat True"):
+        match.apply(PassUpcard(True))
+    with pytest.raises(IllegalAction, match=r"^TURN-1: not an action: its seat None"):
+        match.apply(cast(Any, Advise(cast(int, None), cast(Action, None))))
+    match.apply(PassUpcard(1))
+    assert "pTrue" not in " ".join(map(str, match.events))
 
 
 # --- TURN-2: draw, then discard --------------------------------------------------------------------------
