@@ -1,7 +1,9 @@
-"""Knock for reinforcement learning: PettingZoo and Gymnasium environments.
+"""Knock for reinforcement learning: PettingZoo and Gymnasium environments and an OpenSpiel game.
 
 An optional part (``pip install 'knock-gin[rl]'``); see ``spec/environments.md``. Importing this package
-registers the Gymnasium ids ``knock/Gin-v0``, ``knock/Oklahoma-v0`` and ``knock/ThreeHanded-v0``. Rule: ENV-1.
+registers the Gymnasium ids ``knock/Gin-v0``, ``knock/Oklahoma-v0`` and ``knock/ThreeHanded-v0``;
+``import knock.envs.openspiel`` (it needs OpenSpiel, the ``peers`` extra) registers the OpenSpiel game
+``python_knock_gin``. Rule: ENV-1.
 """
 
 from __future__ import annotations

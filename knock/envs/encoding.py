@@ -63,8 +63,7 @@ def encode(
         v[_O["scores"] + i] = min(s, 1.0)
     v[_O["to_act"]] = to_act
     v[_O["sitter"]] = sitter
-    if view is None:
-        v[_O["phase"] + _PHASE_SLOT[Phase.HAND_OVER]] = 1.0
+    if view is None:  # before the deal is complete (OpenSpiel's chance nodes): nothing dealt is seen yet
         return v
     for c in view.hand:
         v[_HAND + c.index] = 1.0

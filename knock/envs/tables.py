@@ -83,7 +83,7 @@ LAYOUT: tuple[Field, ...] = _layout(
         Field("spread_melds", 52, "the cards of the knocker's melds (KNOCK-4)"),
         Field("spread_deadwood", 52, "the knocker's unmelded cards"),
         Field("defence", 52, "the defender's melds and layoffs, once laid (LAY-5)"),
-        Field("phase", len(OBS_PHASES), "one-hot: " + ", ".join(OBS_PHASES)),
+        Field("phase", len(OBS_PHASES), "one-hot: " + ", ".join(OBS_PHASES) + " (all 0 during OpenSpiel's deal)"),
         Field("to_act", 1, "1 when this agent is to act (a sitter: when he may advise)"),
         Field("dealer", 1, "1 when this seat dealt the hand (three-handed: is the box)"),
         Field("sitter", 1, "1 when this seat sits out the hand (three-handed)"),
