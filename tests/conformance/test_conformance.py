@@ -14,18 +14,21 @@ from knock.conformance import (
     Case,
     CaseError,
     answer_case,
+    answer_log,
     compare,
     compile_case,
-    coverage,
+    default_logs,
+    default_suite,
     load_case,
     load_cases,
+    rule_coverage,
     run_case,
 )
 from tests.helpers import tool_check
 
 ROOT = Path(__file__).resolve().parents[2]
-CASES = ROOT / "tests" / "conformance" / "cases"
-LOGS = ROOT / "tests" / "conformance" / "logs"
+CASES = default_suite()
+LOGS = default_logs()
 SUITE = load_cases([CASES])
 
 
@@ -38,15 +41,14 @@ def test_case_passes(case: Case) -> None:
 
 @pytest.mark.rule("CONF-4")
 def test_compiled_logs_are_up_to_date() -> None:
-    """tests/conformance/logs is what tools/conform.py makes of the cases (regenerate it on purpose)."""
+    """The suite's logs and rule ids are what tools/conform.py makes of the cases and the spec (regenerate
+    them on purpose)."""
     tool_check("conform.py")
 
 
 @pytest.mark.rule("CONF-4", "CONF-6")
 def test_committed_logs_give_their_expected_answers() -> None:
     """A third party without the cases can check its reader against NAME.knock and NAME.json alone."""
-    from knock.conformance import answer_log
-
     logs = sorted(LOGS.rglob("*.knock"))
     assert len(logs) >= len(SUITE) - len((LOGS / "case-only.txt").read_text().splitlines())
     for log in logs:
@@ -90,7 +92,7 @@ def test_the_committed_answers_pass_the_runner(tmp_path: Path) -> None:
 
 @pytest.mark.rule("CONF-8")
 def test_every_rule_is_covered() -> None:
-    cov = coverage(SUITE, ROOT / "spec")
+    cov = rule_coverage(SUITE)
     assert not cov.missing(), "\n".join(cov.missing())
 
 
@@ -216,3 +218,17 @@ def test_the_command_reports_invalid_cases_one_by_one(tmp_path: Path) -> None:
     assert done.returncode == 1, done.stderr
     assert "1 of 3 cases pass" in done.stdout
     assert "KNOCK-99" in done.stdout and "unknown key(s) colour" in done.stdout
+
+
+@pytest.mark.rule("CONF-8")
+def test_coverage_counts_the_cases_of_each_rule(tmp_path: Path) -> None:
+    """A reject case counts for the rule it breaks, its other rules as accepted; ids outside the list fail."""
+    accept = write(tmp_path, GIN.replace("POINTS", "98").replace("OUTCOME", "accept"), "a.toml")
+    reject = write(tmp_path, GIN.replace("POINTS", "98").replace("OUTCOME", "reject").replace(
+        'rules = ["KNOCK-5"]', 'rules = ["KNOCK-5", "KNOCK-2"]').replace("[expect]", '[expect]\nrule = "KNOCK-2"'),
+        "r.toml")  # fmt: skip
+    cov = rule_coverage([accept, reject], ["KNOCK-2", "KNOCK-5", "LAY-4"])
+    assert list(cov.rows()) == [("KNOCK-2", 0, 1), ("KNOCK-5", 2, 0), ("LAY-4", 0, 0)]
+    assert cov.missing() == ["KNOCK-2: no accept case", "LAY-4: no accept case"]
+    with pytest.raises(CaseError, match="KNOCK-5, which the spec does not define"):
+        rule_coverage([accept], ["KNOCK-2"])

@@ -4,6 +4,7 @@ fresh virtual environment, outside the checkout, it runs the ``knock`` command."
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -84,6 +85,9 @@ def test_the_installed_wheel_runs_knock_outside_the_checkout(wheel: Path, tmp_pa
     assert "wins after" in out and "verified" in out and log.stat().st_size > 100
     out = run(bin_dir / "knock", "verify", log, cwd=tmp_path)
     assert "ok " in out
+    out = run(bin_dir / "knock", "conform", "run", "-q", cwd=tmp_path)  # the suite is package data
+    assert re.search(r"\b(\d+) of \1 cases pass", out), out
+    assert " 0 gaps" in run(bin_dir / "knock", "conform", "coverage", cwd=tmp_path)
     where = run(python, "-c", "import engine, knock, replay, importlib.util as u; print(engine.__file__, "
                 "replay.__file__, knock.__file__, u.find_spec('tests'))", cwd=tmp_path)  # fmt: skip
     *files, tests = where.split()

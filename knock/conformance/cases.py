@@ -1,0 +1,298 @@
+"""Conformance cases: the case format, reading and checking case files, and the suite shipped with Knock.
+
+A *case* is a TOML file: a rule set, the prearranged draw and deals, the actions in card notation and the
+expected outcome. A file that breaks the format makes the case invalid (``CaseError``), never the engine.
+Rules: CONF-1, CONF-2, CONF-3.
+"""
+
+from __future__ import annotations
+
+import re
+import tomllib
+from collections.abc import Iterable
+from dataclasses import dataclass
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+from engine.cards import Card, cards
+from engine.errors import KnockError, NotationError
+from engine.rules import RuleSet
+
+#: Every card in canonical order (clubs, diamonds, hearts, spades; ace to king in each): the filler of a stock.
+CANONICAL: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
+CASE_KEYS = {"title", "rules", "preset", "options", "draw", "hand", "expect", "tamper", "note"}
+HAND_KEYS = {"dealer", "upcard", "stock", "actions", "expect", "p0", "p1", "p2"}
+EXPECT_KEYS = {"outcome", "rule", "stage", "scores", "game_over", "winner", "totals", "state", "record"}
+HAND_EXPECT_KEYS = {"result", "winner", "points", "knocker", "deadwood", "multiplier", "scores", "knock_limit"}
+STATE_KEYS = {"to_act", "phase", "knock_limit", "stock", "discard", "holding"}
+STAGES = ("rules", "draw", "deal", "action")
+TAMPER_KEYS = {"view", "truncate", "flip", "replace", "delete", "insert", "append", "append_bytes", "header", "rechain"}
+
+
+class CaseError(KnockError):
+    """A case file that does not follow the case format (CONF-2): the case is broken, not the engine."""
+
+    def __init__(self, path: Path | str, reason: str) -> None:
+        super().__init__(f"CONF-2: {path}: {reason}", rule="CONF-2")
+        self.path = str(path)
+        self.reason = reason
+
+
+@dataclass(frozen=True)
+class CaseHand:
+    """One deal of a case and the actions played on it."""
+
+    dealer: int
+    cards: dict[int, tuple[Card, ...]]  #: each seat dealt in, its cards in the order dealt
+    upcard: Card
+    stock: tuple[Card, ...]  #: top first, completed in canonical order when the case ends it with ``...``
+    actions: tuple[str, ...]
+    expect: dict[str, Any]
+
+    @property
+    def seats(self) -> tuple[int, int]:
+        a, b = sorted(self.cards)
+        return a, b
+
+    @property
+    def deck(self) -> tuple[Card, ...]:
+        """The deck order that deals this hand (DEAL-3): alternately non-dealer and dealer, upcard, stock."""
+        nd = self.cards[next(s for s in self.seats if s != self.dealer)]
+        d = self.cards[self.dealer]
+        out: list[Card] = []
+        for i in range(max(len(nd), len(d))):
+            out += [*nd[i : i + 1], *d[i : i + 1]]
+        return (*out, self.upcard, *self.stock)
+
+
+@dataclass(frozen=True)
+class Case:
+    """A conformance case (CONF-2)."""
+
+    path: Path
+    name: str
+    title: str
+    rules: tuple[str, ...]
+    preset: str
+    options: dict[str, Any]
+    draw: tuple[tuple[Card, ...], ...] | None
+    hands: tuple[CaseHand, ...]
+    expect: dict[str, Any]
+    tamper: dict[str, Any] | None
+
+    @property
+    def outcome(self) -> str:
+        return str(self.expect["outcome"])
+
+    @property
+    def players(self) -> int:
+        return 3 if self.preset == "three_handed" or self.options.get("players") == 3 else 2
+
+    @property
+    def reject_at(self) -> tuple[int, int]:
+        """Where a reject case expects its rejection (CONF-3): (hand, action); hand 0 is before the first deal,
+        action 0 the deal itself."""
+        stage = self.expect.get("stage", "action")
+        if stage in ("rules", "draw"):
+            return (0, 0)
+        if stage == "deal":
+            return (len(self.hands), 0)
+        return (len(self.hands), len(self.hands[-1].actions) if self.hands else 0)
+
+    def rule_set(self) -> RuleSet:
+        """The case's rule set, as RULES-1 builds it. Raises ``InvalidRules`` for options the rules refuse."""
+        return RuleSet.preset(self.preset, **self.options)
+
+    @property
+    def cuts(self) -> tuple[tuple[Card, ...], ...]:
+        """The draw for the first dealer or the roles: the case's, else the default (CONF-2): the first hand's
+        dealer (the box) draws ``Ks``, the other dealt seat (the captain) ``Qs`` and the sitter ``Js``."""
+        if self.draw is not None:
+            return self.draw
+        first = self.hands[0]
+        other = next(s for s in first.seats if s != first.dealer)
+        rank = {first.dealer: "Ks", other: "Qs"}
+        return (tuple(Card.parse(rank.get(s, "Js")) for s in range(self.players)),)
+
+
+# --- reading a case file ------------------------------------------------------------------------
+
+
+def seat_of(text: object, where: str, path: Path) -> int:
+    if not (isinstance(text, str) and re.fullmatch(r"p[0-2]", text)):
+        raise CaseError(path, f"{where}: a seat is written p0, p1 or p2, not {text!r}")
+    return int(text[1])
+
+
+def _cards_of(text: object, where: str, path: Path) -> tuple[Card, ...]:
+    if not isinstance(text, str):
+        raise CaseError(path, f"{where}: cards are a string such as 'As Td Kh'")
+    try:
+        return cards(text)
+    except NotationError as err:
+        raise CaseError(path, f"{where}: {err}") from None
+
+
+def _check_keys(table: object, allowed: set[str], where: str, path: Path) -> dict[str, Any]:
+    if not isinstance(table, dict):
+        raise CaseError(path, f"{where} must be a table")
+    unknown = sorted(set(table) - allowed)
+    if unknown:
+        raise CaseError(path, f"{where}: unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(allowed))}")
+    return table
+
+
+def load_case(path: Path, root: Path | None = None) -> Case:
+    """Read and check one case file. Raises ``CaseError`` for anything the format does not allow (CONF-2)."""
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as err:
+        raise CaseError(path, f"not a readable TOML file ({err})") from None
+    _check_keys(data, CASE_KEYS, "the case", path)
+    root = root or suite_root(path, path.parent)
+    name = path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
+    rules = data.get("rules")
+    if not (isinstance(rules, list) and rules and all(isinstance(r, str) for r in rules)):
+        raise CaseError(path, "'rules' lists the rule ids the case is evidence for, e.g. rules = ['LAY-4']")
+    preset = data.get("preset", "standard")
+    options = data.get("options", {})
+    if not isinstance(preset, str) or not isinstance(options, dict):
+        raise CaseError(path, "'preset' is a name and 'options' a table")
+    draw = None
+    if "draw" in data:
+        if not isinstance(data["draw"], list):
+            raise CaseError(path, "'draw' is a list of rounds, e.g. draw = ['Ks 2c']")
+        draw = tuple(_cards_of(r, f"draw round {i + 1}", path) for i, r in enumerate(data["draw"]))
+    raw_hands = data.get("hand", [])
+    if not isinstance(raw_hands, list):
+        raise CaseError(path, "hands are written [[hand]]")
+    hands = tuple(_load_hand(h, i + 1, path) for i, h in enumerate(raw_hands))
+    expect = _check_keys(data.get("expect"), EXPECT_KEYS, "[expect]", path)
+    if expect.get("outcome") not in ("accept", "reject"):
+        raise CaseError(path, "[expect] needs outcome = 'accept' or 'reject'")
+    if expect["outcome"] == "reject" and not isinstance(expect.get("rule"), str):
+        raise CaseError(path, "a reject case names the rule of the rejection: rule = 'TURN-3'")
+    if expect.get("stage", "action") not in STAGES:
+        raise CaseError(path, f"stage is one of {', '.join(STAGES)}")
+    if "state" in expect:
+        _check_keys(expect["state"], STATE_KEYS, "[expect.state]", path)
+    tamper = data.get("tamper")
+    if tamper is not None:
+        _check_keys(tamper, TAMPER_KEYS, "[tamper]", path)
+        if "record" not in expect and expect["outcome"] == "reject":
+            raise CaseError(path, "a tampered log's rejection gives its record: record = N")
+    if not hands and not (expect["outcome"] == "reject" and expect.get("stage") in ("rules", "draw")):
+        raise CaseError(path, "a case deals at least one [[hand]]")
+    if expect["outcome"] == "reject" and expect.get("stage", "action") == "action" and not hands[-1].actions:
+        raise CaseError(path, "a case rejected at an action ends with that action")
+    return Case(path, name, str(data.get("title", "")), tuple(rules), preset, options, draw, hands, expect, tamper)
+
+
+def _load_hand(table: object, number: int, path: Path) -> CaseHand:
+    where = f"hand {number}"
+    t = _check_keys(table, HAND_KEYS, where, path)
+    seats = sorted(int(k[1]) for k in t if re.fullmatch(r"p[0-2]", k))
+    if len(seats) != 2:
+        raise CaseError(path, f"{where}: give the cards of exactly the two seats dealt in (p0 = '...', p1 = '...')")
+    given = {s: _cards_of(t[f"p{s}"], f"{where} p{s}", path) for s in seats}
+    if "dealer" in t:
+        dealer = seat_of(t["dealer"], f"{where} dealer", path)
+    elif number == 1:
+        dealer = seats[1]
+    else:
+        raise CaseError(path, f"{where}: every hand after the first names its dealer")
+    if "upcard" not in t:
+        raise CaseError(path, f"{where}: no upcard")
+    upcard = _cards_of(t["upcard"], f"{where} upcard", path)
+    if len(upcard) != 1:
+        raise CaseError(path, f"{where}: the upcard is one card")
+    stock_text = t.get("stock", "...")
+    if not isinstance(stock_text, str):
+        raise CaseError(path, f"{where}: the stock is a string of cards, top first, optionally ending with ...")
+    fill = stock_text.rstrip().endswith("...")
+    stock = _cards_of(stock_text.rstrip().removesuffix("...") if fill else stock_text, f"{where} stock", path)
+    if fill:
+        used = {*given[seats[0]], *given[seats[1]], upcard[0], *stock}
+        stock += tuple(c for c in CANONICAL if c not in used)
+    actions = t.get("actions", [])
+    if not (isinstance(actions, list) and all(isinstance(a, str) for a in actions)):
+        raise CaseError(path, f"{where}: actions are a list of strings, e.g. ['p0 pass', 'p1 take', 'p1 discard Kh']")
+    expect = _check_keys(t.get("expect", {}), HAND_EXPECT_KEYS, f"[hand.expect] of {where}", path)
+    return CaseHand(dealer, given, upcard[0], stock, tuple(actions), expect)
+
+
+# --- finding and loading suites -----------------------------------------------------------------
+
+
+def find_cases(paths: Iterable[Path]) -> list[Path]:
+    """Every ``*.toml`` case under the given folders (and the files given), sorted."""
+    found: list[Path] = []
+    for p in paths:
+        if p.is_dir():
+            found += sorted(p.rglob("*.toml"))
+        elif p.is_file():
+            found.append(p)
+        else:
+            raise CaseError(p, "no such case file or folder")
+    return found
+
+
+def suite_root(path: Path, given: Path) -> Path:
+    """The folder case names are relative to (CONF-1): the nearest folder named ``cases`` above the file,
+    else the folder given."""
+    for parent in path.resolve().parents:
+        if parent.name == "cases":
+            return parent
+    return given.resolve() if given.is_dir() else given.resolve().parent
+
+
+def load_cases(
+    paths: Iterable[Path], invalid: list[CaseError] | None = None, known: set[str] | None = None
+) -> list[Case]:
+    """Load every case; names must be unique. With ``known``, a case naming another rule id is invalid. With
+    ``invalid``, a case that breaks the format is collected there and the others still load (CONF-2);
+    without it, the first one raises."""
+    out: list[Case] = []
+    for p in paths:
+        for f in find_cases([p]):
+            try:
+                case = load_case(f, suite_root(f, p))
+                if known is not None and not set(case.rules) <= known:
+                    unknown = " ".join(sorted(set(case.rules) - known))
+                    raise CaseError(case.name, f"names rule ids the spec does not define: {unknown}")
+                out.append(case)
+            except CaseError as err:
+                if invalid is None:
+                    raise
+                invalid.append(err)
+    names = [c.name for c in out]
+    if len(names) != len(set(names)):
+        dup = sorted({n for n in names if names.count(n) > 1})
+        raise CaseError(dup[0], "two cases have the same name")
+    return out
+
+
+def _shipped(name: str) -> Path:
+    """A file or folder of the suite shipped in this package (``knock/conformance/suite``)."""
+    found = resources.files(__package__ or "knock.conformance").joinpath("suite", name)
+    if not isinstance(found, Path):  # pragma: no cover - only a zipped install gets here
+        raise CaseError(str(found), "the shipped suite must be installed as files, not inside an archive")
+    return found
+
+
+def default_suite() -> Path:
+    """The folder of the suite's cases shipped with Knock (CONF-1)."""
+    return _shipped("cases")
+
+
+def default_logs() -> Path:
+    """The folder of the suite's compiled logs, their expected answers and ``case-only.txt`` (CONF-4)."""
+    return _shipped("logs")
+
+
+def rule_ids() -> list[str]:
+    """The rule ids a case may name, in spec order: those of rules.md and log-format.md (CONF-2, CONF-8), as
+    ``tools/conform.py`` copies them into the package (``suite/rule-ids.txt``)."""
+    text = _shipped("rule-ids.txt").read_text(encoding="utf-8")
+    return [line for line in text.splitlines() if line and not line.startswith("#")]

@@ -1,0 +1,157 @@
+"""Compiling a case into its log form: the log of the game it describes, a rejected step written as given.
+
+Rule: CONF-4.
+"""
+
+from __future__ import annotations
+
+import io
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from engine.actions import Advise, MatchAction
+from engine.cards import Card
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolation
+from engine.match import Match
+from knock.conformance.answer import deal, parse_action
+from knock.conformance.cases import Case, CaseHand
+from knock.conformance.tamper import tamper_log
+from replay.codec import (
+    T_ADVICE,
+    T_CUT,
+    T_DEAL,
+    T_HAND,
+    T_LAYOFF,
+    T_SPREAD,
+    VERSION,
+    action_record,
+    chain,
+    header_digest,
+    pack,
+)
+from replay.log import Header, LogWriter
+
+
+@dataclass
+class Compiled:
+    """A case's log form (CONF-4): the bytes and the answer a reader must give, or why it has none."""
+
+    data: bytes | None
+    expect: dict[str, Any]
+    why_none: str = ""
+
+
+class _Raw:
+    """Appends records after a header, keeping the digest chain (for the parts the writer cannot produce)."""
+
+    def __init__(self, out: io.BytesIO, digest: bytes, records: int) -> None:
+        self.out, self.digest, self.records = out, digest, records
+
+    def write(self, record: Any) -> int:
+        data = pack(record)
+        self.out.write(data)
+        self.digest = chain(self.digest, data)
+        self.records += 1
+        return self.records
+
+
+def _header_bytes(case: Case, rules: dict[str, Any]) -> bytes:
+    names = tuple(f"p{s}" for s in range(case.players))
+    header = Header(VERSION, f"knock-gin {engine.__version__}", rules, names, {"case": case.path.stem}, False)
+    return pack(header.to_wire())
+
+
+def _raw_record(text: str) -> Any:
+    """The record of a spread or layoff whose melds are invalid, written as given (CONF-4)."""
+    words = text.split()[1:]
+    verb, args = words[0].lower(), words[1:]
+
+    def codes(meld: str) -> bytes:
+        return bytes(Card.parse(c).index for c in meld.split("-"))
+
+    if verb == "spread":
+        return [T_SPREAD, *(codes(m) for m in args)]
+    melds = [codes(m) for m in args if ">" not in m]
+    layoffs = [[Card.parse(m.split(">")[0]).index, codes(m.split(">")[1])] for m in args if ">" in m]
+    return [T_LAYOFF, melds, layoffs]
+
+
+def compile_case(case: Case) -> Compiled:
+    """The log of a case (CONF-4), built by playing it on the engine and writing what happened; a rejected
+    action, deal or rule set is written as given, so a reader must reject it at that record."""
+    want = dict(case.expect)
+    out = io.BytesIO()
+    try:
+        rules = case.rule_set()
+    except InvalidRules:
+        head = _header_bytes(case, {"name": case.preset, **case.options})
+        return Compiled(head, {**want, "record": 0})
+    match: Match | None = None
+    writer: LogWriter | None = None
+    for h, ch in enumerate(case.hands, 1):
+        try:
+            if match is not None and not match.awaiting_deck:
+                return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
+            match = deal(case, rules, ch, match)
+            if writer is None:
+                writer = LogWriter(out, match, meta={"case": case.path.stem})
+            writer.sync()
+        except InvalidDeal as err:
+            return _bad_deal(case, ch, h, err, out, writer, want)
+        assert writer is not None
+        for a, text in enumerate(ch.actions, 1):
+            action: MatchAction | None = None
+            try:
+                action = parse_action(case, text, h, a)
+                if isinstance(action, Advise) and action.suggestion.seat != match.captain:
+                    return Compiled(None, want, "advice for a seat other than the captain has no log form")
+                match.apply(action)
+                writer.sync()
+                continue
+            except (IllegalAction, RuleViolation):  # cards that are no meld too (InvalidMeld, from the text)
+                pass
+            if not isinstance(action, Advise) and text.split()[0] != f"p{match.to_act}":
+                return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
+            if action is None:
+                rec = _raw_record(text)
+            elif isinstance(action, Advise):
+                rec = [T_ADVICE, action.seat, action_record(action.suggestion)]
+            else:
+                rec = action_record(action)
+            return Compiled(out.getvalue() + pack(rec), {**want, "record": writer.records + 1})
+    data = out.getvalue()
+    if case.tamper is not None:
+        data = tamper_log(data, case.tamper, case.path)
+    return Compiled(data, want)
+
+
+def _bad_deal(
+    case: Case, ch: CaseHand, h: int, err: InvalidDeal, out: io.BytesIO, writer: LogWriter | None, want: dict[str, Any]
+) -> Compiled:
+    """The log of a case whose draw or deal is rejected: the prefix, then the draw or deal as given."""
+    draw_fault = err.rule.startswith("MATCH")
+    if ch.dealer not in ch.seats and not draw_fault:
+        return Compiled(None, want, f"a dealer who is not dealt in has no log form: {err.reason}")
+    deck = bytes(c.index for c in ch.deck) if not draw_fault else b""
+    if len(deck) == 52 and len(set(deck)) == 52:
+        return Compiled(None, want, f"this faulty deal has no log form: {err.reason}")
+    if writer is None:
+        head = _header_bytes(case, case.rule_set().to_dict())
+        out.write(head)
+        raw = _Raw(out, header_digest(head), 0)
+        seats = list(range(case.players))
+        last_cut = 0
+        for rnd in case.cuts:
+            last_cut = raw.write([T_CUT, seats[: len(rnd)], bytes(c.index for c in rnd)])
+        if draw_fault:  # the draw is judged when the first hand is dealt: write that hand, expect the last cut
+            sitter = next((s for s in range(case.players) if s not in ch.seats), None)
+            raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
+            raw.write([T_DEAL, bytes(c.index for c in ch.deck)])
+            return Compiled(out.getvalue(), {**want, "record": last_cut})
+    else:
+        raw = _Raw(out, writer.digest, writer.records)
+    sitter = next((s for s in range(case.players) if s not in ch.seats), None)
+    raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
+    at = raw.write([T_DEAL, deck])
+    return Compiled(out.getvalue(), {**want, "record": at})

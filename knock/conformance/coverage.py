@@ -1,0 +1,52 @@
+"""Coverage: which rule ids the cases give evidence for, accepted and rejected, read from the cases alone.
+
+Rule: CONF-8.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+
+from knock.conformance.cases import Case, CaseError, rule_ids
+
+
+@dataclass(frozen=True)
+class Coverage:
+    """The cases of each rule id, in spec order."""
+
+    accept: dict[str, list[str]]  #: rule -> the cases it is accepted behaviour in
+    reject: dict[str, list[str]]  #: rule -> the cases rejected under it
+
+    def missing(self) -> list[str]:
+        """What the suite lacks: the rules without an accept case (CONF-8)."""
+        return [f"{r}: no accept case" for r, cs in self.accept.items() if not cs]
+
+    def rows(self) -> Iterator[tuple[str, int, int]]:
+        """(rule, accept cases, reject cases) for every rule id."""
+        for rule in self.accept:
+            yield rule, len(self.accept[rule]), len(self.reject[rule])
+
+
+def rule_coverage(cases: Sequence[Case], ids: Sequence[str] | None = None) -> Coverage:
+    """Which rule ids have accept and reject cases (CONF-8), over ``ids`` (default: every rule id of the spec).
+    A reject case counts for the rule it expects to be broken; its other listed rules count as accepted
+    behaviour up to the rejection.
+
+    Raises:
+        CaseError: a case names a rule outside ``ids``, or rejects under a rule it does not list.
+    """
+    ids = rule_ids() if ids is None else ids
+    accept: dict[str, list[str]] = {r: [] for r in ids}
+    reject: dict[str, list[str]] = {r: [] for r in ids}
+    for c in cases:
+        for r in c.rules:
+            if r not in accept:
+                raise CaseError(c.path, f"names rule {r}, which the spec does not define")
+            if c.outcome == "reject" and r == c.expect["rule"]:
+                reject[r].append(c.name)
+            else:
+                accept[r].append(c.name)
+        if c.outcome == "reject" and c.expect["rule"] not in c.rules:
+            raise CaseError(c.path, f"rejects under {c.expect['rule']} but does not list it in 'rules'")
+    return Coverage(accept, reject)

@@ -1,0 +1,85 @@
+"""Log cases: damaging a case's compiled log before a reader sees it, as its ``[tamper]`` table says.
+
+Rule: CONF-7.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+from typing import Any
+
+from knock.conformance.cases import CaseError
+from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
+from replay.redact import redact
+
+
+def _value(v: Any) -> Any:
+    """A TOML value as a record: a table ``{bin = "hex"}`` is bytes; lists and tables recursively."""
+    if isinstance(v, dict):
+        if set(v) == {"bin"}:
+            return bytes.fromhex(v["bin"])
+        return {k: _value(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [_value(x) for x in v]
+    return v
+
+
+def _split(data: bytes) -> list[tuple[Any, bytes]]:
+    return list(unpacked(io.BytesIO(data)))
+
+
+def rechain(items: list[tuple[Any, bytes]]) -> list[tuple[Any, bytes]]:
+    """Recompute every checkpoint and the trailer over the records as they now are."""
+    out = [items[0]]
+    digest = header_digest(items[0][1])
+    for i, (value, raw) in enumerate(items[1:], 1):
+        if isinstance(value, list) and value and value[0] == T_CHECKPOINT:
+            value = [T_CHECKPOINT, digest]
+            raw = pack(value)
+        elif isinstance(value, list) and value and value[0] == T_TRAILER:
+            value = [T_TRAILER, i - 1, digest]
+            raw = pack(value)
+        out.append((value, raw))
+        digest = chain(digest, raw)
+    return out
+
+
+def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
+    """Apply a case's ``[tamper]`` edits to its compiled log (CONF-7), in the order the format lists them.
+    Raises ``CaseError`` for a record number the log does not have."""
+    if "view" in spec:
+        data = redact(data, int(spec["view"]))
+    items = _split(data)
+    n = len(items)
+
+    def index(v: Any, what: str) -> int:
+        if type(v) is not int or not 0 <= v < n:
+            raise CaseError(path, f"[tamper] {what}: a record number 0..{n - 1}, not {v!r}")
+        return v
+
+    if "header" in spec:
+        head = dict(items[0][0])
+        head.update({k: _value(v) for k, v in spec["header"].items()})
+        items[0] = (head, pack(head))
+    if "replace" in spec:
+        i = index(spec["replace"].get("record"), "replace")
+        items[i] = (_value(spec["replace"]["value"]), pack(_value(spec["replace"]["value"])))
+    if "insert" in spec:
+        i = index(spec["insert"].get("before"), "insert")
+        items.insert(i, (_value(spec["insert"]["value"]), pack(_value(spec["insert"]["value"]))))
+    if "delete" in spec:
+        del items[index(spec["delete"], "delete")]
+    if spec.get("rechain", False):
+        items = rechain(items)
+    if "append" in spec:
+        items.append((_value(spec["append"]), pack(_value(spec["append"]))))
+    out = bytearray(b"".join(raw for _, raw in items))
+    if "flip" in spec:
+        at = sum(len(raw) for _, raw in items[: index(spec["flip"].get("record"), "flip")])
+        out[at + int(spec["flip"].get("byte", 0))] ^= int(spec["flip"].get("mask", 1))
+    if "append_bytes" in spec:
+        out += bytes.fromhex(spec["append_bytes"])
+    if "truncate" in spec:
+        out = out[: len(out) - int(spec["truncate"])]
+    return bytes(out)
