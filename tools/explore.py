@@ -20,6 +20,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))  # the explorer and its oracle live in tests/support
 
 from engine.cards import Card
 from engine.rules import RuleSet

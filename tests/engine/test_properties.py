@@ -33,16 +33,17 @@ from engine.actions import (
     TakeUpcard,
     sort_key,
 )
-from engine.cards import DECK, Card, Suit, from_mask, to_mask
+from engine.cards import DECK, Card, from_mask, to_mask
 from engine.errors import IllegalAction
 from engine.events import Dealt, HandDead, HandScored
-from engine.fsm import TRIGGERS, Phase
+from engine.fsm import Phase
 from engine.hand import Hand
 from engine.melds import Meld, deadwood, knock_deadwood, melds_in
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from tests.engine.support import cards_in, hidden_from, taken_and_held
+from tests.support import oracle
 
 FULL_DECK = (1 << 52) - 1
 RULE_ID = re.compile(r"[A-Z]+-\d+")
@@ -191,55 +192,29 @@ def random_action(hand: Hand, rng: random.Random, legal: list[Action]) -> Action
     return LayOff(actor, random_melds(rng, mask), layoffs)
 
 
-def expected_rules(hand: Hand, action: Action) -> set[str]:
-    """The rules that may reject ``action`` now; empty if the rules make it legal (worked out from the spec)."""
-    if hand.to_act is None or action.seat != hand.to_act or action.trigger not in TRIGGERS[hand.phase]:
-        return {"TURN-1"}
-    mask = hand.hands[action.seat]
-    free = hand.rules.may_discard_taken_card
-    match action:
-        case Discard(card=card) | Knock(card=card):
-            if not mask & card.bit:
-                return {"TURN-3"}
-            if card == hand.taken and not free:
-                return {"TURN-4"}
-            if isinstance(action, Discard):
-                return {"DEAD-2"} if hand.must_knock else set()
-            return {"KNOCK-2"} if deadwood(mask ^ card.bit) > hand.knock_limit else set()
-        case DrawDiscard():
-            return {"OFFER-4", "DEAD-2"}
-        case BigGin():
-            return {"KNOCK-6"}
-        case Spread():
-            return {"KNOCK-4", "KNOCK-6", "MELD-3"}
-        case LayOff():
-            return {"MELD-3", "LAY-1", "LAY-2", "LAY-3", "LAY-4", "LAY-5"}
-        case _:
-            return set()  # pass, take, draw, decline: legal whenever it is their seat and phase
-
-
 def probe(hand: Hand, rng: random.Random, legal: list[Action], tries: int) -> int:
-    """Try random actions; the illegal ones must raise and change nothing. Returns how many were illegal."""
+    """Try random actions: those the rules allow (``tests.support.oracle``) must be listed, the others refused for
+    a rule they break, changing nothing. Returns how many were illegal."""
     legal_set = set(legal)
     illegal = 0
     for _ in range(tries):
         action = random_action(hand, rng, legal)
-        allowed = expected_rules(hand, action)
-        if isinstance(action, Discard | Knock) and not allowed:
-            assert action in legal_set, f"{action} should be legal"
-        if action in legal_set:
+        broken = oracle.refusals(hand, action)
+        listed = action in legal_set
+        if not broken:
+            assert listed, f"{action} is legal by the rules but not listed"
             assert hand.is_legal(action)
             continue
-        assert allowed, f"{action} is legal by the rules but not listed"
+        assert not listed, f"{action} is listed as legal but breaks {sorted(broken)}"
         before = hand.state_key()
         try:
             hand.apply(action)
         except IllegalAction as err:
             assert RULE_ID.fullmatch(err.rule)
-            assert err.rule in allowed, f"{action} rejected for {err.rule}, expected one of {sorted(allowed)}"
+            assert err.rule in broken, f"{action} rejected for {err.rule}, it breaks {sorted(broken)}"
             assert err.action == action
         else:
-            raise AssertionError(f"{action} was applied although not in legal_actions()")
+            raise AssertionError(f"{action} was applied although it breaks {sorted(broken)}")
         assert hand.state_key() == before
         illegal += 1
     return illegal
@@ -296,26 +271,25 @@ def check_observations(hand: Hand) -> None:
         assert not cards_in(obs) & hidden_from(hand, seat, known)
 
 
-def expected_result(hand: Hand) -> tuple[ResultKind, int | None, int]:
-    """The result worked out from the spread and the defence by SCORE-1 .. SCORE-6."""
-    rules, spread, knocker = hand.rules, hand.spread, hand.knocker
+def expected_result(hand: Hand) -> tuple[str, int | None, int, int]:
+    """The result worked out by ``tests.support.oracle`` from the cards, the spread and the defence (SCORE-1 ..
+    SCORE-6): kind, winner, points and multiplier."""
+    spread, knocker = hand.spread, hand.knocker
     assert spread is not None and knocker is not None
-    kd = spread.deadwood
-    dd = hand.defence.deadwood if hand.defence is not None else deadwood(hand.hands[1 - knocker])
-    if hand.big_gin:
-        assert rules.big_gin_bonus is not None
-        kind, winner, base = ResultKind.BIG_GIN, knocker, rules.big_gin_bonus + dd
-    elif kd == 0:
-        kind, winner, base = ResultKind.GIN, knocker, rules.gin_bonus + dd
-    elif kd < dd:
-        kind, winner, base = ResultKind.KNOCK, knocker, dd - kd
-    elif kd == dd and not rules.undercut_on_tie:
-        return ResultKind.TIE, None, 0
+    defender = 1 - knocker
+    k_held = oracle.cards_of(hand.hands[knocker])
+    k_melded = oracle.melded((m.cards for m in spread.melds), k_held)
+    assert k_melded is not None, "the spread is disjoint melds of the knocker's cards"
+    k_dead = oracle.points(k_held - k_melded)
+    d_held = oracle.cards_of(hand.hands[defender])
+    if hand.defence is None:
+        d_dead = oracle.deadwood_of(hand.hands[defender])
     else:
-        kind, winner, base = ResultKind.UNDERCUT, 1 - knocker, rules.undercut_bonus + kd - dd
-    multiplier = 2 if rules.spades_double and hand.upcard.suit is Suit.SPADES else 1
-    points = multiplier * base
-    return kind, winner if points > 0 else None, points
+        d_melded = oracle.melded((m.cards for m in hand.defence.melds), d_held)
+        assert d_melded is not None, "the defender's melds are disjoint melds of his cards"
+        d_dead = oracle.points(d_held - d_melded - {lo.card for lo in hand.defence.layoffs})
+    score = oracle.hand_score(hand.rules, hand.upcard, knocker, defender, k_dead, d_dead, big_gin=hand.big_gin)
+    return score.kind, score.winner, score.points, score.multiplier
 
 
 def check_end(hand: Hand) -> HandResult:
@@ -338,7 +312,7 @@ def check_end(hand: Hand) -> HandResult:
     gin = not spread.deadwood_cards
     assert (hand.defence is None) == gin  # LAY-2: no answer after gin
     assert (result.kind in (ResultKind.GIN, ResultKind.BIG_GIN)) == gin
-    assert (result.kind, result.winner, result.points) == expected_result(hand)
+    assert (result.kind.value, result.winner, result.points, result.multiplier) == expected_result(hand)
     if result.winner is not None:
         assert result.points > 0
     else:

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import DECK, cards, to_mask
+from engine.cards import DECK, Card, Suit, cards, to_mask
 from engine.melds import deadwood
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind, dead_result, score_hand
@@ -191,6 +191,48 @@ def test_the_winner_is_the_seat_awarded_the_points(seats: tuple[int, int], knock
     assert undercut.defender == defender
     assert (undercut.deadwood_of(knocker), undercut.deadwood_of(defender)) == (9, 4)
     assert undercut.deadwood == ((9, 4) if knocker == seats[0] else (4, 9))
+
+
+@pytest.mark.rule("SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5", "SCORE-6", "OKLA-4")
+@given(
+    rules=st.builds(
+        RuleSet,
+        gin_bonus=st.sampled_from([0, 20, 25]),
+        undercut_bonus=st.sampled_from([0, 10, 25]),
+        undercut_on_tie=st.booleans(),
+        big_gin_bonus=st.sampled_from([None, 0, 31, 50]),
+        spades_double=st.booleans(),
+    ),
+    upcard=st.sampled_from(DECK),
+    seats=st.sampled_from([(0, 1), (0, 2), (1, 2)]),
+    first_knocks=st.booleans(),
+    knocker_dw=st.integers(0, 10),
+    defender_dw=st.integers(0, 98),
+    big_gin=st.booleans(),
+)
+def test_every_score_agrees_with_the_oracle(
+    rules: RuleSet,
+    upcard: Card,
+    seats: tuple[int, int],
+    first_knocks: bool,
+    knocker_dw: int,
+    defender_dw: int,
+    big_gin: bool,
+) -> None:
+    """``score_hand`` against ``tests.support.oracle.hand_score``, written again from the spec."""
+    knocker, defender = seats if first_knocks else seats[::-1]
+    big_gin = big_gin and rules.big_gin_bonus is not None
+    if big_gin:
+        knocker_dw = 0
+    multiplier = 2 if rules.spades_double and upcard.suit is Suit.SPADES else 1
+    result = score_hand(rules, knocker, knocker_dw, defender_dw, big_gin=big_gin, multiplier=multiplier, seats=seats)
+    want = oracle.hand_score(rules, upcard, knocker, defender, knocker_dw, defender_dw, big_gin=big_gin)
+    assert (result.kind.value, result.winner, result.points, result.multiplier) == (
+        want.kind, want.winner, want.points, want.multiplier,
+    )  # fmt: skip
+    assert (result.knocker, result.deadwood_of(knocker), result.deadwood_of(defender)) == (
+        knocker, knocker_dw, defender_dw,
+    )  # fmt: skip
 
 
 @pytest.mark.rule("SCORE-6")

@@ -11,17 +11,17 @@ interleaves these steps, as many as the step budget allows:
   sitter, by no seat at all, in the wrong phase, a card not held, the card just taken, a knock over the limit,
   melds that overlap, are not held or are no meld at all (a ``Meld`` built without ``Meld.of``), a spread over
   the limit, layoffs that do not fit or go onto no knocker meld, advice the captain could not take. Whatever
-  the rules (worked out here from the spec, independently of the engine) allow must be listed by
-  ``legal_actions()``; anything else must be refused with ``IllegalAction`` naming one of the rules it breaks
-  (a real id of spec/rules.md), leaving the game exactly as it was;
+  the rules (worked out from the spec by ``tests.support.oracle``, independently of the engine) allow must be
+  listed by ``legal_actions()``; anything else must be refused with ``IllegalAction`` naming one of the rules it
+  breaks (a real id of spec/rules.md), leaving the game exactly as it was;
 - a copy of the game (``copy.deepcopy``; the match has no copy method of its own) that from then on gets every
   action too and must stay identical; every action is also played first on a ``Hand.copy()`` of the live
   hand, which must end in the same state while the original is untouched.
 
 After every step (and between the actions of a multi-action step) every invariant below is checked: cards
 conserved, one seat to act with a non-empty list of legal actions that all pass ``is_legal`` and are refused to
-every other seat, roles and rotation, scores (recomputed here from the recorded results, boxes and Hollywood
-columns included), the end of the game, and what each seat sees.
+every other seat, roles and rotation, scores (recomputed by ``tests.support.oracle`` from the recorded results,
+boxes and Hollywood columns included), the end of the game, and what each seat sees.
 
 At the end, plain tests pin down what the random actions found in the engine (see their docstrings and marks).
 """
@@ -75,33 +75,22 @@ from engine.melds import Meld, MeldKind, deadwood, melds_in
 from engine.rules import (
     CutTiebreak,
     DeadHandRoles,
-    KnockLimit,
     NextDealer,
     OklahomaAce,
     RuleSet,
     Shutout,
 )
-from engine.scoring import HandResult, ResultKind
-from engine.seats import other_seat
+from engine.scoring import ResultKind
 from engine.showdown import Layoff
 from tests.engine.match_support import JUNK, KNOCKER, deck
 from tests.engine.support import cards_in, taken_and_held
+from tests.support import oracle
 
 T = TypeVar("T")
 ROOT = Path(__file__).resolve().parents[2]
 SPEC_IDS = frozenset(re.findall(r"^- \*\*([A-Z]+-\d+)\*\* — ", (ROOT / "spec" / "rules.md").read_text("utf-8"), re.M))
 FULL_DECK = (1 << 52) - 1
 SHOWDOWN = (Phase.WALL, Phase.KNOCK, Phase.LAYOFF)
-
-#: The actions each phase takes (the transition table of spec/state-machine.md); anything else is TURN-1.
-PHASE_ACTIONS: dict[Phase, tuple[type[Action], ...]] = {
-    Phase.UPCARD_OFFER: (PassUpcard, TakeUpcard),
-    Phase.DRAW: (DrawStock, DrawDiscard),
-    Phase.DISCARD: (Discard, Knock, BigGin),
-    Phase.WALL: (DrawDiscard, DeclineWall),
-    Phase.KNOCK: (Spread,),
-    Phase.LAYOFF: (LayOff,),
-}
 
 #: Melds that are nobody's in particular: layoff targets that are (almost always) not the knocker's.
 FOREIGN = melds_in(to_mask(cards("As 2s 3s 4s 7c 8c 9c Kh Kd Kc Qd Jd Td")))
@@ -140,117 +129,7 @@ def rule_sets(preset: str) -> st.SearchStrategy[RuleSet]:
     return options.map(lambda o: RuleSet.preset(preset, **o))
 
 
-# --- what the rules say, worked out from the spec --------------------------------------------------------
-
-
-def is_set(meld: Meld) -> bool:
-    return len({c.rank for c in meld.cards}) == 1
-
-
-def fits(target: Meld, extra: list[Card]) -> bool:
-    """Whether ``extra`` laid off onto ``target`` leaves one meld. Rules: LAY-3, LAY-4."""
-    together = [*target.cards, *extra]
-    if len(set(together)) != len(together):
-        return False
-    if is_set(target):
-        return len(together) <= 4 and len({c.rank for c in together}) == 1
-    if len({c.suit for c in together}) != 1:
-        return False
-    ranks = sorted(c.rank for c in together)
-    return ranks == list(range(ranks[0], ranks[0] + len(ranks)))
-
-
-def is_meld(meld: Meld) -> bool:
-    """Whether the cards are a set or a run, whatever the ``Meld`` object says. Rules: MELD-1, MELD-2."""
-    cs = meld.cards
-    if len(cs) < 3 or len(set(cs)) != len(cs):
-        return False
-    if len({c.rank for c in cs}) == 1:
-        return len(cs) <= 4
-    ranks = sorted(c.rank for c in cs)
-    return len({c.suit for c in cs}) == 1 and ranks == list(range(ranks[0], ranks[0] + len(ranks)))
-
-
-def melded(melds: tuple[Meld, ...], held: set[Card]) -> set[Card] | None:
-    """The cards of disjoint melds drawn from ``held``; None if they are not an arrangement of them (MELD-3)."""
-    used: set[Card] = set()
-    for m in melds:
-        if not is_meld(m) or used & set(m.cards) or not set(m.cards) <= held:
-            return None
-        used |= set(m.cards)
-    return used
-
-
-def value(cs: set[Card]) -> int:
-    return sum(c.value for c in cs)
-
-
-def can_knock_with_last_discard(hand: Hand, seat: int) -> bool:
-    """DEAD-2: after taking the last discard he could knock (or declare big gin) with an allowed discard."""
-    top = hand.discards[-1]
-    eleven = set(hand.cards_of(seat)) | {top}
-    if hand.rules.big_gin_bonus is not None and deadwood(to_mask(eleven)) == 0:
-        return True
-    free = hand.rules.may_discard_taken_card
-    return any(deadwood(to_mask(eleven - {c})) <= hand.knock_limit for c in eleven if free or c != top)
-
-
-def hand_refusals(hand: Hand, action: Action) -> set[str]:
-    """The rules ``action`` breaks in this hand now; empty when the rules allow it."""
-    phase = hand.phase
-    if hand.to_act is None or action.seat != hand.to_act or not isinstance(action, PHASE_ACTIONS.get(phase, ())):
-        return {"TURN-1"}
-    seat = action.seat
-    held = set(hand.cards_of(seat))
-    free = hand.rules.may_discard_taken_card
-    match action:
-        case Discard(card=card) | Knock(card=card):
-            if card not in held:
-                return {"TURN-3"}
-            broken = {"TURN-4"} if card == hand.taken and not free else set()
-            if isinstance(action, Discard) and hand.must_knock:
-                broken.add("DEAD-2")
-            if isinstance(action, Knock) and deadwood(to_mask(held - {card})) > hand.knock_limit:
-                broken.add("KNOCK-2")
-            return broken
-        case DrawDiscard():
-            if phase is Phase.DRAW and hand.stock_only:
-                return {"OFFER-4"}
-            if phase is Phase.WALL and not can_knock_with_last_discard(hand, seat):
-                return {"DEAD-2"}
-            return set()
-        case BigGin():
-            ok = hand.rules.big_gin_bonus is not None and deadwood(to_mask(held)) == 0
-            return set() if ok else {"KNOCK-6"}
-        case Spread(melds=melds):
-            used = melded(melds, held)
-            if used is None:  # not an arrangement of his cards
-                return {"MELD-1", "MELD-2", "MELD-3", "KNOCK-4"}
-            if hand.big_gin:
-                return {"KNOCK-6"} if held - used else set()
-            return {"KNOCK-4"} if value(held - used) > hand.knock_limit else set()
-        case LayOff(melds=melds, layoffs=layoffs):
-            assert hand.spread is not None
-            broken = set()
-            used = melded(melds, held)
-            if used is None:  # his own melds are not an arrangement of his cards
-                broken |= {"MELD-1", "MELD-2", "MELD-3", "LAY-5"}
-                used = set()
-            onto: dict[Meld, list[Card]] = {}
-            for lo in layoffs:
-                if lo.card not in held or lo.card in used:
-                    broken.add("LAY-5")
-                used.add(lo.card)
-                if lo.onto in hand.spread.melds:
-                    onto.setdefault(lo.onto, []).append(lo.card)
-                else:
-                    broken.add("LAY-1")
-            for target, extra in onto.items():
-                if not fits(target, extra):
-                    broken.add("LAY-3" if is_set(target) else "LAY-4")
-            return broken
-        case _:
-            return set()  # pass, take, draw, decline: legal in their phase for the seat to act
+# --- what the rules say, worked out from the spec (a hand's refusals in tests.support.oracle) -------------
 
 
 def refusals(m: Match, action: MatchAction) -> set[str]:
@@ -265,81 +144,10 @@ def refusals(m: Match, action: MatchAction) -> set[str]:
     if isinstance(action, Advise):
         if action.seat != m.sitter or m.to_act != m.captain or action.suggestion.seat != m.captain:
             return {"THREE-7"}
-        return hand_refusals(hand, action.suggestion)
+        return oracle.refusals(hand, action.suggestion)
     if m.sitter is not None and action.seat == m.sitter:
         return {"THREE-7"}
-    return hand_refusals(hand, action)
-
-
-def expected_knock_limit(rules: RuleSet, upcard: Card) -> int:
-    """Rules: KNOCK-3, OKLA-1, OKLA-2."""
-    if rules.knock_limit is KnockLimit.FIXED:
-        return rules.knock_limit_value
-    if upcard.rank == 1:
-        return 0 if rules.oklahoma_ace is OklahomaAce.GIN_ONLY else 1
-    return upcard.value
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreModel:
-    """The running scores after each recorded hand, and who closed each column. Rules: MATCH-1, BONUS-1, BONUS-4."""
-
-    history: tuple[tuple[int, ...], ...]
-    closed: tuple[int | None, ...]
-
-    @property
-    def running(self) -> tuple[int, ...]:
-        return self.history[-1]
-
-    @property
-    def over(self) -> bool:
-        return all(c is not None for c in self.closed)
-
-
-def score_model(rules: RuleSet, players: int, results: list[HandResult]) -> ScoreModel:
-    ncol = 3 if rules.hollywood else 1
-    points = [[0] * players for _ in range(ncol)]
-    boxes = [[0] * players for _ in range(ncol)]
-    closed: list[int | None] = [None] * ncol
-    wins = [0] * players
-
-    def counted(col: int, seat: int) -> int:
-        return points[col][seat] + (rules.box_bonus * boxes[col][seat] if rules.immediate_boxes else 0)
-
-    history = [tuple(0 for _ in range(players))]
-    for r in results:
-        assert None in closed, "a hand was played after the game's end"
-        if r.winner is not None:
-            w = r.winner
-            wins[w] += 1
-            # BONUS-4: the k-th win goes into each open column among the first k; if all closed, the first open one
-            cols = [c for c in range(min(wins[w], ncol)) if closed[c] is None]
-            if not cols:
-                cols = [closed.index(None)]
-            for c in cols:
-                points[c][w] += r.points
-                boxes[c][w] += 2 if rules.spades_double_boxes and r.multiplier == 2 else 1
-                if counted(c, w) >= rules.target:
-                    closed[c] = w
-        history.append(tuple(sum(counted(c, s) for c in range(ncol)) for s in range(players)))
-    return ScoreModel(tuple(history), tuple(closed))
-
-
-def next_roles(
-    rules: RuleSet, dealer: int, seats: tuple[int, int], sitter: int | None, winner: int | None
-) -> tuple[int, tuple[int, ...], int | None]:
-    """Who deals and plays after a hand. Rules: MATCH-4, MATCH-5, THREE-4, THREE-5."""
-    if sitter is None:
-        if winner is None:
-            return (dealer, seats, None)
-        by_policy = {NextDealer.WINNER: winner, NextDealer.LOSER: 1 - winner, NextDealer.ALTERNATE: 1 - dealer}
-        return (by_policy[rules.next_dealer], seats, None)
-    if winner is None:
-        if rules.three_handed_dead_hand is DeadHandRoles.REPLAY:
-            return (dealer, seats, sitter)
-        winner = dealer
-    loser = other_seat(seats, winner)
-    return (winner, tuple(sorted((winner, sitter))), loser)
+    return oracle.refusals(hand, action)
 
 
 def secret(hand: Hand, seat: int) -> set[Card]:
@@ -381,7 +189,7 @@ def check_roles(m: Match) -> None:
     assert hand.seats == m.seats and hand.dealer == m.dealer and m.captain == hand.other(m.dealer)
     started = [e for e in m.events if isinstance(e, HandStarted)]
     assert len(started) == m.number and started[-1] == HandStarted(m.number, m.dealer, m.seats, m.sitter)
-    assert hand.knock_limit == expected_knock_limit(m.rules, hand.upcard)
+    assert hand.knock_limit == oracle.knock_limit(m.rules, hand.upcard)
 
 
 def check_cards(m: Match) -> None:
@@ -406,12 +214,12 @@ def check_cards(m: Match) -> None:
                 hand.observation(seat)
 
 
-def check_scores(m: Match) -> ScoreModel:
+def check_scores(m: Match) -> oracle.ScoreModel:
     """Rules: MATCH-1, THREE-6, SCORE-6, BONUS-1, BONUS-4."""
     rules, players = m.rules, m.rules.players
     ended = [e for e in m.events if isinstance(e, HandEnded)]
     assert [e.result for e in ended] == m.results
-    model = score_model(rules, players, m.results)
+    model = oracle.score_model(rules, players, m.results)
     assert m.scores == m.standings().running == model.running
     assert [e.scores for e in ended] == list(model.history[1:])
     assert m.is_over == model.over
@@ -425,7 +233,7 @@ def check_scores(m: Match) -> ScoreModel:
     return model
 
 
-def check_game_over(m: Match, model: ScoreModel) -> None:
+def check_game_over(m: Match, model: oracle.ScoreModel) -> None:
     """Rules: MATCH-1, MATCH-6, BONUS-4, BONUS-5."""
     st_ = m.standings()
     assert m.winner is not None and m.winner == st_.winner
@@ -620,7 +428,7 @@ def draw_action(data: st.DataObject, m: Match, *, advice: bool = True) -> MatchA
             some = held or cards("Ac 2d 3h 9s")
             chosen = data.draw(st.lists(st.integers(0, len(some) - 1), min_size=1, unique=True), label="forged cards")
             fake = Meld(data.draw(st.sampled_from(MeldKind), label="forged kind"), tuple(some[i] for i in chosen))
-            if is_meld(fake):
+            if oracle.is_meld(fake.cards):
                 fake = Meld(fake.kind, fake.cards[:2])
             melds = (*draw_melds(data, held), fake)
             return LayOff(seat, melds) if hand.phase is Phase.LAYOFF else Spread(seat, melds)
@@ -747,7 +555,7 @@ class GameMachine(RuleBasedStateMachine):
             self.seen["hollywood game over"] += m.rules.hollywood
             return
         assert m.number == before.number + 1 and m.hand is not before.hand
-        expected = next_roles(m.rules, before.dealer, before.seats, before.sitter, result.winner)
+        expected = oracle.next_roles(m.rules, before.dealer, before.seats, before.sitter, result.winner)
         assert (m.dealer, m.seats, m.sitter) == expected
         self.seen["rotation" if (m.dealer, m.seats) != (before.dealer, before.seats) else "same deal"] += 1
 
