@@ -11,7 +11,6 @@ import json
 import re
 import sys
 from collections.abc import Sequence
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Annotated
 
@@ -35,12 +34,15 @@ from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 from engine.seats import other_seat
 from knock import __version__
+from knock import audit as audit_mod
 from knock import conformance as conf
 from knock import play as play_mod
 from knock import simulate as sim
+from knock.cluster.runner import Runner
+from knock.cluster.storage import find_logs, shared
 from replay.log import LogReader, LogWriter, write_log
-from replay.redact import audit, redact, view_transcript
-from replay.replayer import AuditReport, Replayer, verify
+from replay.redact import redact, view_transcript
+from replay.replayer import Replayer, verify
 
 try:
     import typer
@@ -199,20 +201,6 @@ def demo(
         raise typer.Exit(1)
 
 
-def log_paths(paths: list[Path]) -> list[Path]:
-    """Files named, the *.knock files of folders named, and the files a quoted glob (``'out/*.knock'``) matches."""
-    out: list[Path] = []
-    for p in paths:
-        if p.is_dir():
-            out += sorted(p.rglob("*.knock"))
-        elif not p.exists() and any(ch in str(p) for ch in "*?["):
-            anchor = Path(p.anchor or ".")
-            out += sorted(anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else str(p)))
-        else:
-            out.append(p)
-    return out
-
-
 def bot_names(text: str, count: int | None) -> list[str]:
     """Bot names from ``a,b,c``: all known; exactly ``count`` of them when a count is given."""
     names = [b.strip() for b in text.split(",")]
@@ -240,6 +228,9 @@ def parse_settings(settings: list[str]) -> dict[str, object]:
     return out
 
 
+CLUSTER = typer.Option(help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (a cluster of --jobs processes).")
+
+
 @app.command()
 def simulate(
     games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
@@ -247,35 +238,39 @@ def simulate(
     bots: Annotated[str, typer.Option(help=f"Bots, comma separated ({', '.join(BOT_NAMES)}).")] = "heuristic,random",
     seed: Annotated[int, typer.Option(min=0, max=2**62, help="Game i is seeded seed + i.")] = 1,
     jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
-    logs: Annotated[Path | None, typer.Option(help="Write one log per game into this folder.")] = None,
+    logs: Annotated[
+        str | None, typer.Option(help="Write one log per game into this folder or fsspec URL (s3://bucket/run).")
+    ] = None,
     settings: Annotated[
         list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
     ] = None,
+    cluster: Annotated[str | None, CLUSTER] = None,
+    batch: Annotated[int, typer.Option(min=0, help="Games per task (0: about four tasks per worker).")] = 0,
 ) -> None:
-    """Play many seeded games between bots over the machine's cores and summarise them.
+    """Play many seeded games between bots over the machine's cores, or a Dask cluster, and summarise them.
 
-    Bots rotate seats from game to game. Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
+    Bots rotate seats from game to game. With --logs, a run started again skips the games already written
+    (listed in the folder's _manifest). Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
     """
     rules = RuleSet.preset(preset, **parse_settings(settings or []))
     names = bot_names(bots, None)
-    if logs is not None:
-        logs.mkdir(parents=True, exist_ok=True)
-    todo = sim.jobs(rules, names, games, seed, logs)
-    with Progress(console=console, transient=True) as progress:
+    shared(logs)
+    todo = sim.jobs(rules, names, games, seed)
+    with Progress(console=console, transient=True) as progress, Runner(cluster, jobs) as runner:
         task = progress.add_task(f"{games} games of {rules.name}", total=games)
-        results = sim.run(todo, jobs or None, lambda: progress.advance(task))
+        report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n))
     table = Table(title=f"{games} games of {rules.name} Gin to {rules.target} (seeds {seed}..{seed + games - 1})")
     for col in ("bot", "seats played", "games won", "win %", "average total"):
         table.add_column(col, justify="right" if col != "bot" else "left")
-    for line in sim.summarise(results):
+    for line in sim.summarise(report.tally):
         pct = 100 * line.wins / line.seats_played if line.seats_played else 0.0
         table.add_row(line.bot, str(line.seats_played), str(line.wins), f"{pct:.1f}", f"{line.average_total:.1f}")
     console.print(table)
-    hands = sum(r.hands for r in results)
-    dead = sum(r.dead_hands for r in results)
+    hands, dead = report.tally.hands, report.tally.dead_hands
     console.print(f"hands per game {hands / games:.2f}; dead hands {dead} ({100 * dead / max(hands, 1):.1f}%)")
-    if logs is not None:
-        console.print(f"logs: {logs}/game-SEED.knock ({games} files)")
+    console.print(f"played {report.played} games in {report.batches} batches; {report.skipped} already written "
+                  f"(skipped); retried batches: {report.retried}" + (f"; logs: {logs.rstrip('/')}/game-SEED.knock "
+                  f"({games} files), manifest in {sim.MANIFEST}/" if logs is not None else ""))  # fmt: skip
 
 
 @app.command()
@@ -329,41 +324,26 @@ def play(
         f"{n} {t}" for n, t in zip(names, st.totals, strict=True)))  # fmt: skip
 
 
-def audit_file(path: Path) -> AuditReport:
-    """Audit one file (in a worker process); an unreadable file is a failed report, not an exception."""
-    try:
-        data = path.read_bytes()
-    except OSError as err:
-        return AuditReport(ok=False, error=f"cannot read {path}: {err.strerror}")
-    return audit(data)
-
-
 @app.command(name="verify")
 def verify_cmd(
-    paths: Annotated[list[Path], typer.Argument(help="Log files or folders of *.knock files.")],
+    paths: Annotated[list[str], typer.Argument(help="Log files, folders of *.knock files, or fsspec URLs.")],
     as_json: Annotated[bool, typer.Option("--json", help="One JSON report per log, for machines.")] = False,
     jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
+    cluster: Annotated[str | None, CLUSTER] = None,
 ) -> None:
     """Audit logs in parallel: replay each strictly and check its digests. Exit status 0 only if all pass;
     each failure names the record and the reason.
 
     Example: knock verify out/ tests/golden/standard-1.knock --json
     """
-    files = log_paths(paths)
+    files = find_logs(paths)
     if not files:
         raise typer.BadParameter("no logs found", param_hint="PATHS")
-    reports: list[AuditReport] = []
-    with Progress(console=console, transient=True, disable=as_json or len(files) < 20) as progress:
+    workers = 1 if cluster is None and len(files) < 8 else jobs
+    with Progress(console=console, transient=True, disable=as_json or len(files) < 20) as progress, \
+            Runner(cluster, workers) as runner:  # fmt: skip
         task = progress.add_task(f"verifying {len(files)} logs", total=len(files))
-        if len(files) < 8 or jobs == 1:
-            for path in files:
-                reports.append(audit_file(path))
-                progress.advance(task)
-        else:
-            with ProcessPoolExecutor(max_workers=jobs or None) as pool:
-                for report in pool.map(audit_file, files, chunksize=8):
-                    reports.append(report)
-                    progress.advance(task)
+        reports = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
     for path, report in zip(files, reports, strict=True):
         if as_json:
             sys.stdout.write(json.dumps({"path": str(path), **dataclasses.asdict(report)}, default=list) + "\n")
@@ -375,8 +355,41 @@ def verify_cmd(
             console.print(f"[red]FAIL[/] {escape(str(path))}: {escape(report.error)}")
     failed = sum(not r.ok for r in reports)
     if not as_json and len(files) > 1:
-        console.print(f"{len(files) - failed} of {len(files)} logs pass")
+        retried = f"; retried batches: {runner.retried}" if cluster else ""
+        console.print(f"{len(files) - failed} of {len(files)} logs pass{retried}")
     if failed:
+        raise typer.Exit(1)
+
+
+@app.command(name="export")
+def export_cmd(
+    paths: Annotated[list[str], typer.Argument(help="Log files, folders of *.knock files or fsspec URLs.")],
+    out: Annotated[str, typer.Option("-o", "--out", help="The dataset's folder or fsspec URL (must hold no parts).")],
+    actions: Annotated[bool, typer.Option("--actions", help="Also write one row per action (OUT/actions).")] = False,
+    cluster: Annotated[str | None, CLUSTER] = None,
+    jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
+    batch: Annotated[int, typer.Option(min=0, help="Logs per part file (0: about two parts per worker).")] = 0,
+) -> None:
+    """Export logs as a Parquet dataset: OUT/hands, one row per hand (and OUT/actions with --actions), for
+    DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1.
+
+    Example: knock export out/sim -o out/corpus --actions
+    """
+    from knock import export
+
+    logs = find_logs(paths)
+    if not logs:
+        raise typer.BadParameter("no logs found", param_hint="PATHS")
+    with Progress(console=console, transient=True) as progress, Runner(cluster, jobs) as runner:
+        task = progress.add_task(f"exporting {len(logs)} logs", total=len(logs))
+        total, parts = export.run(logs, paths, out, runner, actions=actions, size=batch,
+                                  tick=lambda n: progress.advance(task, n))  # fmt: skip
+    for location, why in total.failed:
+        console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
+    rows = f"{total.hands} hands" + (f" and {total.actions} actions" if actions else "")
+    console.print(f"exported {rows} from {total.logs} logs to {out.rstrip('/')} ({parts} parts); "
+                  f"{len(total.failed)} logs left out; retried batches: {runner.retried}")  # fmt: skip
+    if total.failed:
         raise typer.Exit(1)
 
 

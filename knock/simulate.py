@@ -1,19 +1,49 @@
-"""Many seeded bot games, spread over processes: the engine behind ``knock simulate``."""
+"""Many seeded bot games, in batches over local processes or a Dask cluster: the engine behind ``knock simulate``.
+
+Game i of a run is seeded ``seed + i`` and seats the bots rotated by i, so a game's log depends only on
+the rule set, the bots and its seed: the same seed gives the same bytes however many workers play.
+With ``logs``, each game is written atomically as ``game-SEED.knock`` and each finished batch adds a
+part to the run's manifest (``_manifest/``): every game's log name, size, SHA-256 and result. A run
+started again into the same place skips the games the manifest lists whose logs are still there.
+"""
 
 from __future__ import annotations
 
-import os
-from collections.abc import Callable, Iterator
-from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass
-from pathlib import Path
+import hashlib
+import json
+import math
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.bots import make_bot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
+from knock.cluster.runner import Runner
+from knock.cluster.storage import Store
 from replay.log import write_log
+
+MANIFEST = "_manifest"
+
+
+@dataclass(frozen=True, slots=True)
+class Job:
+    """One game to play: its rule set, the bot at each seat, and its seed."""
+
+    rules: dict[str, Any]
+    bots: tuple[str, ...]
+    seed: int
+
+    @property
+    def log_name(self) -> str:
+        return f"game-{self.seed}.knock"
+
+    @property
+    def key(self) -> str:
+        """What the game is, as a digest: a manifest entry stands for this job only if its key matches."""
+        text = json.dumps([self.rules, list(self.bots), self.seed], sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
 @dataclass(frozen=True, slots=True)
@@ -24,60 +54,119 @@ class GameSummary:
     totals: tuple[int, ...]
     hands: int
     dead_hands: int
-    log: str | None
+    log: str | None = None  #: the log's name in the logs folder
+    size: int = 0  #: the log's size in bytes
+    sha256: str = ""  #: the digest of the log's bytes
+    key: str = ""  #: the job's key
+
+    def to_json(self) -> dict[str, Any]:
+        return {"seed": self.seed, "bots": list(self.bots), "winner": self.winner, "totals": list(self.totals),
+                "hands": self.hands, "dead_hands": self.dead_hands, "log": self.log, "size": self.size,
+                "sha256": self.sha256, "key": self.key}  # fmt: skip
+
+    @staticmethod
+    def from_json(d: dict[str, Any]) -> GameSummary:
+        return GameSummary(int(d["seed"]), tuple(d["bots"]), int(d["winner"]), tuple(d["totals"]), int(d["hands"]),
+                           int(d["dead_hands"]), d["log"], int(d["size"]), str(d["sha256"]), str(d["key"]))  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Job:
-    rules: dict[str, Any]
-    bots: tuple[str, ...]
-    seed: int
-    log_dir: str | None
-
-
-def play_one(job: Job) -> GameSummary:
-    """One game: bots seated by the job, seeded, optionally logged (one file per game)."""
+def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary:
+    """One game: bots seated by the job, seeded; with a store, its log written there atomically."""
     rules = RuleSet.from_dict(job.rules)
     bots = [make_bot(name, job.seed * 7 + seat) for seat, name in enumerate(job.bots)]
     match = play_match(Match.new(rules, seed=job.seed), bots)
-    path = None
-    if job.log_dir is not None:
-        path = str(Path(job.log_dir) / f"game-{job.seed}.knock")
-        names = [f"{name}#{seat}" for seat, name in enumerate(job.bots)]
-        Path(path).write_bytes(write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"}))
     st = match.standings()
     assert st.winner is not None
     dead = sum(1 for r in match.results if r.kind is ResultKind.DEAD)
-    return GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, path)
+    summary = GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, key=job.key)
+    if store is None:
+        return summary
+    names = [f"{name}#{seat}" for seat, name in enumerate(job.bots)]
+    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"})
+    store.write(job.log_name, data, tag)
+    digest = hashlib.sha256(data).hexdigest()
+    return GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, job.log_name, len(data), digest,
+                       job.key)  # fmt: skip
 
 
-def jobs(rules: RuleSet, bots: list[str], games: int, seed: int, log_dir: Path | None) -> list[Job]:
-    """Game i is seeded ``seed + i`` and rotates the bots one seat, so each bot plays every seat in turn."""
-    n = rules.players
-    seats = [bots[i % len(bots)] for i in range(n)]
-    out = []
-    for i in range(games):
-        rotated = tuple(seats[(k + i) % n] for k in range(n))
-        out.append(Job(rules.to_dict(), rotated, seed + i, str(log_dir) if log_dir else None))
+@dataclass(frozen=True, slots=True)
+class Batch:
+    """Games played by one task; with ``logs``, their logs and a manifest part are written there."""
+
+    jobs: tuple[Job, ...]
+    logs: str | None = None
+    tag: str = ""  #: the run's id, in temporary file names
+
+
+def play_batch(batch: Batch) -> list[GameSummary]:
+    """Play a batch of games (in a worker); the manifest part is written once every log of the batch is."""
+    store = Store(batch.logs) if batch.logs is not None else None
+    out = [play_one(job, store, batch.tag) for job in batch.jobs]
+    if store is not None and out:
+        digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
+        part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
+        store.write(f"{MANIFEST}/{out[0].seed}-{len(out)}-{digest}.json", part, batch.tag)
     return out
 
 
-def run(all_jobs: list[Job], workers: int | None = None, tick: Callable[[], None] | None = None) -> list[GameSummary]:
-    """Play every job, in parallel over ``workers`` processes (default: the machine's cores); in seed order."""
-    workers = workers or os.cpu_count() or 1
-    results: list[GameSummary] = []
-    if workers == 1:
-        for job in all_jobs:
-            results.append(play_one(job))
-            if tick:
-                tick()
-    else:
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            for future in as_completed([pool.submit(play_one, job) for job in all_jobs]):
-                results.append(future.result())
-                if tick:
-                    tick()
-    return sorted(results, key=lambda r: r.seed)
+def jobs(rules: RuleSet, bots: list[str], games: int, seed: int) -> list[Job]:
+    """Game i is seeded ``seed + i`` and rotates the bots one seat, so each bot plays every seat in turn."""
+    n = rules.players
+    seats = [bots[i % len(bots)] for i in range(n)]
+    wire = rules.to_dict()
+    return [Job(wire, tuple(seats[(k + i) % n] for k in range(n)), seed + i) for i in range(games)]
+
+
+def finished(store: Store) -> dict[str, GameSummary]:
+    """The games a store's manifest lists whose logs are there as recorded, by job key. A log is taken to
+    be as recorded when its size matches; when several games have written the same log (other bots on the
+    same seeds), when its SHA-256 matches.
+    """
+    sizes = store.sizes()
+    by_log: dict[str, dict[str, GameSummary]] = {}
+    for name in sorted(sizes):
+        if name.startswith(f"{MANIFEST}/") and name.endswith(".json"):
+            for entry in json.loads(store.read(name))["games"]:
+                summary = GameSummary.from_json(entry)
+                if summary.log is not None and sizes.get(summary.log) == summary.size:
+                    by_log.setdefault(summary.log, {})[summary.key] = summary
+    done: dict[str, GameSummary] = {}
+    for log, entries in by_log.items():
+        if len(entries) > 1:
+            digest = hashlib.sha256(store.read(log)).hexdigest()
+            entries = {k: s for k, s in entries.items() if s.sha256 == digest}
+        done.update(entries)
+    return done
+
+
+def batches(todo: list[Job], size: int, logs: str | None, tag: str) -> list[Batch]:
+    return [Batch(tuple(todo[i : i + size]), logs, tag) for i in range(0, len(todo), size)]
+
+
+def batch_size(games: int, workers: int) -> int:
+    """About four batches per worker, so that a slow one does not hold up the end, and at most 250 games."""
+    return max(1, min(250, math.ceil(games / (4 * workers))))
+
+
+@dataclass
+class Tally:
+    """A run's results folded as they arrive (constant memory): per bot, seats played, wins, total points."""
+
+    games: int = 0
+    hands: int = 0
+    dead_hands: int = 0
+    seats: dict[str, int] = field(default_factory=dict)
+    wins: dict[str, int] = field(default_factory=dict)
+    points: dict[str, int] = field(default_factory=dict)
+
+    def add(self, r: GameSummary) -> None:
+        self.games += 1
+        self.hands += r.hands
+        self.dead_hands += r.dead_hands
+        for seat, bot in enumerate(r.bots):
+            self.seats[bot] = self.seats.get(bot, 0) + 1
+            self.wins[bot] = self.wins.get(bot, 0) + (r.winner == seat)
+            self.points[bot] = self.points.get(bot, 0) + r.totals[seat]
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,11 +177,59 @@ class BotLine:
     average_total: float
 
 
-def summarise(results: list[GameSummary]) -> Iterator[BotLine]:
+def summarise(results: Tally | Iterable[GameSummary]) -> Iterator[BotLine]:
     """Per bot: seats played, games won, average final total."""
-    names = sorted({b for r in results for b in r.bots})
-    for name in names:
-        seats = [(r, s) for r in results for s, b in enumerate(r.bots) if b == name]
-        wins = sum(1 for r, s in seats if r.winner == s)
-        avg = sum(r.totals[s] for r, s in seats) / len(seats) if seats else 0.0
-        yield BotLine(name, len(seats), wins, avg)
+    tally = results if isinstance(results, Tally) else Tally()
+    if not isinstance(results, Tally):
+        for r in results:
+            tally.add(r)
+    for name in sorted(tally.seats):
+        seats = tally.seats[name]
+        yield BotLine(name, seats, tally.wins[name], tally.points[name] / seats if seats else 0.0)
+
+
+@dataclass(frozen=True, slots=True)
+class Report:
+    tally: Tally
+    played: int  #: games played by this run
+    skipped: int  #: games the manifest showed finished by an earlier run
+    retried: int  #: batches that started more than once (a worker was lost while it ran them)
+    batches: int
+
+
+def run(
+    todo: list[Job],
+    runner: Runner,
+    logs: str | None = None,
+    size: int = 0,
+    tick: Callable[[int], None] | None = None,
+) -> Report:
+    """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
+    (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games.
+    """
+    tally = Tally()
+    store = Store(logs) if logs is not None else None
+    skipped = 0
+    if store is not None:
+        store.makedirs()
+        done = finished(store)
+        remaining = []
+        for job in todo:
+            summary = done.get(job.key)
+            if summary is None:
+                remaining.append(job)
+            else:
+                tally.add(summary)
+                skipped += 1
+        if skipped and tick:
+            tick(skipped)
+        todo = remaining
+    work = batches(todo, size or batch_size(len(todo), runner.workers), logs, runner.run_id)
+    for summaries in runner.map(play_batch, work):
+        for s in summaries:
+            tally.add(s)
+        if tick:
+            tick(len(summaries))
+    if store is not None:
+        store.remove_leftovers(runner.run_id)
+    return Report(tally, len(todo), skipped, runner.retried, len(work))

@@ -1,0 +1,127 @@
+"""Where batches of work run: this process, a pool of local processes (the default), or a Dask cluster.
+
+``Runner`` hands each batch to one task and yields the results as they complete. On a Dask cluster a
+worker lost mid-run has its tasks run again elsewhere, silently; so that a run can say how many batches
+were retried, every task records its attempt in a Dask ``Queue`` on the scheduler before it starts, and
+the runner counts the batches that started more than once.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import uuid
+from collections import Counter
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from types import TracebackType
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+LOCAL = "local"  #: the address that asks for a LocalCluster started and stopped by the command
+LOOPBACK = "127.0.0.1"
+
+
+def _attempt(queue: str, number: int, fn: Callable[[T], R], item: T) -> R:
+    """Run one batch on a Dask worker, after recording the attempt (the scheduler acknowledges it first)."""
+    from distributed import Queue
+
+    Queue(queue).put(number)
+    return fn(item)
+
+
+class Runner:
+    """Runs batches of work and yields their results as they finish, in any order.
+
+    ``cluster`` is None for local processes (``workers`` of them; 0 means one per core, 1 runs in this
+    process), ``"local"`` for a Dask ``LocalCluster`` of ``workers`` single-threaded processes on the
+    loopback address, or a scheduler's address (``tcp://host:8786``). Use it as a context manager.
+    """
+
+    def __init__(self, cluster: str | None = None, workers: int = 0) -> None:
+        self.cluster = cluster
+        self.requested = workers
+        self.run_id = uuid.uuid4().hex[:12]  #: names this run's temporary files and attempt queue
+        self.retried = 0  #: batches that started more than once (a Dask worker was lost while it ran them)
+        self.attempts = 0  #: batch starts recorded (Dask only)
+        self._pool: ProcessPoolExecutor | None = None
+        self._processes = 1
+        self._client: Any = None
+        self._local: Any = None
+
+    def __enter__(self) -> Runner:
+        if self.cluster is None:
+            self._processes = self.requested or os.cpu_count() or 1
+            if self._processes > 1:
+                self._pool = ProcessPoolExecutor(max_workers=self._processes)
+            return self
+        try:
+            from distributed import Client, LocalCluster
+        except ImportError:  # pragma: no cover - the cluster extra is not installed
+            raise OSError("--cluster needs Dask: pip install 'knock-gin[cluster]'") from None
+        if self.cluster == LOCAL:
+            self._local = LocalCluster(
+                n_workers=self.requested or os.cpu_count() or 1, threads_per_worker=1, processes=True,
+                host=LOOPBACK, dashboard_address=None, silence_logs=logging.ERROR,
+            )  # fmt: skip
+            self._client = Client(self._local)
+        else:
+            try:
+                self._client = Client(self.cluster, timeout="20s")
+            except (OSError, TimeoutError) as err:
+                raise OSError(f"cannot reach the Dask scheduler at {self.cluster}: {err}") from None
+        return self
+
+    def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+        if self._client is not None:
+            self._client.close()
+        if self._local is not None:
+            self._local.close()
+
+    @property
+    def workers(self) -> int:
+        """How many batches can run at once: worker threads on the cluster, processes locally."""
+        if self._client is not None:
+            info = self._client.scheduler_info()
+            return max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
+        return self._processes
+
+    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+        """``fn(item)`` for every item, each a task; results as they complete. An error in a task is raised here."""
+        if self._client is not None:
+            yield from self._map_dask(fn, items)
+        elif self._pool is not None:
+            futures = [self._pool.submit(fn, item) for item in items]
+            for future in as_completed(futures):
+                yield future.result()
+        else:
+            for item in items:
+                yield fn(item)
+
+    def _map_dask(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+        from distributed import Queue
+        from distributed import as_completed as dask_completed
+
+        client = self._client
+        name = f"knock-attempts-{self.run_id}-{uuid.uuid4().hex[:6]}"
+        queue = Queue(name, client=client)
+        label = getattr(fn, "__name__", "batch").replace("_", "-")
+        futures = [
+            client.submit(_attempt, name, i, fn, item, key=f"knock-{label}-{self.run_id}-{i}", pure=False)
+            for i, item in enumerate(items)
+        ]
+        try:
+            for future in dask_completed(futures):
+                result: R = future.result()
+                future.release()
+                yield result
+            starts: Counter[int] = Counter(queue.get(batch=True))
+            self.attempts += sum(starts.values())
+            self.retried += sum(1 for n in starts.values() if n > 1)
+        finally:
+            client.cancel([f for f in futures if not f.done()])
+            queue.close()

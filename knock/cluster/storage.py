@@ -1,0 +1,217 @@
+"""Where logs and datasets live: a local folder or any fsspec URL (``s3://``, ``gs://``, ``file://`` …).
+
+Files are written atomically: to a temporary name beside the target, then renamed, so a reader (or a
+retried task) never sees half a file, and a task run twice leaves the same bytes. Local paths need only
+the standard library; URLs need fsspec and the filesystem's own package (the ``cluster`` extra brings
+fsspec and s3fs). A URL's options come from fsspec's configuration or the filesystem's usual settings,
+e.g. ``AWS_ENDPOINT_URL_S3`` or ``FSSPEC_S3_ENDPOINT_URL`` for an S3-compatible server.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+from typing import IO, Any
+
+LOG_SUFFIX = ".knock"
+TEMP_MARK = ".tmp-"  #: temporary files are named ``NAME.tmp-RUN-ATTEMPT``; never ``*.knock``
+OBJECT_STORES = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss"})
+
+
+def is_url(location: str) -> bool:
+    """A location with a protocol (``s3://bucket/logs``); anything else is a local path."""
+    return "://" in location
+
+
+def _filesystem(url: str) -> tuple[Any, str]:
+    try:
+        import fsspec
+    except ImportError:  # pragma: no cover - the cluster extra is not installed
+        raise OSError(f"{url}: URLs need fsspec: pip install 'knock-gin[cluster]'") from None
+    try:
+        fs, path = fsspec.core.url_to_fs(url)
+    except (ImportError, ValueError) as err:  # an unknown protocol, or its package missing
+        raise OSError(f"{url}: {err}") from None
+    fs.invalidate_cache()  # fsspec keeps listings per filesystem: other processes (workers) change the store
+    return fs, str(path)
+
+
+class Store:
+    """A folder of files, local or reached through fsspec; names are relative, with ``/`` between parts."""
+
+    def __init__(self, location: str) -> None:
+        self.location = location.rstrip("/") or location
+        self.fs: Any = None
+        self.root = self.location
+        if is_url(location):
+            self.fs, self.root = _filesystem(self.location)
+            self.root = self.root.rstrip("/")
+
+    def __repr__(self) -> str:
+        return f"Store({self.location!r})"
+
+    def __reduce__(self) -> tuple[type[Store], tuple[str]]:  # travels to workers as its location
+        return Store, (self.location,)
+
+    def _full(self, name: str) -> str:
+        return f"{self.root}/{name}" if name else self.root
+
+    def makedirs(self, name: str = "") -> None:
+        if self.fs is None:
+            Path(self._full(name)).mkdir(parents=True, exist_ok=True)
+        else:
+            self.fs.makedirs(self._full(name), exist_ok=True)
+
+    @property
+    def object_store(self) -> bool:
+        """Whether an object is stored whole by one upload (S3, GCS, Azure): there, upload is atomic already."""
+        protocols = self.fs.protocol if self.fs is not None else ()
+        return bool(OBJECT_STORES.intersection([protocols] if isinstance(protocols, str) else protocols))
+
+    def _temp(self, name: str, tag: str) -> str:
+        return f"{name}{TEMP_MARK}{tag}-{uuid.uuid4().hex[:8]}"
+
+    def write(self, name: str, data: bytes, tag: str) -> None:
+        """Write a whole file atomically: under a temporary name, then renamed (on an object store, one upload).
+        ``tag`` (the run's id) goes into the temporary name, so leftovers of a lost attempt can be removed.
+        """
+        if self.fs is None:
+            with self.writing(name, tag) as stream:
+                stream.write(data)
+        elif self.object_store:
+            self.fs.pipe_file(self._full(name), data)
+        else:
+            temp = self._temp(name, tag)
+            self.fs.makedirs(self._full(name.rpartition("/")[0]), exist_ok=True)
+            self.fs.pipe_file(self._full(temp), data)
+            self.fs.mv(self._full(temp), self._full(name))
+
+    @contextlib.contextmanager
+    def writing(self, name: str, tag: str) -> Iterator[IO[bytes]]:
+        """A stream to write ``name`` through, for files written piece by piece: it appears under that name
+        only once complete. Elsewhere than a local folder the file is made in a local temporary file first.
+        """
+        if self.fs is None:
+            temp = self._full(self._temp(name, tag))
+            Path(temp).parent.mkdir(parents=True, exist_ok=True)
+            try:
+                with open(temp, "wb") as stream:
+                    yield stream
+                os.replace(temp, self._full(name))
+            finally:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(temp)
+            return
+        with tempfile.TemporaryDirectory(prefix="knock-") as folder:
+            local = os.path.join(folder, "part")
+            with open(local, "wb") as stream:
+                yield stream
+            if self.object_store:
+                self.fs.put_file(local, self._full(name))
+            else:
+                temp = self._temp(name, tag)
+                self.fs.makedirs(self._full(name.rpartition("/")[0]), exist_ok=True)
+                self.fs.put_file(local, self._full(temp))
+                self.fs.mv(self._full(temp), self._full(name))
+
+    def read(self, name: str) -> bytes:
+        if self.fs is None:
+            return Path(self._full(name)).read_bytes()
+        self.fs.invalidate_cache(self._full(name))
+        data: bytes = self.fs.cat_file(self._full(name))
+        return data
+
+    def sizes(self, folder: str = "") -> dict[str, int]:
+        """Every file under ``folder`` (recursively) with its size, by name relative to the store."""
+        base = self._full(folder)
+        if self.fs is None:
+            top = Path(base)
+            if not top.is_dir():
+                return {}
+            return {p.relative_to(self.root).as_posix(): p.stat().st_size for p in top.rglob("*") if p.is_file()}
+        self.fs.invalidate_cache()
+        if not self.fs.isdir(base):
+            return {}
+        found = self.fs.find(base, detail=True)
+        return {str(p)[len(self.root) + 1 :]: int(info["size"]) for p, info in found.items()}
+
+    def remove(self, names: list[str]) -> None:
+        for name in names:
+            if self.fs is None:
+                with contextlib.suppress(FileNotFoundError):
+                    os.remove(self._full(name))
+            else:
+                self.fs.rm(self._full(name))
+
+    def remove_leftovers(self, tag: str, folder: str = "") -> int:
+        """Remove the temporary files of a run (``tag``) that lost attempts left behind; returns how many."""
+        names = [n for n in self.sizes(folder) if f"{TEMP_MARK}{tag}-" in n]
+        self.remove(names)
+        return len(names)
+
+
+def shared(location: str | None) -> None:
+    """Refuse a location that other processes cannot reach: a ``memory://`` store lives in one process.
+
+    Raises:
+        OSError: for such a location.
+    """
+    if location is not None and location.startswith("memory://"):
+        raise OSError(f"{location}: memory:// is private to one process and workers are other processes "
+                      "(use a folder, file:// or s3://)")  # fmt: skip
+
+
+def read_bytes(location: str) -> bytes:
+    """The bytes of one file, at a local path or a URL."""
+    if not is_url(location):
+        return Path(location).read_bytes()
+    fs, path = _filesystem(location)
+    data: bytes = fs.cat_file(path)
+    return data
+
+
+def find_logs(locations: list[str]) -> list[str]:
+    """The logs named: files, the ``*.knock`` files of folders (recursively), and what a quoted glob
+    (``'out/*.knock'``) matches; each a local path or a URL, in the form given. A name that matches nothing
+    is kept, so that reading it reports the error.
+    """
+    out: list[str] = []
+    for loc in locations:
+        if not is_url(loc):
+            p = Path(loc)
+            if p.is_dir():
+                out += [str(f) for f in sorted(p.rglob(f"*{LOG_SUFFIX}"))]
+            elif not p.exists() and any(ch in loc for ch in "*?["):
+                anchor = Path(p.anchor or ".")
+                out += [str(f) for f in sorted(anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else loc))]
+            else:
+                out.append(loc)
+            continue
+        fs, path = _filesystem(loc)
+        if fs.isdir(path):
+            found = sorted(f for f in fs.find(path) if str(f).endswith(LOG_SUFFIX))
+            out += [fs.unstrip_protocol(f) for f in found]
+        elif any(ch in path for ch in "*?["):
+            out += [fs.unstrip_protocol(f) for f in sorted(fs.glob(path))]
+        else:
+            out.append(loc)
+    return out
+
+
+def relative_name(location: str, roots: list[str]) -> str:
+    """A log's name for tables and reports: its location under the folder it was found in, without the
+    ``.knock`` suffix (``game-17``); the whole location when no folder named contains it.
+    """
+    name = location
+    for root in roots:
+        base = root.rstrip("/") + "/"
+        if location.startswith(base):
+            name = location[len(base) :]
+            break
+    else:
+        name = name.rpartition("/")[2]
+    return name[: -len(LOG_SUFFIX)] if name.endswith(LOG_SUFFIX) else name
