@@ -29,7 +29,16 @@ from engine.errors import (
 from engine.fsm import MatchPhase, Phase
 from engine.hand import Hand, Observation
 from engine.match import Match, MatchObservation
-from engine.melds import Arrangement, Meld, MeldKind, best_arrangement, deadwood, knock_deadwood
+from engine.melds import (
+    Arrangement,
+    Meld,
+    MeldKind,
+    best_arrangement,
+    deadwood,
+    discards_within,
+    gin_discards,
+    knock_deadwood,
+)
 from engine.rules import CutTiebreak, DeadHandRoles, KnockLimit, NextDealer, OklahomaAce, RuleSet, Shutout
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
@@ -83,6 +92,8 @@ __all__ = [
     "best_arrangement",
     "cards",
     "deadwood",
+    "discards_within",
+    "gin_discards",
     "knock_deadwood",
     "parse_action",
     "parse_match_action",

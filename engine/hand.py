@@ -648,6 +648,32 @@ class Hand:
 
     # --- helpers for bots and referees (they use only what the acting seat knows) ----------------
 
+    def knock_discards(self) -> tuple[Card, ...]:
+        """The cards the seat to act may knock with now (sorted); none outside the discard phase.
+
+        The cards of the ``Knock`` actions in ``legal_actions()``. Rules: KNOCK-2, MELD-5, TURN-4.
+
+        >>> held = cards("As 2s 3s 4s 5h 6h 7h 9c 9d 9h"), cards("2c 3d 4c 6d 8s Tc Jd Qs Kh Ks")
+        >>> top = cards("Qh Kc")  # the upcard, then the top of the stock
+        >>> h = Hand.from_deal(dealer=1, hands=held, upcard=top[0], stock=[top[1], *(c for c in DECK if c not in
+        ...     {*held[0], *held[1], *top})])
+        >>> _ = h.play("p0 pass", "p1 pass", "p0 draw")
+        >>> h.knock_discards(), h.gin_discards()
+        ((Card.parse('As'), Card.parse('4s'), Card.parse('Kc')), (Card.parse('Kc'),))
+        """
+        return self._discards_within(self.knock_limit)
+
+    def gin_discards(self) -> tuple[Card, ...]:
+        """The cards the seat to act may knock with now for gin, leaving all ten melded (sorted); none outside
+        the discard phase. Rules: KNOCK-5, MELD-5, TURN-4."""
+        return self._discards_within(0)
+
+    def _discards_within(self, limit: int) -> tuple[Card, ...]:
+        if self.phase is not Phase.DISCARD:
+            return ()
+        taken = None if self.rules.may_discard_taken_card else self.taken  # TURN-4
+        return tuple(c for c in discards_within(self.hands[self.turn], limit) if c != taken)
+
     def auto_spread(self) -> Spread:
         """The knocker's automatic spread: minimum deadwood, then the fewest open layoff targets. Rule: KNOCK-4."""
         assert self.phase is Phase.KNOCK and self.knocker is not None

@@ -226,6 +226,20 @@ def discards_within(mask11: int, limit: int) -> tuple[Card, ...]:
     return tuple(c for c in from_mask(mask11) if c.value >= need and deadwood(mask11 ^ c.bit) <= limit)
 
 
+def gin_discards(mask11: int) -> tuple[Card, ...]:
+    """The cards whose discard leaves the other ten all melded (sorted): the discards that knock for gin.
+
+    The eleven-card test of MELD-5 with no deadwood left; ``discards_within(mask11, limit)`` gives the
+    knock discards under a limit (brief A3). Rules: KNOCK-5, MELD-5.
+
+    >>> from engine.cards import cards, to_mask
+    >>> held = to_mask(cards("As 2s 3s 4s 5h 6h 7h 9c 9d 9h Kc"))
+    >>> gin_discards(held), discards_within(held, 10)
+    ((Card.parse('Kc'),), (Card.parse('As'), Card.parse('4s'), Card.parse('Kc')))
+    """
+    return discards_within(mask11, 0)
+
+
 # --- Meld enumeration and arrangements --------------------------------------------------------
 
 

@@ -21,6 +21,14 @@ MAX_POINTS = 1_000_000
 #: values, so a standard rule set's log header is what it was before they existed (LOG-1).
 DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 10}
 
+#: Options added after the log format's version 1.0, with their defaults: ``to_dict`` leaves each out at its
+#: default, so a game that does not use it writes the header it wrote before the option existed, and a
+#: header without it reads as the default (LOG-1).
+LATER_DEFAULTS: dict[str, object] = {"kisses": False}
+
+#: Every option ``to_dict`` leaves out at its default (LOG-1).
+OMITTED_AT_DEFAULT: dict[str, object] = {**DECK_DEFAULTS, **LATER_DEFAULTS}
+
 #: The fewest cards a reduced deck must leave in the stock after the deal (RULES-3).
 MIN_STOCK = 3
 
@@ -75,8 +83,13 @@ class Shutout(enum.Enum):
 class RuleSet:
     """One complete rule set. Build it from a preset and override fields with ``replace``.
 
+    Enum options take their members or their text values, in the constructor as in ``preset`` and
+    ``replace`` (RULES-2).
+
     >>> RuleSet.preset("oklahoma").knock_limit
     <KnockLimit.UPCARD: 'upcard'>
+    >>> RuleSet(shutout="double_total").shutout  # type: ignore[arg-type]
+    <Shutout.DOUBLE_TOTAL: 'double_total'>
     """
 
     name: str = "standard"
@@ -106,8 +119,10 @@ class RuleSet:
     game_bonus: int = 0
     shutout: Shutout = Shutout.NONE
     hollywood: bool = False
+    kisses: bool = False
 
     def __post_init__(self) -> None:
+        _enums_from_text(self)
         _check_kinds(self)
         if not 0 <= self.knock_limit_value <= 10:
             raise InvalidRules("RULES-2", f"knock_limit_value must be 0..10, got {self.knock_limit_value}")
@@ -158,32 +173,23 @@ class RuleSet:
         return base.replace(**overrides) if overrides else base
 
     def replace(self, **overrides: Any) -> RuleSet:
-        """A copy with some fields changed; enum fields also accept their string values."""
-        fields = {f.name: f for f in dataclasses.fields(self)}
-        clean: dict[str, Any] = {}
-        for key, value in overrides.items():
-            if key not in fields:
+        """A copy with some fields changed; enum fields also accept their string values (as the constructor)."""
+        for key in overrides:
+            if key not in _OPTIONS:
                 raise InvalidRules("RULES-2", f"unknown rule-set option {key!r}")
-            current = getattr(self, key)
-            if isinstance(current, enum.Enum) and not isinstance(value, enum.Enum):
-                try:
-                    value = type(current)(value)
-                except ValueError:
-                    choices = ", ".join(str(m.value) for m in type(current))
-                    raise InvalidRules("RULES-2", f"{key} must be one of {choices}, got {value!r}") from None
-            clean[key] = value
-        return dataclasses.replace(self, **clean)
+        return dataclasses.replace(self, **overrides)
 
     def to_dict(self) -> dict[str, Any]:
         """Every option expanded, enums as their string values (the log header's form, LOG-1).
 
-        The reduced-deck options (RULES-3) are left out at their defaults, the standard deck, so the
-        header of a standard rule set is byte-identical to the one written before they existed.
+        The reduced-deck options (RULES-3) and the options added after log format 1.0 (``kisses``) are left
+        out at their defaults, so the header of a rule set that does not use them is byte-identical to the one
+        written before they existed.
         """
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):
             v = getattr(self, f.name)
-            if f.name in DECK_DEFAULTS and v == DECK_DEFAULTS[f.name]:
+            if f.name in OMITTED_AT_DEFAULT and v == OMITTED_AT_DEFAULT[f.name]:
                 continue
             out[f.name] = v.value if isinstance(v, enum.Enum) else v
         return out
@@ -196,11 +202,27 @@ class RuleSet:
         return RuleSet().replace(**data)
 
 
+def _enums_from_text(rules: RuleSet) -> None:
+    """Read an enum option given as its text value (``shutout="double_total"``) as that member. Rule: RULES-2.
+
+    The constructor, ``replace`` and ``preset`` all come through here, so each takes the same values and
+    refuses the same ones. A text that names no member is out of range.
+    """
+    for name, kind in _ENUM_OPTIONS.items():
+        value = getattr(rules, name)
+        if isinstance(value, str):
+            try:
+                object.__setattr__(rules, name, kind(value))  # frozen: this is still construction
+            except ValueError:
+                choices = ", ".join(str(m.value) for m in kind)
+                raise InvalidRules("RULES-2", f"{name} must be one of {choices}, got {value!r}") from None
+
+
 def _check_kinds(rules: RuleSet) -> None:
     """Every option holds a value of its default's kind. Rule: RULES-2.
 
-    A value of the wrong kind is out of range: ``"no"`` is not false, and the string ``"upcard"`` given to the
-    constructor is not ``KnockLimit.UPCARD`` (``replace`` converts enum strings; the constructor does not).
+    A value of the wrong kind is out of range: ``"no"`` is not false, ``"25"`` is not 25, ``1`` is not
+    ``KnockLimit.UPCARD`` (enum options also take their text values, read by ``_enums_from_text`` first).
     Options whose default is None take None or a whole number.
     """
     for f in dataclasses.fields(rules):
@@ -211,6 +233,13 @@ def _check_kinds(rules: RuleSet) -> None:
             ok = (value is None and default is None) or (isinstance(value, int) and not isinstance(value, bool))
         if not ok:
             raise InvalidRules("RULES-2", f"{f.name} cannot be {value!r}")
+
+
+#: The rule set's fields by name, and the enum options with their enum types.
+_OPTIONS: dict[str, dataclasses.Field[Any]] = {f.name: f for f in dataclasses.fields(RuleSet)}
+_ENUM_OPTIONS: dict[str, type[enum.Enum]] = {
+    f.name: type(f.default) for f in _OPTIONS.values() if isinstance(f.default, enum.Enum)
+}
 
 
 @functools.cache

@@ -1,6 +1,6 @@
 """Game standings from the recorded hand results: running scores, boxes, Hollywood columns, bonuses.
 
-Rules: MATCH-1, MATCH-6, THREE-6, BONUS-1 .. BONUS-5.
+Rules: MATCH-1, MATCH-6, THREE-6, BONUS-1 .. BONUS-6.
 
 ``standings`` is a pure function of the rule set, the number of seats and the hand results, so a
 finished game can be re-priced under other scoring options from its record alone.
@@ -12,7 +12,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from engine.rules import RuleSet, Shutout
-from engine.scoring import HandResult
+from engine.scoring import HandResult, ResultKind
+
+#: The boxes a win earns beyond its own under ``kisses`` (BONUS-6): two for gin (or big gin), one for an undercut.
+KISSES: dict[ResultKind, int] = {ResultKind.GIN: 2, ResultKind.BIG_GIN: 2, ResultKind.UNDERCUT: 1}
 
 
 @dataclass(frozen=True, slots=True)
@@ -65,7 +68,7 @@ def standings(rules: RuleSet, seats: int, results: Sequence[HandResult]) -> Stan
         cols = [c for c in range(min(wins[w], ncol)) if closed[c] is None]
         if not cols:
             cols = [next(c for c in range(ncol) if closed[c] is None)]
-        box = 2 if rules.spades_double_boxes and r.multiplier == 2 else 1
+        box = boxes_for(rules, r)
         for c in cols:
             points[c][w] += r.points
             boxes[c][w] += box
@@ -81,6 +84,21 @@ def standings(rules: RuleSet, seats: int, results: Sequence[HandResult]) -> Stan
             won = [sum(1 for c in closed if c == s) for s in range(seats)]
             winner = max(range(seats), key=lambda s: (totals[s], won[s], closed[0] == s))
     return Standings(columns, winner, totals)
+
+
+def boxes_for(rules: RuleSet, result: HandResult) -> int:
+    """The boxes a won hand earns its winner in each column it enters. Rules: BONUS-1, BONUS-6.
+
+    One box, plus its kisses (two for gin or big gin, one for an undercut) under ``kisses``; all of them
+    doubled under ``spades_double_boxes`` when a spade upcard doubled the hand.
+
+    >>> from engine.scoring import score_hand
+    >>> gin = score_hand(RuleSet(), knocker=0, knocker_deadwood=0, defender_deadwood=9)
+    >>> boxes_for(RuleSet(), gin), boxes_for(RuleSet(kisses=True), gin)
+    (1, 3)
+    """
+    boxes = 1 + KISSES.get(result.kind, 0) if rules.kisses else 1
+    return 2 * boxes if rules.spades_double_boxes and result.multiplier == 2 else boxes
 
 
 def _running(rules: RuleSet, points: list[int], boxes: list[int]) -> list[int]:

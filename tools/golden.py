@@ -61,6 +61,7 @@ VARIANTS: dict[str, tuple[str, dict[str, object]]] = {
     "three-oklahoma": ("three_handed", {"knock_limit": "upcard", "spades_double": True}),
     "three-game-bonus": ("three_handed", {"game_bonus": 100, "shutout": "double_game_bonus", "target": 150}),
     "three-fiftieth-card": ("three_handed", {"wall_pickup_to_knock": True, "cut_tiebreak": "suit_order"}),
+    "kisses": ("standard", {"kisses": True, "box_bonus": 25}),
 }
 for _tag, (_preset, _options) in VARIANTS.items():
     for _seed in (11, 12):

@@ -13,6 +13,7 @@ from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from tests.engine.support import legal, rejected
 from tests.helpers import deal, play
+from tests.support import oracle
 
 DEFENDER = "As 2s 3s 4h 4d 4s 9s Tc Jd Kh"  # As-2s-3s 4d-4h-4s, 39 deadwood; Tc fits Jc-Qc-Kc
 KNOCKER = "5c 6c 7c 8d 8h 8s Jc Qc Kc 2d"  # three melds and 2d
@@ -43,6 +44,31 @@ def test_the_dealer_may_knock_on_the_upcard_turn() -> None:
     assert hand.phase is Phase.KNOCK
     assert hand.knocker == 0
     assert hand.to_act == 0
+
+
+@pytest.mark.rule("KNOCK-2", "KNOCK-5", "MELD-5")
+def test_the_knock_and_gin_discards_of_the_seat_to_act() -> None:
+    hand = deal(p0=DEFENDER, p1=GIN_HAND, upcard="7d", stock="Ks")
+    assert hand.knock_discards() == () == hand.gin_discards(), "none before the draw"
+    play(hand, "p1 pass", "p0 pass", "p1 draw")
+    knocks = tuple(sorted(a.card for a in hand.legal_actions() if isinstance(a, Knock)))
+    held = frozenset(hand.cards_of(1))
+    assert hand.knock_discards() == knocks
+    assert set(knocks) == {c for c in held if oracle.min_deadwood(held - {c}) <= 10}
+    assert hand.gin_discards() == tuple(c for c in knocks if oracle.min_deadwood(held - {c}) == 0) == cards("Ks")
+    play(hand, "p1 knock Ks")
+    assert hand.knock_discards() == () == hand.gin_discards(), "none once the knock is made"
+
+
+@pytest.mark.rule("KNOCK-2", "TURN-4")
+@pytest.mark.parametrize(("may_discard_taken", "expected"), [(False, "2d"), (True, "2d 7d")])
+def test_the_knock_discards_leave_out_the_card_just_taken(may_discard_taken: bool, expected: str) -> None:
+    rules = RuleSet(may_discard_taken_card=may_discard_taken)
+    hand = deal(p0=DEFENDER, p1=KNOCKER, upcard="7d", rules=rules)
+    play(hand, "p1 take")
+    assert hand.knock_discards() == cards(expected)
+    assert hand.knock_discards() == tuple(sorted(a.card for a in hand.legal_actions() if isinstance(a, Knock)))
+    assert hand.gin_discards() == ()
 
 
 @pytest.mark.rule("KNOCK-1")

@@ -10,7 +10,7 @@ import pytest
 
 from engine.errors import InvalidRules
 from engine.hand import Hand
-from engine.rules import KnockLimit, OklahomaAce, RuleSet
+from engine.rules import KnockLimit, OklahomaAce, RuleSet, Shutout
 
 # Every option and its default, as spec/rules.md (RULES-2) lists them; enum options by their string value.
 DEFAULTS: dict[str, Any] = {
@@ -41,6 +41,9 @@ DEFAULTS: dict[str, Any] = {
 
 # The reduced-deck options (RULES-3) and their defaults; to_dict leaves them out at these values (LOG-1).
 DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 10}
+
+# The options added after log format 1.0 and their defaults; to_dict leaves them out at these values (LOG-1).
+LATER_DEFAULTS: dict[str, Any] = {"kisses": False}
 
 # The values each enum option takes, as the spec lists them.
 CHOICES: dict[str, list[str]] = {
@@ -130,8 +133,21 @@ def test_a_preset_with_overrides_plays_by_them() -> None:
 @pytest.mark.rule("RULES-2")
 def test_every_option_is_documented() -> None:
     fields = {f.name for f in dataclasses.fields(RuleSet)} - {"name"}
-    assert fields == set(DEFAULTS) | set(DECK_DEFAULTS)
+    assert fields == set(DEFAULTS) | set(DECK_DEFAULTS) | set(LATER_DEFAULTS)
     assert {name: getattr(RuleSet(), name) for name in DECK_DEFAULTS} == DECK_DEFAULTS
+    assert {name: getattr(RuleSet(), name) for name in LATER_DEFAULTS} == LATER_DEFAULTS
+
+
+@pytest.mark.rule("RULES-2", "BONUS-6")
+@pytest.mark.parametrize(("option", "value"), LATER_DEFAULTS.items())
+def test_an_option_added_later_is_written_only_off_its_default(option: str, value: Any) -> None:
+    assert option not in RuleSet().to_dict()
+    assert option not in RuleSet.preset("three_handed").to_dict()
+    changed = RuleSet().replace(**{option: not value})
+    assert changed.to_dict()[option] == (not value)
+    assert list(changed.to_dict())[-1] == option, "written in its RULES-2 place, after the others"
+    assert RuleSet.from_dict(changed.to_dict()) == changed
+    assert RuleSet.from_dict(RuleSet().to_dict()) == RuleSet(), "an absent option reads as its default"
 
 
 @pytest.mark.rule("RULES-2")
@@ -208,13 +224,36 @@ def test_a_value_out_of_range_is_rejected_when_the_rule_set_is_built(option: str
 
 
 @pytest.mark.rule("RULES-2")
-@pytest.mark.parametrize(
-    ("option", "value"), [("knock_limit", "upcard"), ("oklahoma_ace", "gin_only"), ("gin_bonus", "25")]
-)
-def test_the_constructor_does_not_take_strings_for_options(option: str, value: str) -> None:
-    # Only replace() and preset() read string values; a string kept as-is would compare unequal to every
-    # enum member (RuleSet(knock_limit="fixed") used to play Oklahoma limits).
-    with pytest.raises(InvalidRules, match=r"^RULES-2: "):
+@pytest.mark.parametrize(("option", "value"), [(o, v) for o, vs in CHOICES.items() for v in vs])
+def test_the_constructor_takes_the_string_values_of_enum_options(option: str, value: str) -> None:
+    rules = RuleSet(**cast(dict[str, Any], {option: value}))
+    held = getattr(rules, option)
+    assert isinstance(held, enum.Enum), "read as the member, not kept as text"
+    assert held.value == value
+    assert rules == RuleSet().replace(**{option: value}) == RuleSet.preset("standard", **{option: value})
+    assert hash(rules) == hash(RuleSet().replace(**{option: held}))
+
+
+@pytest.mark.rule("RULES-2", "BONUS-3")
+def test_the_constructor_reads_shutout_as_the_preset_does() -> None:
+    # The case of issue 12: RuleSet(shutout="double_total") was refused while preset() took it.
+    rules = RuleSet(shutout="double_total", knock_limit="upcard")  # type: ignore[arg-type]
+    assert rules.shutout is Shutout.DOUBLE_TOTAL and rules.knock_limit is KnockLimit.UPCARD
+    assert rules == RuleSet.preset("standard", shutout="double_total", knock_limit="upcard")
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(("option", "value"), OUT_OF_RANGE, ids=[f"{o}={v!r}" for o, v in OUT_OF_RANGE])
+def test_the_constructor_refuses_what_replace_refuses(option: str, value: Any) -> None:
+    with pytest.raises(InvalidRules, match=f"^RULES-2: .*{option}") as info:
+        RuleSet(**cast(dict[str, Any], {option: value}))
+    assert info.value.rule == "RULES-2"
+
+
+@pytest.mark.rule("RULES-2")
+@pytest.mark.parametrize(("option", "value"), [("gin_bonus", "25"), ("undercut_on_tie", "true"), ("target", "100")])
+def test_only_enum_options_read_text(option: str, value: str) -> None:
+    with pytest.raises(InvalidRules, match=f"^RULES-2: {option} cannot be"):
         RuleSet(**cast(dict[str, Any], {option: value}))
 
 

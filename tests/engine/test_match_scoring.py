@@ -1,6 +1,6 @@
 """Scoring extras: boxes, the game bonus, shutouts and Hollywood, priced from recorded hand results.
 
-Spec section 15 (BONUS-1 .. BONUS-5) and MATCH-6. Most tests price hand-built result lists with
+Spec section 15 (BONUS-1 .. BONUS-6) and MATCH-6. Most tests price hand-built result lists with
 ``engine.standings.standings`` (the brief's illustrations G1 .. G3); the rest play scripted games.
 """
 
@@ -18,7 +18,7 @@ from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind, dead_result
 from engine.standings import Standings, standings
-from tests.engine.match_support import LOW, deck, gin_by, knock_by, play_script
+from tests.engine.match_support import LOW, deck, gin_by, knock_by, play_script, undercut_of
 
 A, B, C = 0, 1, 2
 
@@ -290,3 +290,96 @@ def test_a_recorded_game_can_be_repriced(preset: str) -> None:
     assert holly.winner is None  # one column closed, two still open: the game would go on
     # dead hands are part of the record and are priced as nothing
     assert standings(rules, n, [dead_result("stock"), *m.results]) == plain
+
+
+# --- BONUS-6: kisses ------------------------------------------------------------------------------------------
+
+
+def result(kind: ResultKind, winner: int | None, points: int, *, doubled: bool = False) -> HandResult:
+    """A scored hand of ``kind``: the knocker is the winner, except in an undercut (seats 0 and 1)."""
+    knocker = 1 - winner if kind is ResultKind.UNDERCUT and winner is not None else (winner or 0)
+    return HandResult(kind, winner, points, knocker, (0, 0), 2 if doubled else 1)
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-1")
+@pytest.mark.parametrize(
+    ("kind", "winner", "boxes"),
+    [
+        (ResultKind.GIN, A, 3),  # a box and two kisses
+        (ResultKind.BIG_GIN, A, 3),
+        (ResultKind.UNDERCUT, B, 2),  # a box and one kiss
+        (ResultKind.KNOCK, A, 1),  # no kiss
+        (ResultKind.TIE, None, 0),  # no winner: no box, no kiss
+    ],
+)
+def test_kisses_add_two_boxes_for_gin_and_one_for_an_undercut(kind: ResultKind, winner: int | None, boxes: int) -> None:
+    hand = result(kind, winner, 30 if winner is not None else 0)
+    plain = price([hand], box_bonus=25)
+    kissed = price([hand], box_bonus=25, kisses=True)
+    won_boxes = [0, 0] if winner is None else [1 if s == winner else 0 for s in (A, B)]
+    assert plain.columns[0].boxes == tuple(won_boxes)
+    assert kissed.columns[0].boxes == tuple(boxes if s == winner else 0 for s in (A, B))
+    assert kissed.columns[0].points == plain.columns[0].points, "kisses are boxes, not hand points"
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-1", "BONUS-2")
+def test_kisses_are_paid_as_boxes_at_the_end() -> None:
+    hands = [result(ResultKind.GIN, A, 40), result(ResultKind.UNDERCUT, B, 15), result(ResultKind.KNOCK, A, 70)]
+    st = price(hands, box_bonus=25, game_bonus=100, kisses=True)
+    assert st.over and st.winner == A
+    assert st.columns[0].boxes == (3 + 1, 2)
+    assert st.running == (110, 15), "boxes at the end do not count toward the target"
+    assert st.totals == (110 + 4 * 25 + 100, 15 + 2 * 25)
+    assert price(hands, kisses=True).totals == price(hands).totals == (110, 15), "worth nothing without box_bonus"
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-1", "MATCH-1")
+def test_immediate_kisses_count_toward_the_target() -> None:
+    hands = [result(ResultKind.GIN, A, 40), result(ResultKind.KNOCK, A, 20)]
+    assert not price(hands, box_bonus=10, immediate_boxes=True).over  # 60 + 2 boxes = 80
+    st = price(hands, box_bonus=10, immediate_boxes=True, kisses=True)  # 60 + 4 boxes = 100
+    assert st.over and st.winner == A and st.running == (100, 0) and st.totals == (100, 0)
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-1", "OKLA-4")
+@pytest.mark.parametrize(("double_boxes", "boxes"), [(True, 6), (False, 3)])
+def test_spades_double_boxes_doubles_the_kisses_with_the_box(double_boxes: bool, boxes: int) -> None:
+    st = price([result(ResultKind.GIN, A, 60, doubled=True)], kisses=True, spades_double_boxes=double_boxes)
+    assert st.columns[0].boxes == (boxes, 0)
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-4")
+def test_hollywood_enters_the_kisses_in_every_column_the_win_enters() -> None:
+    hands = [result(ResultKind.KNOCK, A, 10), result(ResultKind.GIN, A, 30)]  # the 2nd win: columns 1 and 2
+    st = price(hands, hollywood=True, kisses=True)
+    assert [c.boxes for c in st.columns] == [(1 + 3, 0), (3, 0), (0, 0)]
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-5", "MATCH-6")
+@pytest.mark.parametrize("preset", ["standard", "three_handed"])
+def test_a_recorded_game_can_be_repriced_with_kisses(preset: str) -> None:
+    rules = RuleSet.preset(preset, box_bonus=25)
+    m = play_match(Match.new(rules, seed=5), [GreedyBot()] * rules.players)
+    kinds = [(r.winner, r.kind) for r in m.results if r.winner is not None]
+    assert {k for _, k in kinds} & {ResultKind.GIN, ResultKind.UNDERCUT}, "the game has a hand that kisses"
+    kissed = standings(rules.replace(kisses=True), rules.players, m.results)
+    extra = {ResultKind.GIN: 2, ResultKind.BIG_GIN: 2, ResultKind.UNDERCUT: 1}
+    for s in range(rules.players):
+        boxes = sum(1 + extra.get(k, 0) for w, k in kinds if w == s)
+        assert kissed.columns[0].boxes[s] == boxes
+        assert kissed.totals[s] == m.standings().totals[s] + 25 * (boxes - sum(1 for w, _ in kinds if w == s))
+    assert kissed.winner == m.winner, "kisses never change the winner"
+
+
+@pytest.mark.rule("BONUS-6", "BONUS-5")
+def test_a_game_played_with_kisses_ends_with_them_in_its_totals() -> None:
+    rules = RuleSet(box_bonus=10, kisses=True)
+    scripts = [undercut_of("dealer"), gin_by("dealer"), gin_by("dealer"), gin_by("dealer"), gin_by("dealer")]
+    m = Match.scripted(rules, cuts=[cards("Kc 2d")], decks=[s.deck for s in scripts])
+    play_script(m, scripts)
+    kinds = [r.kind for r in m.results]
+    assert kinds[0] is ResultKind.UNDERCUT and set(kinds[1:]) == {ResultKind.GIN}
+    assert m.is_over and m.winner is not None
+    st = m.standings()
+    assert sum(st.columns[0].boxes) == 2 + 3 * (len(kinds) - 1)
+    assert m.events[-1] == GameOver(m.winner, st.totals)

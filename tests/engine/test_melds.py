@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+from itertools import combinations
 from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.cards import Card, cards, to_mask
+from engine.cards import DECK, Card, Suit, cards, to_mask
 from engine.errors import InvalidMeld, NotationError
 from engine.melds import (
     Meld,
@@ -17,6 +18,7 @@ from engine.melds import (
     check_disjoint,
     deadwood,
     discards_within,
+    gin_discards,
     knock_deadwood,
     melds_in,
 )
@@ -286,6 +288,7 @@ def test_knock_table(text: str, expected: int, gin: str, within_ten: str) -> Non
     mask = to_mask(held)
     assert knock_deadwood(mask) == expected
     assert discards_within(mask, 0) == tuple(sorted(cards(gin)))
+    assert gin_discards(mask) == tuple(sorted(cards(gin)))
     assert discards_within(mask, 10) == tuple(sorted(cards(within_ten)))
 
 
@@ -339,3 +342,32 @@ def test_discards_within_are_the_discards_that_pass(held: frozenset[Card], limit
     ms = oracle.melds_of(held)
     expected = sorted(c for c in held if oracle.min_deadwood(held - {c}, ms) <= limit)
     assert list(discards_within(to_mask(held), limit)) == expected
+
+
+@pytest.mark.rule("MELD-5", "KNOCK-5")
+@given(holdings(11, 11))
+def test_gin_discards_are_the_discards_that_leave_nothing_unmelded(held: frozenset[Card]) -> None:
+    ms = oracle.melds_of(held)
+    expected = sorted(c for c in held if oracle.min_deadwood(held - {c}, ms) == 0)
+    assert list(gin_discards(to_mask(held))) == expected
+    assert set(gin_discards(to_mask(held))) <= set(discards_within(to_mask(held), 0))
+
+
+def melds_of_size(size: int, used: frozenset[Card]) -> list[frozenset[Card]]:
+    """Every set (of 3 or 4) and run of ``size`` cards in the deck that uses none of ``used`` (MELD-1, MELD-2)."""
+    out = [frozenset(Card(r, s) for r in range(low, low + size)) for s in Suit for low in range(1, 15 - size)]
+    if size in (3, 4):
+        out += [frozenset(Card(r, s) for s in suits) for r in range(1, 14) for suits in combinations(Suit, size)]
+    return [m for m in out if not m & used]
+
+
+@pytest.mark.rule("MELD-5", "KNOCK-5")
+@given(st.sampled_from([(3, 3, 4), (4, 3, 3), (3, 7), (4, 6), (5, 5), (10,)]), st.data())
+def test_gin_discards_of_a_gin_hand_and_one_card_more(sizes: tuple[int, ...], data: st.DataObject) -> None:
+    ten: frozenset[Card] = frozenset()
+    for size in sizes:
+        ten |= data.draw(st.sampled_from(melds_of_size(size, ten)))
+    held = ten | {data.draw(st.sampled_from([c for c in DECK if c not in ten]))}
+    found = gin_discards(to_mask(held))
+    assert found, "the eleventh card at least is a gin discard"
+    assert list(found) == sorted(c for c in held if oracle.min_deadwood(held - {c}) == 0)

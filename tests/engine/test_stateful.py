@@ -124,6 +124,7 @@ def rule_sets(preset: str) -> st.SearchStrategy[RuleSet]:
             "game_bonus": st.sampled_from((0, 0, 100)),
             "shutout": st.sampled_from(Shutout),
             "hollywood": st.booleans(),
+            "kisses": st.booleans(),
         }
     )
     return options.map(lambda o: RuleSet.preset(preset, **o))
@@ -686,7 +687,7 @@ def assert_reached(seen: Counter[str], *things: str) -> None:
 
 @pytest.mark.rule(
     "CARD-1", "TURN-1", "TURN-3", "TURN-4", "OFFER-4", "KNOCK-2", "KNOCK-4", "KNOCK-6", "MELD-3", "LAY-1", "LAY-5",
-    "DEAD-2", "SCORE-6", "MATCH-1", "MATCH-4", "MATCH-5", "MATCH-6", "BONUS-1", "BONUS-4", "VIS-1",
+    "DEAD-2", "SCORE-6", "MATCH-1", "MATCH-4", "MATCH-5", "MATCH-6", "BONUS-1", "BONUS-4", "BONUS-6", "VIS-1",
 )  # fmt: skip
 def test_two_handed_games_keep_every_invariant() -> None:
     seen = run(StandardGames)

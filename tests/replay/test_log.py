@@ -153,6 +153,25 @@ def test_an_unknown_major_version_is_rejected_and_a_newer_minor_accepted() -> No
     assert verify(reseal(header, body)).ok
 
 
+@pytest.mark.rule("LOG-1", "LOG-3", "BONUS-6")
+def test_a_header_without_an_option_added_later_reads_it_at_its_default() -> None:
+    plain = write_log(game("standard", 5, box_bonus=25))
+    header, body = records(plain)
+    assert "kisses" not in header["rules"] and header["version"] == [1, 0]
+    assert Replayer(plain).run().rules.kisses is False
+    header["rules"]["kisses"] = False  # written out, the default reads the same
+    assert verify(reseal(header, body)).ok
+    kissed = write_log(game("standard", 5, box_bonus=25, kisses=True))
+    written, _ = records(kissed)
+    assert list(written["rules"])[-1] == "kisses" and written["rules"]["kisses"] is True
+    assert written["version"] == [1, 0], "a new option does not change the version"
+    assert verify(kissed).ok and Replayer(kissed).run().rules.kisses is True
+    header["rules"]["kisses_twice"] = True  # an option this reader does not know: refused, not guessed
+    with pytest.raises(LogError, match="RULES-2") as info:
+        Replayer(reseal(header, body)).run()
+    assert info.value.record == 0
+
+
 @pytest.mark.rule("LOG-2")
 @pytest.mark.parametrize("junk", [b"\xc1", pack([99, 1]), pack("text"), pack(list(range(300))), pack([3, b"\x99"])])
 def test_a_malformed_record_is_reported_with_its_number(junk: bytes) -> None:

@@ -14,6 +14,7 @@ Slow on purpose: it is meant to be obviously right, not fast.
 
 from __future__ import annotations
 
+import enum
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache, lru_cache
@@ -280,18 +281,32 @@ def hand_score(
     return Score(kind, winner if total > 0 else None, total, multiplier)
 
 
-# --- a game: MATCH-1, MATCH-4, MATCH-5, THREE-4, THREE-5, BONUS-1, BONUS-4 --------------------------------------
+# --- a game: MATCH-1, MATCH-4, MATCH-5, THREE-4, THREE-5, BONUS-1, BONUS-4, BONUS-6 -----------------------------
 
 
 class Result(Protocol):
     """What the game's scores read of a hand's result."""
 
     @property
+    def kind(self) -> object: ...  # a ResultKind, or its text value as ``Score`` has it
+    @property
     def winner(self) -> int | None: ...
     @property
     def points(self) -> int: ...
     @property
     def multiplier(self) -> int: ...
+
+
+#: BONUS-6: the boxes a win earns beyond its own under ``kisses``, by result kind.
+KISSES = {"gin": 2, "big_gin": 2, "undercut": 1}
+
+
+def boxes_won(rules: RuleSet, r: Result) -> int:
+    """The boxes a won hand earns (BONUS-1, BONUS-6): one, its kisses, doubled by a spade with
+    ``spades_double_boxes``."""
+    kind = r.kind.value if isinstance(r.kind, enum.Enum) else r.kind
+    won = 1 + (KISSES.get(str(kind), 0) if rules.kisses else 0)
+    return 2 * won if rules.spades_double_boxes and r.multiplier == 2 else won
 
 
 @dataclass(frozen=True, slots=True)
@@ -332,7 +347,7 @@ def score_model(rules: RuleSet, players: int, results: Sequence[Result]) -> Scor
                 cols = [closed.index(None)]
             for c in cols:
                 scored[c][w] += r.points
-                boxes[c][w] += 2 if rules.spades_double_boxes and r.multiplier == 2 else 1
+                boxes[c][w] += boxes_won(rules, r)
                 if counted(c, w) >= rules.target:
                     closed[c] = w
         history.append(tuple(sum(counted(c, s) for c in range(ncol)) for s in range(players)))
