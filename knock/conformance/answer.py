@@ -17,6 +17,7 @@ from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
 from knock.conformance.cases import Case, CaseError, CaseHand
+from knock.conformance.notation import resolve
 from replay.log import LogError, LogReader, LogTruncated
 from replay.redact import PublicReplayer
 from replay.replayer import Replayer
@@ -85,8 +86,9 @@ def deal(case: Case, rules: RuleSet, ch: CaseHand, match: Match | None) -> Match
 
 
 def parse_action(case: Case, text: str, h: int, a: int) -> MatchAction:
-    """The action a case's text asks for. Cards that are no meld raise ``InvalidMeld`` (the engine refuses
-    the action, MELD-1, MELD-2); text in no known notation makes the case invalid (CONF-2)."""
+    """The action a case's canonical text asks for (``notation.resolve`` makes it canonical). Cards that are
+    no meld raise ``InvalidMeld`` (the engine refuses the action, MELD-1, MELD-2); text in no known notation
+    makes the case invalid (CONF-2)."""
     try:
         return parse_match_action(text)
     except NotationError as err:
@@ -109,9 +111,9 @@ def answer_case(case: Case) -> dict[str, Any]:
             match = deal(case, rules, ch, match)
         except InvalidDeal as err:
             return _reject(err.rule, 0 if err.rule.startswith("MATCH") else h, 0, reason=err.reason)
-        for a, text in enumerate(ch.actions, 1):
+        for a, written in enumerate(ch.actions, 1):
             try:
-                action = parse_action(case, text, h, a)
+                action = parse_action(case, resolve(match, written), h, a)
             except InvalidMeld as err:
                 return _reject(err.rule, h, a, reason=err.reason, **summary(match, case.players))
             try:

@@ -18,10 +18,27 @@ from typing import Any
 from engine.cards import Card, cards
 from engine.errors import KnockError, NotationError
 from engine.rules import RuleSet
+from knock.conformance.notation import canonical_options
 
 #: Every card in canonical order (clubs, diamonds, hearts, spades; ace to king in each): the filler of a stock.
 CANONICAL: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))
-CASE_KEYS = {"title", "rules", "preset", "options", "draw", "hand", "expect", "tamper", "note"}
+CASE_KEYS = {
+    "title",
+    "rules",
+    "preset",
+    "options",
+    "draw",
+    "box",
+    "captain",
+    "sitter",
+    "hand",
+    "expect",
+    "tamper",
+    "note",
+}
+ROLES = ("box", "captain", "sitter")
+#: The draw that gives each role (THREE-2): the highest card is the box's, the lowest the sitter's.
+ROLE_CARDS = {"box": "Ks", "captain": "Qs", "sitter": "Js"}
 HAND_KEYS = {"dealer", "upcard", "stock", "actions", "expect", "p0", "p1", "p2"}
 EXPECT_KEYS = {"outcome", "rule", "stage", "scores", "game_over", "winner", "totals", "state", "record"}
 HAND_EXPECT_KEYS = {"result", "winner", "points", "knocker", "deadwood", "multiplier", "scores", "knock_limit"}
@@ -84,6 +101,14 @@ class Case:
     @property
     def outcome(self) -> str:
         return str(self.expect["outcome"])
+
+    @property
+    def reject_rules(self) -> tuple[str, ...] | None:
+        """The rules a rejection may name (CONF-9): one, any of a list, or ``None`` for any rule."""
+        rule = self.expect.get("rule")
+        if rule is None:
+            return None
+        return (rule,) if isinstance(rule, str) else tuple(rule)
 
     @property
     def players(self) -> int:
@@ -152,44 +177,80 @@ def load_case(path: Path, root: Path | None = None) -> Case:
     _check_keys(data, CASE_KEYS, "the case", path)
     root = root or suite_root(path, path.parent)
     name = path.resolve().relative_to(root.resolve()).with_suffix("").as_posix()
-    rules = data.get("rules")
-    if not (isinstance(rules, list) and rules and all(isinstance(r, str) for r in rules)):
+    rules = data.get("rules", [])
+    if not (isinstance(rules, list) and ("rules" not in data or rules) and all(isinstance(r, str) for r in rules)):
         raise CaseError(path, "'rules' lists the rule ids the case is evidence for, e.g. rules = ['LAY-4']")
     preset = data.get("preset", "standard")
     options = data.get("options", {})
     if not isinstance(preset, str) or not isinstance(options, dict):
         raise CaseError(path, "'preset' is a name and 'options' a table")
-    draw = None
-    if "draw" in data:
-        if not isinstance(data["draw"], list):
-            raise CaseError(path, "'draw' is a list of rounds, e.g. draw = ['Ks 2c']")
-        draw = tuple(_cards_of(r, f"draw round {i + 1}", path) for i, r in enumerate(data["draw"]))
+    try:
+        options = canonical_options(options)
+    except ValueError as err:
+        raise CaseError(path, str(err)) from None
+    draw, box = _draw(data, preset == "three_handed" or options.get("players") == 3, path)
     raw_hands = data.get("hand", [])
     if not isinstance(raw_hands, list):
         raise CaseError(path, "hands are written [[hand]]")
-    hands = tuple(_load_hand(h, i + 1, path) for i, h in enumerate(raw_hands))
-    expect = _check_keys(data.get("expect"), EXPECT_KEYS, "[expect]", path)
-    if expect.get("outcome") not in ("accept", "reject"):
-        raise CaseError(path, "[expect] needs outcome = 'accept' or 'reject'")
-    if expect["outcome"] == "reject" and not isinstance(expect.get("rule"), str):
-        raise CaseError(path, "a reject case names the rule of the rejection: rule = 'TURN-3'")
-    if expect.get("stage", "action") not in STAGES:
-        raise CaseError(path, f"stage is one of {', '.join(STAGES)}")
-    if "state" in expect:
-        _check_keys(expect["state"], STATE_KEYS, "[expect.state]", path)
+    hands = tuple(_load_hand(h, i + 1, path, box) for i, h in enumerate(raw_hands))
+    expect = _load_expect(data.get("expect"), hands, path)
     tamper = data.get("tamper")
     if tamper is not None:
         _check_keys(tamper, TAMPER_KEYS, "[tamper]", path)
         if "record" not in expect and expect["outcome"] == "reject":
             raise CaseError(path, "a tampered log's rejection gives its record: record = N")
-    if not hands and not (expect["outcome"] == "reject" and expect.get("stage") in ("rules", "draw")):
-        raise CaseError(path, "a case deals at least one [[hand]]")
-    if expect["outcome"] == "reject" and expect.get("stage", "action") == "action" and not hands[-1].actions:
-        raise CaseError(path, "a case rejected at an action ends with that action")
     return Case(path, name, str(data.get("title", "")), tuple(rules), preset, options, draw, hands, expect, tamper)
 
 
-def _load_hand(table: object, number: int, path: Path) -> CaseHand:
+def _draw(data: dict[str, Any], three: bool, path: Path) -> tuple[tuple[tuple[Card, ...], ...] | None, int | None]:
+    """The draw a case gives, directly or as the roles it decides (CONF-11), and the box when roles are given."""
+    given = {role: seat_of(data[role], role, path) for role in ROLES if role in data}
+    if not given:
+        if "draw" not in data:
+            return None, None
+        if not isinstance(data["draw"], list):
+            raise CaseError(path, "'draw' is a list of rounds, e.g. draw = ['Ks 2c']")
+        return tuple(_cards_of(r, f"draw round {i + 1}", path) for i, r in enumerate(data["draw"])), None
+    if not three:
+        raise CaseError(path, "box, captain and sitter are the roles of a three-handed game")
+    if "draw" in data:
+        raise CaseError(path, "give the roles or the draw that decides them, not both")
+    if len(given) < 2 or len(set(given.values())) != len(given):
+        raise CaseError(path, "the roles name two or three different seats, e.g. box = 'p1', captain = 'p2'")
+    for role in ROLES:  # the one role left out goes to the seat left over
+        if role not in given:
+            given[role] = next(s for s in range(3) if s not in given.values())
+    role_of = {seat: role for role, seat in given.items()}
+    return (tuple(Card.parse(ROLE_CARDS[role_of[s]]) for s in range(3)),), given["box"]
+
+
+def _load_expect(table: object, hands: tuple[CaseHand, ...], path: Path) -> dict[str, Any]:
+    """The case's ``[expect]`` (CONF-2, CONF-3, CONF-9)."""
+    expect = _check_keys(table, EXPECT_KEYS, "[expect]", path)
+    outcome = expect.get("outcome")
+    if outcome not in ("accept", "reject"):
+        raise CaseError(path, "[expect] needs outcome = 'accept' or 'reject'")
+    rule = expect.get("rule")
+    if outcome == "accept" and rule is not None:
+        raise CaseError(path, "only a reject case names a rule in [expect]")
+    if not (rule is None or isinstance(rule, str) or (isinstance(rule, list) and rule and all(
+            isinstance(r, str) for r in rule))):  # fmt: skip
+        raise CaseError(
+            path, "a reject case's rule is a rule id, a list of them, or absent (any rule): rule = 'TURN-3'"
+        )
+    stage = expect.get("stage", "action")
+    if stage not in STAGES:
+        raise CaseError(path, f"stage is one of {', '.join(STAGES)}")
+    if "state" in expect:
+        _check_keys(expect["state"], STATE_KEYS, "[expect.state]", path)
+    if not hands and not (outcome == "reject" and stage in ("rules", "draw")):
+        raise CaseError(path, "a case deals at least one [[hand]]")
+    if outcome == "reject" and stage == "action" and not hands[-1].actions:
+        raise CaseError(path, "a case rejected at an action ends with that action")
+    return expect
+
+
+def _load_hand(table: object, number: int, path: Path, box: int | None = None) -> CaseHand:
     where = f"hand {number}"
     t = _check_keys(table, HAND_KEYS, where, path)
     seats = sorted(int(k[1]) for k in t if re.fullmatch(r"p[0-2]", k))
@@ -199,7 +260,7 @@ def _load_hand(table: object, number: int, path: Path) -> CaseHand:
     if "dealer" in t:
         dealer = seat_of(t["dealer"], f"{where} dealer", path)
     elif number == 1:
-        dealer = seats[1]
+        dealer = seats[1] if box is None else box
     else:
         raise CaseError(path, f"{where}: every hand after the first names its dealer")
     if "upcard" not in t:
@@ -258,8 +319,9 @@ def load_cases(
         for f in find_cases([p]):
             try:
                 case = load_case(f, suite_root(f, p))
-                if known is not None and not set(case.rules) <= known:
-                    unknown = " ".join(sorted(set(case.rules) - known))
+                named = {*case.rules, *(case.reject_rules or ())}
+                if known is not None and not named <= known:
+                    unknown = " ".join(sorted(named - known))
                     raise CaseError(case.name, f"names rule ids the spec does not define: {unknown}")
                 out.append(case)
             except CaseError as err:

@@ -16,6 +16,7 @@ from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolatio
 from engine.match import Match
 from knock.conformance.answer import deal, parse_action
 from knock.conformance.cases import Case, CaseHand
+from knock.conformance.notation import resolve
 from knock.conformance.tamper import tamper_log
 from replay.codec import (
     T_ADVICE,
@@ -100,8 +101,9 @@ def compile_case(case: Case) -> Compiled:
         except InvalidDeal as err:
             return _bad_deal(case, ch, h, err, out, writer, want)
         assert writer is not None
-        for a, text in enumerate(ch.actions, 1):
+        for a, written in enumerate(ch.actions, 1):
             action: MatchAction | None = None
+            text = resolve(match, written)
             try:
                 action = parse_action(case, text, h, a)
                 if isinstance(action, Advise) and action.suggestion.seat != match.captain:

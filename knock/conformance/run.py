@@ -38,7 +38,13 @@ def compare(case: Case, answer: dict[str, Any], *, log: bool) -> list[str]:
             problems.append(f"rejected at {where} with {answer.get('rule')}: {answer.get('reason', '')}")
         return problems
     if want["outcome"] == "reject":
-        check("rule", want["rule"], answer.get("rule"))
+        acceptable = case.reject_rules
+        if acceptable is not None and len(acceptable) > 1 and answer.get("rule") not in acceptable:
+            problems.append(
+                f"rule: expected one of {json.dumps(list(acceptable))}, got {json.dumps(answer.get('rule'))}"
+            )
+        elif acceptable is not None and len(acceptable) == 1:
+            check("rule", acceptable[0], answer.get("rule"))
         if log and "record" in want:
             check("record", want["record"], answer.get("record"))
         elif not log:
