@@ -1,9 +1,24 @@
-"""The state machines — one for a hand, one for a match — written once as data.
+"""The state machines — one for a hand, one for a match — written once as data, and their two executors.
 
-``HAND`` and ``MATCH`` are the single source of truth: each builds its shared ``transitions.Machine``,
-and ``tools/gen_spec.py`` writes them into ``spec/transitions.json``, the tables in
-``spec/state-machine.md`` and the Mermaid diagrams ``spec/hand-machine.mmd`` and
-``spec/match-machine.mmd``. ``tests/spec`` fails when any of them drift.
+``HAND`` and ``MATCH`` are the single source of truth: each row carries its guard as a ``Guard`` (a name,
+the one line the spec prints, and the predicate itself). The tables build the shared ``transitions.Machine``s,
+and ``tools/gen_spec.py`` writes them into ``spec/transitions.json``, the tables of ``spec/state-machine.md``
+and the Mermaid diagrams ``spec/hand-machine.mmd`` and ``spec/match-machine.mmd``; ``tests/spec`` fails when
+any of them drift. What the hand needs to know about its phases is derived from the table: the triggers each
+phase accepts, the phases in which a player acts, and the steps the engine takes by itself.
+
+A step goes through the machine like this: the guards of the rows of (trigger, source) are tried in table
+order; the first row whose guard holds is taken; the step's events are committed to the model (the machine's
+``before_state_change`` callback); the state changes; entering a state that only the engine leaves (``score``,
+``dead_hand``, ``rotate``) takes that step at once (the state's ``on_enter`` callback).
+
+Each game chooses who executes the steps (``Hand(..., executor=...)``, ``Match(..., executor=...)``):
+
+- ``"library"`` (the default): ``transitions`` itself runs every step, ``Event.trigger`` once per step.
+- ``"compiled"``: the same machine's transitions, guards and callbacks, read from the library's objects into a
+  lookup, run without the library's per-step machinery. It is the performance mode, chosen explicitly by
+  the replayer, simulation and the benchmarks; the suite runs the same games under both and requires
+  identical events and bytes.
 """
 
 from __future__ import annotations
@@ -11,12 +26,20 @@ from __future__ import annotations
 import enum
 import json
 import logging
+from abc import ABC, abstractmethod
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
 from transitions import Machine
+from transitions.core import EventData
 
 from engine.errors import InternalError
+
+if TYPE_CHECKING:
+    from engine.actions import Action, Spread
+    from engine.hand import Hand
+    from engine.match import Match
 
 
 class Phase(enum.Enum):
@@ -47,9 +70,100 @@ class MatchPhase(enum.Enum):
     __hash__ = object.__hash__
 
 
+# --- guards: named, side-effect-free predicates on (model, the step's argument) ------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Guard:
+    """A transition's condition: its name, the one line the spec prints, and the predicate ``func(model, arg)``
+    (``arg`` is the player's action, or what an engine step passes)."""
+
+    name: str
+    description: str
+    func: Callable[[Any, Any], bool]
+
+    def __call__(self, event: EventData) -> bool:
+        """How ``transitions`` asks (the machines send their event data): the model and the step's argument."""
+        arg, _events = event.args
+        return self.func(event.model, arg)
+
+
+def guard(func: Callable[[Any, Any], bool]) -> Guard:
+    """A guard made from a predicate: named after the function, described by its docstring (one line)."""
+    description = " ".join((func.__doc__ or "").split())
+    if not description:
+        raise InternalError(f"guard {func.__name__} has no description")
+    return Guard(func.__name__, description, func)
+
+
+STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
+
+
+def dead_reason(hand: Hand) -> str | None:
+    """Why a non-knock discard now ends the hand: ``"stock"`` (two cards left and the 50th-card rule off, DEAD-1),
+    ``"pickup cap"`` (DEAD-3; with the 50th-card rule on only the cap ends it here), or None.
+
+    The one computation behind the ``hand_dies`` guard and the dead hand's result (the discard itself changes
+    neither the stock nor the pickup count).
+    """
+    rules = hand.rules
+    if len(hand.stock) <= STOCK_FLOOR and not rules.wall_pickup_to_knock:
+        return "stock"
+    cap = rules.max_consecutive_discard_pickups
+    return "pickup cap" if cap is not None and hand.pickups >= cap else None
+
+
+@guard
+def non_dealer_acts(hand: Hand, action: Action) -> bool:
+    """the non-dealer is the one passing the upcard (OFFER-1)"""
+    return action.seat != hand.dealer
+
+
+@guard
+def dealer_acts(hand: Hand, action: Action) -> bool:
+    """the dealer is the one passing the upcard: both have passed (OFFER-2, OFFER-4)"""
+    return action.seat == hand.dealer
+
+
+@guard
+def play_goes_on(hand: Hand, action: Action) -> bool:
+    """the stock holds more than two cards and the pickup cap is not reached (TURN-2)"""
+    return len(hand.stock) > STOCK_FLOOR and dead_reason(hand) is None  # the common case, tried first
+
+
+@guard
+def hand_dies(hand: Hand, action: Action) -> bool:
+    """the stock holds two cards and the 50th-card rule is off (DEAD-1), or the pickup cap is reached (DEAD-3)"""
+    return dead_reason(hand) is not None
+
+
+@guard
+def wall_offered(hand: Hand, action: Action) -> bool:
+    """the stock holds two cards, the 50th-card rule is on and the pickup cap is not reached (DEAD-2)"""
+    return len(hand.stock) <= STOCK_FLOOR and dead_reason(hand) is None
+
+
+@guard
+def spread_is_gin(hand: Hand, action: Spread) -> bool:
+    """the spread laid leaves no card over (KNOCK-5; always so for a big gin, KNOCK-6)"""
+    melded = 0
+    for meld in action.melds:
+        melded |= meld.mask
+    return hand.hands[action.seat] & ~melded == 0
+
+
+@guard
+def game_won(match: Match, result: object) -> bool:
+    """a seat has reached the target (MATCH-1), or every Hollywood column is closed (BONUS-4)"""
+    return match.standings().over
+
+
+# --- the tables ------------------------------------------------------------------------------------------------
+
+
 @dataclass(frozen=True, slots=True)
 class Row:
-    """One transition: ``trigger`` moves ``source`` to ``dest`` when ``guard`` (a named predicate) holds.
+    """One transition: ``trigger`` moves ``source`` to ``dest`` when ``guard`` holds (no guard: always).
 
     ``actor`` is ``player`` (an action) or ``engine`` (a dealer step the engine takes by itself).
     Rows of one trigger and source are tried in table order.
@@ -58,7 +172,7 @@ class Row:
     trigger: str
     source: Any
     dest: Any
-    guard: str | None
+    guard: Guard | None
     actor: str
     rules: tuple[str, ...]
 
@@ -67,7 +181,7 @@ class Row:
             "trigger": self.trigger,
             "source": self.source.value,
             "dest": self.dest.value,
-            "guard": self.guard,
+            "guard": self.guard.name if self.guard else None,
             "actor": self.actor,
             "rules": list(self.rules),
         }
@@ -83,23 +197,38 @@ class MachineSpec:
     terminal: enum.Enum
     table: tuple[Row, ...]
 
+    def guards(self) -> list[Guard]:
+        """The table's guards, each once, in table order."""
+        return list({r.guard.name: r.guard for r in self.table if r.guard}.values())
+
+    def automatic(self) -> dict[enum.Enum, str]:
+        """The states only the engine leaves, by one trigger (the initial state aside): on entering one, the
+        engine takes that step by itself."""
+        out: dict[enum.Enum, str] = {}
+        for state in self.states:
+            rows = [r for r in self.table if r.source is state]
+            if state is not self.initial and rows and all(r.actor == "engine" for r in rows):
+                (trigger,) = {r.trigger for r in rows}
+                out[state] = trigger
+        return out
+
 
 P = Phase
 TABLE: tuple[Row, ...] = (
     Row("deal", P.DEAL, P.UPCARD_OFFER, None, "engine", ("DEAL-1", "DEAL-3", "KNOCK-3", "OKLA-1")),
-    Row("pass_upcard", P.UPCARD_OFFER, P.UPCARD_OFFER, "non_dealer_acts", "player", ("OFFER-1", "OFFER-2")),
-    Row("pass_upcard", P.UPCARD_OFFER, P.DRAW, "dealer_acts", "player", ("OFFER-2", "OFFER-4")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.UPCARD_OFFER, non_dealer_acts, "player", ("OFFER-1", "OFFER-2")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.DRAW, dealer_acts, "player", ("OFFER-2", "OFFER-4")),
     Row("take_upcard", P.UPCARD_OFFER, P.DISCARD, None, "player", ("OFFER-1", "OFFER-3")),
     Row("draw_stock", P.DRAW, P.DISCARD, None, "player", ("TURN-2",)),
     Row("draw_discard", P.DRAW, P.DISCARD, None, "player", ("TURN-2", "OFFER-4")),
-    Row("discard", P.DISCARD, P.DRAW, "play_goes_on", "player", ("TURN-2", "TURN-3", "TURN-4")),
-    Row("discard", P.DISCARD, P.DEAD_HAND, "hand_dies", "player", ("DEAD-1", "DEAD-3")),
-    Row("discard", P.DISCARD, P.WALL, "wall_offered", "player", ("DEAD-2",)),
+    Row("discard", P.DISCARD, P.DRAW, play_goes_on, "player", ("TURN-2", "TURN-3", "TURN-4")),
+    Row("discard", P.DISCARD, P.DEAD_HAND, hand_dies, "player", ("DEAD-1", "DEAD-3")),
+    Row("discard", P.DISCARD, P.WALL, wall_offered, "player", ("DEAD-2",)),
     Row("knock", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-1", "KNOCK-2", "TURN-4")),
     Row("big_gin", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-6",)),
     Row("draw_discard", P.WALL, P.DISCARD, None, "player", ("DEAD-2",)),
     Row("decline_wall", P.WALL, P.DEAD_HAND, None, "player", ("DEAD-2",)),
-    Row("spread", P.KNOCK, P.SCORE, "spread_is_gin", "player", ("KNOCK-5", "LAY-2")),
+    Row("spread", P.KNOCK, P.SCORE, spread_is_gin, "player", ("KNOCK-5", "LAY-2")),
     Row("spread", P.KNOCK, P.LAYOFF, None, "player", ("KNOCK-4", "LAY-1")),
     Row("lay_off", P.LAYOFF, P.SCORE, None, "player", ("LAY-5", "LAY-6")),
     Row("score", P.SCORE, P.HAND_OVER, None, "engine", ("SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5")),
@@ -107,13 +236,14 @@ TABLE: tuple[Row, ...] = (
 )
 
 M = MatchPhase
+BONUSES = ("BONUS-1", "BONUS-2", "BONUS-3", "BONUS-4")  # priced when the game ends
 MATCH_TABLE: tuple[Row, ...] = (
     Row("draw_cut", M.CUT, M.CUT, None, "engine", ("MATCH-2", "MATCH-3", "THREE-2")),
     Row("start", M.CUT, M.HAND, None, "engine", ("MATCH-2", "THREE-2", "THREE-3")),
     Row("advise", M.HAND, M.HAND, None, "player", ("THREE-7",)),
+    Row("end_hand", M.HAND, M.GAME_OVER, game_won, "engine", ("MATCH-1", "MATCH-6", "THREE-6", *BONUSES)),
     Row("end_hand", M.HAND, M.ROTATE, None, "engine", ("MATCH-1", "THREE-6", "BONUS-1")),
-    Row("rotate", M.ROTATE, M.GAME_OVER, "game_won", "engine", ("MATCH-1", "MATCH-6", "BONUS-2", "BONUS-3", "BONUS-4")),
-    Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "THREE-4", "THREE-5")),
+    Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "MATCH-7", "THREE-4", "THREE-5")),
 )
 
 HAND = MachineSpec("hand", Phase, Phase.DEAL, Phase.HAND_OVER, TABLE)
@@ -126,8 +256,42 @@ TRIGGERS: dict[Phase, frozenset[str]] = {
 }
 #: Phases in which a player is to act.
 PLAYER_PHASES: frozenset[Phase] = frozenset(r.source for r in TABLE if r.actor == "player")
+#: The player triggers each player phase accepts, each once, in table order.
+PLAYER_TRIGGERS: dict[Phase, tuple[str, ...]] = {
+    phase: tuple(dict.fromkeys(r.trigger for r in TABLE if r.source is phase and r.actor == "player"))
+    for phase in PLAYER_PHASES
+}
 TERMINAL: Phase = Phase.HAND_OVER
 INITIAL: Phase = Phase.DEAL
+
+
+# --- the transitions machines -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hook:
+    """A callback the machine runs during a step: ``func(model, arg, events)``."""
+
+    name: str
+    func: Callable[[Any, Any, Sequence[Any]], None]
+
+    def __call__(self, event: EventData) -> None:
+        self.func(event.model, *event.args)
+
+
+def _record(model: Any, arg: object, events: Sequence[Any]) -> None:
+    model._record(events)
+
+
+#: Commits a step's events to the model, once the guards have chosen the row and before the state changes.
+RECORD = Hook("record", _record)
+
+
+def _step_hook(trigger: str) -> Hook:
+    def take(model: Any, arg: object, events: Sequence[Any]) -> None:
+        model._take_step(trigger)
+
+    return Hook(f"take {trigger}", take)
 
 
 def build_machine(spec: MachineSpec) -> Machine:
@@ -145,12 +309,15 @@ def build_machine(spec: MachineSpec) -> Machine:
         initial=spec.initial,
         auto_transitions=False,
         model_attribute="phase",
-        send_event=False,
+        send_event=True,
         ignore_invalid_triggers=False,
+        before_state_change=[RECORD],
         name=spec.name,
     )
     for r in spec.table:
         machine.add_transition(r.trigger, r.source, r.dest, conditions=[r.guard] if r.guard else None)
+    for state, trigger in spec.automatic().items():
+        machine.get_state(state).add_callback("enter", _step_hook(trigger))
     return machine
 
 
@@ -158,72 +325,144 @@ MACHINE: Machine = build_machine(HAND)
 MATCH_MACHINE: Machine = build_machine(MATCH)
 
 
-#: A step the compiled executor takes: the destination and the guards (name, required outcome), in order.
-Step = tuple[enum.Enum, tuple[tuple[str, bool], ...]]
+# --- the executors ----------------------------------------------------------------------------------------------
+
+ExecutorName = Literal["library", "compiled"]
+EXECUTOR_NAMES: tuple[ExecutorName, ...] = ("library", "compiled")
+
+
+class Executor(ABC):
+    """Moves models through one ``transitions`` machine. Shared by every game (copies keep the same one)."""
+
+    name: ClassVar[ExecutorName]
+    __slots__ = ("machine", "spec")
+
+    def __init__(self, spec: MachineSpec, machine: Machine) -> None:
+        self.spec = spec
+        self.machine = machine
+
+    @abstractmethod
+    def fire(self, model: Any, trigger: str, arg: object, events: Sequence[Any]) -> None:
+        """Move ``model`` by ``trigger``: its guards see ``arg``, and ``events`` are committed on the way.
+
+        This is the one boundary where a refusal by the machine becomes ours: validation has already accepted
+        the step, so a refusal (no row whose guard holds) is a bug in Knock, reported as ``InternalError``.
+        """
+
+    def _refused(self, trigger: str, source: enum.Enum, why: str = "") -> InternalError:
+        return InternalError(
+            f"the {self.spec.name} machine refused {trigger!r} in phase {source.value} although it was checked"
+            + (f": {why}" if why else "")
+        )
+
+    def __reduce__(self) -> tuple[Callable[[str, str], Executor], tuple[str, str]]:
+        return executor, (self.spec.name, self.name)
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Executor:
+        return self
+
+    def __repr__(self) -> str:
+        return f"<{self.name} executor of the {self.spec.name} machine>"
+
+
+class LibraryExecutor(Executor):
+    """``transitions`` runs every step itself: ``Event.trigger`` once per step."""
+
+    name = "library"
+    __slots__ = ()
+
+    def fire(self, model: Any, trigger: str, arg: object, events: Sequence[Any]) -> None:
+        source = model.phase
+        try:
+            moved = self.machine.events[trigger].trigger(model, arg, events)
+        except InternalError:
+            raise
+        except Exception as err:  # transitions.MachineError, an unknown trigger, anything a guard raised
+            raise self._refused(trigger, source, str(err)) from err
+        if not moved:
+            raise self._refused(trigger, source)
+
+
+#: A compiled step: the destination, its guards' predicates and the callbacks on entering it.
+Step = tuple[enum.Enum, tuple[Callable[[Any, Any], bool], ...], tuple[Callable[[Any, Any, Sequence[Any]], None], ...]]
 
 
 def compile_machine(machine: Machine, states: type[enum.Enum]) -> dict[tuple[str, enum.Enum], tuple[Step, ...]]:
     """The ``transitions`` machine's own transitions as a lookup: (trigger, source) -> the candidate steps in
-    the library's order, each with its destination and its conditions. Read from the built machine (not from
-    the table), so it executes exactly what the library holds; ``tests/spec/test_state_machine.py`` checks the
-    two executors agree step for step.
+    the library's order. Read from the built machine's objects (not from the table), so it executes exactly
+    what the library holds; it refuses any callback kind the compiled executor does not run.
     """
+    unsupported = ("prepare_event", "finalize_event", "after_state_change", "on_exception", "on_final")
+    if any(getattr(machine, kind) for kind in unsupported):
+        raise InternalError(f"the {machine.name} machine has callbacks the compiled executor does not run")
+    if any(s.on_exit for s in machine.states.values()):
+        raise InternalError(f"the {machine.name} machine has exit callbacks the compiled executor does not run")
     out: dict[tuple[str, enum.Enum], tuple[Step, ...]] = {}
     for name, event in machine.events.items():
         for source, trans in event.transitions.items():
             steps: list[Step] = []
             for t in trans:
-                if t.prepare or t.before or t.after:  # pragma: no cover - the table has none
+                if t.prepare or t.before or t.after or not all(c.target for c in t.conditions):
                     raise InternalError(f"transition {name} from {source} has callbacks the executor does not run")
-                steps.append((states[str(t.dest)], tuple((str(c.func), bool(c.target)) for c in t.conditions)))
+                enter = tuple(_hook(f).func for f in machine.get_state(str(t.dest)).on_enter)
+                steps.append((states[str(t.dest)], tuple(_guard(c.func).func for c in t.conditions), enter))
             out[(name, states[source])] = tuple(steps)
     return out
 
 
-#: The compiled machines, by the identity of the ``transitions`` machine they come from.
-COMPILED: dict[int, dict[tuple[str, enum.Enum], tuple[Step, ...]]] = {
-    id(MACHINE): compile_machine(MACHINE, Phase),
-    id(MATCH_MACHINE): compile_machine(MATCH_MACHINE, MatchPhase),
-}
-
-#: Which executor moves the models: "compiled" (default) runs the machine's transitions from ``COMPILED``;
-#: "library" has ``transitions`` run each trigger itself (``Event.trigger``), at about 8 µs more per step.
-#: Both execute the same transitions, in the same order, with the same guards.
-EXECUTOR = "compiled"
+def _guard(func: object) -> Guard:
+    if not isinstance(func, Guard):
+        raise InternalError(f"a condition that is not a Guard: {func!r}")
+    return func
 
 
-def use_library_executor(on: bool = True) -> None:
-    """Make ``transitions`` itself execute every step (for audits of the executor; slower)."""
-    global EXECUTOR
-    EXECUTOR = "library" if on else "compiled"
+def _hook(func: object) -> Hook:
+    if not isinstance(func, Hook):
+        raise InternalError(f"a callback that is not a Hook: {func!r}")
+    return func
 
 
-def fire(machine: Machine, model: Any, trigger: str, arg: object) -> None:
-    """Move ``model`` through ``machine`` by ``trigger``; its guards see ``arg``.
+class CompiledExecutor(Executor):
+    """The machine's transitions, guards and callbacks compiled into a lookup: the performance mode."""
 
-    This is the one boundary where a refusal by the machine becomes ours: validation has already accepted
-    the step, so a refusal is a bug in Knock, reported as ``InternalError``.
-    """
-    before = model.phase
-    if EXECUTOR == "compiled":
-        for dest, guards in COMPILED[id(machine)].get((trigger, before), ()):
-            for guard, want in guards:
-                if bool(getattr(model, guard)(arg)) is not want:
+    name = "compiled"
+    __slots__ = ("record", "steps")
+
+    def __init__(self, spec: MachineSpec, machine: Machine) -> None:
+        super().__init__(spec, machine)
+        self.steps = compile_machine(machine, spec.states)
+        self.record = tuple(_hook(f).func for f in machine.before_state_change)
+
+    def fire(self, model: Any, trigger: str, arg: object, events: Sequence[Any]) -> None:
+        source = model.phase
+        for dest, guards, enter in self.steps.get((trigger, source), ()):
+            for holds in guards:
+                if not holds(model, arg):
                     break
             else:
+                for hook in self.record:
+                    hook(model, arg, events)
                 model.phase = dest
+                for hook in enter:
+                    hook(model, arg, events)
                 return
-        raise InternalError(
-            f"no {machine.name} transition for {trigger!r} in phase {before.value} although it was checked"
-        )
-    try:
-        moved = machine.events[trigger].trigger(model, arg)
-    except Exception as err:  # transitions.MachineError and anything a guard raised
-        raise InternalError(f"the {machine.name} machine refused {trigger!r} in phase {before.value}: {err}") from err
-    if not moved:
-        raise InternalError(
-            f"no {machine.name} transition for {trigger!r} in phase {before.value} although it was checked"
-        )
+        raise self._refused(trigger, source)
+
+
+EXECUTORS: dict[str, dict[str, Executor]] = {
+    spec.name: {"library": LibraryExecutor(spec, machine), "compiled": CompiledExecutor(spec, machine)}
+    for spec, machine in ((HAND, MACHINE), (MATCH, MATCH_MACHINE))
+}
+
+
+def executor(machine: str, name: str) -> Executor:
+    """The executor ``name`` (``"library"`` or ``"compiled"``) of the ``"hand"`` or ``"match"`` machine."""
+    if name not in EXECUTOR_NAMES:
+        raise ValueError(f"the executor is 'library' or 'compiled', not {name!r}")
+    return EXECUTORS[machine][name]
+
+
+# --- the spec's views of the tables -------------------------------------------------------------------------------
 
 
 def table_json() -> str:
@@ -236,6 +475,7 @@ def table_json() -> str:
                 "terminal": spec.terminal.value,
                 "states": [p.value for p in spec.states],
                 "transitions": [r.to_json() for r in spec.table],
+                "guards": {g.name: g.description for g in spec.guards()},
             }
             for spec in SPECS
         ]
@@ -248,9 +488,16 @@ def table_markdown(spec: MachineSpec = HAND) -> str:
     lines = ["| trigger | source | dest | guard | actor | rules |", "|---|---|---|---|---|---|"]
     for r in spec.table:
         lines.append(
-            f"| `{r.trigger}` | {r.source.value} | {r.dest.value} | {r.guard or '—'} | {r.actor} "
+            f"| `{r.trigger}` | {r.source.value} | {r.dest.value} | {r.guard.name if r.guard else '—'} | {r.actor} "
             f"| {', '.join(r.rules)} |"
         )
+    return "\n".join(lines) + "\n"
+
+
+def guards_markdown(spec: MachineSpec = HAND) -> str:
+    """The table's guards and when each holds, as Markdown (their descriptions are the predicates' own)."""
+    lines = ["| guard | holds when |", "|---|---|"]
+    lines += [f"| {g.name} | {g.description} |" for g in spec.guards()]
     return "\n".join(lines) + "\n"
 
 
@@ -258,18 +505,19 @@ def mermaid(spec: MachineSpec = HAND) -> str:
     """A state diagram in Mermaid, generated from its table."""
     lines = ["stateDiagram-v2", f"    [*] --> {spec.initial.value}"]
     for r in spec.table:
-        label = r.trigger + (f" [{r.guard}]" if r.guard else "")
+        label = r.trigger + (f" [{r.guard.name}]" if r.guard else "")
         lines.append(f"    {r.source.value} --> {r.dest.value}: {label}")
     lines.append(f"    {spec.terminal.value} --> [*]")
     return "\n".join(lines) + "\n"
 
 
-def machine_rows(machine: Machine, states: type[enum.Enum] = Phase) -> list[tuple[str, str, str, str | None]]:
-    """The transitions a live ``transitions`` machine holds, in its own order (for the drift test)."""
-    out: list[tuple[str, str, str, str | None]] = []
+def machine_rows(machine: Machine, states: type[enum.Enum] = Phase) -> list[tuple[str, str, str, Guard | None]]:
+    """The transitions a live ``transitions`` machine holds, in its own order, with their guard objects
+    (for the drift test)."""
+    out: list[tuple[str, str, str, Guard | None]] = []
     for name, event in machine.events.items():
         for source, trans in event.transitions.items():
             for t in trans:
-                guards = [str(c.func) for c in t.conditions]
+                guards = [_guard(c.func) for c in t.conditions]
                 out.append((name, states[source].value, states[str(t.dest)].value, guards[0] if guards else None))
     return out

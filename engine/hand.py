@@ -2,14 +2,16 @@
 
 Seats are 0 and 1; ``dealer`` is one of them and the other is the non-dealer. Every action goes through
 ``check`` (one validation path: it computes the events without touching state), then the machine
-fires the action's trigger (its named guards pick the destination), then the events are committed.
+fires the action's trigger: its guards pick the row, the events are committed, and entering ``score`` or
+``dead_hand`` takes the dealer's step at once (``engine.fsm``). Which executor runs the machine is the
+hand's own choice (``executor=``, default ``"library"``: ``transitions`` itself).
 A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was.
 """
 
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
@@ -48,8 +50,8 @@ from engine.events import (
     UpcardTaken,
     WallDeclined,
 )
-from engine.fsm import MACHINE, Phase
-from engine.melds import Meld, arrangements, best_arrangement, deadwood, discards_within, well_formed
+from engine.fsm import ExecutorName, Phase
+from engine.melds import arrangements, best_arrangement, deadwood, discards_within, well_formed
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
@@ -63,13 +65,10 @@ from engine.showdown import (
 )
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
-_SORTED_HERE = frozenset({Phase.WALL, Phase.KNOCK, Phase.LAYOFF})
-STOCK_FLOOR = 2  # DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
 
 
 # The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
 _ACTION_KINDS = frozenset(ACTION_TYPES)
-_ENGINE_PHASES = frozenset({Phase.SCORE, Phase.DEAD_HAND})  # a player's action may hand over to the dealer
 _SEATS = range(3)
 _PASS = tuple(PassUpcard(s) for s in _SEATS)
 _TAKE = tuple(TakeUpcard(s) for s in _SEATS)
@@ -126,6 +125,9 @@ class Observation:
 class Hand:
     """A hand of Gin. Build it with ``Hand.deal`` (seeded), ``Hand.from_deck`` or ``Hand.from_deal``.
 
+    Each takes ``executor="library"`` (the default: ``transitions`` runs every step) or ``"compiled"`` (the
+    same machine compiled into a lookup; the performance mode). Copies keep the hand's executor.
+
     >>> h = Hand.deal(seed=7)
     >>> h.phase, h.to_act
     (<Phase.UPCARD_OFFER: 'upcard_offer'>, 1)
@@ -138,6 +140,7 @@ class Hand:
         "defence",
         "discards",
         "events",
+        "executor",
         "hands",
         "knock_card",
         "knock_limit",
@@ -182,12 +185,14 @@ class Hand:
     result: HandResult | None
     dead_reason: str
     events: list[Event]
+    executor: fsm.Executor
 
     # --- construction ------------------------------------------------------------------------
 
-    def __init__(self, rules: RuleSet, dealt: Dealt) -> None:
+    def __init__(self, rules: RuleSet, dealt: Dealt, *, executor: ExecutorName = "library") -> None:
         """Start a hand from its ``Dealt`` event (prefer the class methods)."""
         _check_deal(dealt, rules)
+        self.executor = fsm.executor("hand", executor)
         self.rules = rules
         self.seats = dealt.seats
         self.dealer = dealt.dealer
@@ -215,14 +220,28 @@ class Hand:
         self._fire("deal", dealt, [dealt])
 
     @classmethod
-    def deal(cls, rules: RuleSet | None = None, *, seed: int, dealer: int = 0, seats: tuple[int, int] = (0, 1)) -> Hand:
+    def deal(
+        cls,
+        rules: RuleSet | None = None,
+        *,
+        seed: int,
+        dealer: int = 0,
+        seats: tuple[int, int] = (0, 1),
+        executor: ExecutorName = "library",
+    ) -> Hand:
         """A hand dealt from a seeded shuffle of the rule set's deck. Rules: DEAL-2, DEAL-3, RULES-3."""
         rules = rules or RuleSet()
-        return cls.from_deck(rules, shuffled_deck(seed, rules.deck), dealer=dealer, seats=seats)
+        return cls.from_deck(rules, shuffled_deck(seed, rules.deck), dealer=dealer, seats=seats, executor=executor)
 
     @classmethod
     def from_deck(
-        cls, rules: RuleSet | None, deck: Sequence[Card], *, dealer: int = 0, seats: tuple[int, int] = (0, 1)
+        cls,
+        rules: RuleSet | None,
+        deck: Sequence[Card],
+        *,
+        dealer: int = 0,
+        seats: tuple[int, int] = (0, 1),
+        executor: ExecutorName = "library",
     ) -> Hand:
         """A hand dealt from a deck order (first card dealt first). Rules: DEAL-3, RULES-3.
 
@@ -241,7 +260,7 @@ class Hand:
         hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
         upcard = deck[2 * size]
         stock = tuple(deck[2 * size + 1 :])
-        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats))
+        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats), executor=executor)
 
     @classmethod
     def from_deal(
@@ -253,6 +272,7 @@ class Hand:
         upcard: str | Card,
         stock: str | Sequence[Card],
         seats: tuple[int, int] = (0, 1),
+        executor: ExecutorName = "library",
     ) -> Hand:
         """A prearranged deal: each seat's cards, the upcard and the stock (top first). Rule: DEAL-4.
 
@@ -266,7 +286,7 @@ class Hand:
         up = Card.parse(upcard) if isinstance(upcard, str) else upcard
         st = cards(stock) if isinstance(stock, str) else tuple(stock)
         _check_seats(seats, dealer)
-        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up), seats))
+        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up), seats), executor=executor)
 
     # --- public state --------------------------------------------------------------------------
 
@@ -378,10 +398,9 @@ class Hand:
             IllegalAction: the action is not legal now; nothing changed.
         """
         events = self.check(action)
+        start = len(self.events)
         self._fire(action.trigger, action, events)
-        if self.phase in _ENGINE_PHASES:
-            start = len(self.events) - len(events)
-            self._engine_steps()
+        if len(self.events) - start != len(events):  # the dealer took steps of his own (score, dead hand)
             return self.events[start:]
         return events
 
@@ -460,59 +479,28 @@ class Hand:
         ok = discards_within(mask11, self.knock_limit)
         return any(c != taken or self.rules.may_discard_taken_card for c in ok)
 
-    # --- guards (named in the transition table; side-effect free) ----------------------------
-
-    def non_dealer_acts(self, action: Action) -> bool:
-        return action.seat != self.dealer
-
-    def dealer_acts(self, action: Action) -> bool:
-        return action.seat == self.dealer
-
-    def _cap_reached(self) -> bool:
-        cap = self.rules.max_consecutive_discard_pickups
-        return cap is not None and self.pickups >= cap
-
-    def play_goes_on(self, action: Action) -> bool:
-        """The common case, tried first: more than two cards in the stock and no pickup cap reached."""
-        return len(self.stock) > STOCK_FLOOR and not self._cap_reached()
-
-    def hand_dies(self, action: Action) -> bool:
-        """DEAD-1 (two cards left in the stock) or DEAD-3 (the pickup cap is reached)."""
-        stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock
-        return stock_out or self._cap_reached()
-
-    def wall_offered(self, action: Action) -> bool:
-        """DEAD-2: two cards in the stock, the 50th-card rule on, no pickup cap reached."""
-        return len(self.stock) <= STOCK_FLOOR and self.rules.wall_pickup_to_knock and not self._cap_reached()
-
-    def spread_is_gin(self, action: Action) -> bool:
-        assert isinstance(action, Spread)
-        # KNOCK-5: gin is decided by the spread actually laid: no card left over.
-        return self.hands[action.seat] & ~_union(action.melds) == 0
-
-    # --- state change ----------------------------------------------------------------------------
+    # --- state change: the machine's steps and the facts they commit ----------------------------
 
     def _fire(self, trigger: str, arg: object, events: list[Event]) -> None:
-        """Move the machine by ``trigger`` (guards see ``arg``), then commit ``events``."""
-        source = self.phase
-        fsm.fire(MACHINE, self, trigger, arg)
+        """Move the machine by ``trigger`` (its guards see ``arg``); it commits ``events`` on the way."""
+        self.executor.fire(self, trigger, arg, events)
+
+    def _record(self, events: Sequence[Event]) -> None:
+        """Commit a step's events (the machine's callback, before it leaves ``self.phase``)."""
         for e in events:
-            self._commit(e, source)
+            self._commit(e)
         self.events.extend(events)
 
-    def _engine_steps(self) -> None:
-        """Dealer steps that follow a player action by themselves: scoring and the dead hand."""
-        if self.phase is Phase.SCORE:
-            self._fire("score", None, [HandScored(self._score())])
-        elif self.phase is Phase.DEAD_HAND:
-            self._fire("end_dead", None, [HandDead(dead_result(self.dead_reason, self.seats))])
+    def _take_step(self, trigger: str) -> None:
+        """The dealer's step out of a phase only he leaves (the machine's callback on entering it)."""
+        self._fire(trigger, None, _STEP_EVENTS[trigger](self))
 
-    def _score(self) -> HandResult:
+    def _scored(self) -> list[Event]:
         assert self.spread is not None and self.knocker is not None
         knocker = self.knocker
         # After gin the defender melds what he can and may not lay off (LAY-2, SCORE-1).
         defender_dw = self.defence.deadwood if self.defence is not None else deadwood(self.hands[self.other(knocker)])
-        return score_hand(
+        result = score_hand(
             self.rules,
             knocker,
             self.spread.deadwood,
@@ -521,9 +509,17 @@ class Hand:
             multiplier=self.multiplier,
             seats=self.seats,
         )
+        return [HandScored(result)]
 
-    def _commit(self, event: Event, source: Phase) -> None:
-        """Apply one event's facts (the machine has already moved from ``source`` to ``self.phase``)."""
+    def _died(self) -> list[Event]:
+        """Rules: DEAD-1, DEAD-2, DEAD-3. A declined last discard says why itself; a discard died by the
+        stock or the pickup cap (the same computation as the ``hand_dies`` guard)."""
+        reason = self.dead_reason or fsm.dead_reason(self)
+        assert reason is not None
+        return [HandDead(dead_result(reason, self.seats))]
+
+    def _commit(self, event: Event) -> None:
+        """Apply one event's facts (the machine has chosen the row; ``self.phase`` is still the source)."""
         match event:
             case Discarded(seat=seat, card=card):
                 self.hands[seat] &= ~card.bit
@@ -531,10 +527,6 @@ class Hand:
                 self.discards.append(card)
                 self.taken = None
                 self.turn = other_seat(self.seats, seat)
-                if self.phase is Phase.DEAD_HAND:
-                    # DEAD-3 wins over DEAD-2: with the 50th-card rule on, only the cap can end it here.
-                    stock_out = len(self.stock) <= STOCK_FLOOR and not self.rules.wall_pickup_to_knock
-                    self.dead_reason = "stock" if stock_out else "pickup cap"
             case DrewStock(seat=seat, card=card):
                 self.stock.pop()
                 self.hands[seat] |= card.bit
@@ -550,7 +542,7 @@ class Hand:
                 self.known[seat] |= card.bit
                 self.taken = card
                 self.pickups += 1
-                self.must_knock = source is Phase.WALL  # DEAD-2
+                self.must_knock = self.phase is Phase.WALL  # DEAD-2
             case Knocked(seat=seat, card=card):
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
@@ -579,58 +571,86 @@ class Hand:
                 spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
                 self.multiplier = 2 if spades else 1
                 self.turn = self.other(event.dealer)
-            case HandScored(result=result) | HandDead(result=result):
+            case HandScored(result=result):
                 self.result = result
+            case HandDead(result=result):
+                self.result = result
+                self.dead_reason = result.reason
             case _:
                 assert_never(event)
 
     # --- legal actions ---------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, sorted by an explicit key (deterministic)."""
-        phase = self.phase
-        if phase not in fsm.PLAYER_PHASES:
+        """Every legal action of the seat to act, sorted by an explicit key (deterministic).
+
+        The candidates of each player trigger the phase accepts (from the table), in ``sort_key`` order.
+        """
+        makers = _OPTIONS.get(self.phase)
+        if makers is None:
             return []
         seat = self.turn
+        if len(makers) == 1:
+            return makers[0](self, seat)
         out: list[Action] = []
-        if phase is Phase.UPCARD_OFFER:
-            out = [_PASS[seat], _TAKE[seat]]
-        elif phase is Phase.DRAW:
-            out = [_DRAW[seat]]
-            if not self.stock_only:
-                out.append(_PICKUP[seat])
-        elif phase is Phase.WALL:
-            out = [DeclineWall(seat)]
-            top = self.discards[-1]
-            if self._can_knock_with(self.hands[seat] | top.bit, top):
-                out.append(DrawDiscard(seat))
-        elif phase is Phase.DISCARD:
-            mask = self.hands[seat]
-            # TURN-4: not the card taken from the pile this turn (compared by order: a Card may be a fresh instance)
-            skip = -1 if self.taken is None or self.rules.may_discard_taken_card else self.taken.order
-            if not self.must_knock:  # the discards in rank-then-suit order, straight from the bits
-                discards = _DISCARD_BY_ORDER[seat]
-                m = rank_major(mask)
-                while m:
-                    low = m & -m
-                    i = low.bit_length() - 1
-                    if i != skip:
-                        out.append(discards[i])
-                    m ^= low
-            knocks = _KNOCK[seat]
-            out += [knocks[c.index] for c in discards_within(mask, self.knock_limit) if c.order != skip]
-            if self.rules.big_gin_bonus is not None and deadwood(mask) == 0:
-                out.append(BigGin(seat))
-        elif phase is Phase.KNOCK:
-            limit = 0 if self.big_gin else self.knock_limit
-            out = [Spread(seat, a.melds) for a in arrangements(self.hands[seat], limit)]
-        elif phase is Phase.LAYOFF:
-            out = self._legal_defences(seat)
-        if phase in _SORTED_HERE:  # the other phases build their lists in key order already
-            out.sort(key=sort_key)
+        for make in makers:
+            out += make(self, seat)
         return out
 
-    def _legal_defences(self, seat: int) -> list[Action]:
+    def _skipped_order(self) -> int:
+        """TURN-4: the order of the card taken from the pile this turn, which may not be discarded (else -1).
+        Compared by order: a Card may be a fresh instance."""
+        taken = self.taken
+        return -1 if taken is None or self.rules.may_discard_taken_card else taken.order
+
+    def _pass_options(self, seat: int) -> list[Action]:
+        return [_PASS[seat]]
+
+    def _take_options(self, seat: int) -> list[Action]:
+        return [_TAKE[seat]]
+
+    def _draw_options(self, seat: int) -> list[Action]:
+        return [_DRAW[seat]]
+
+    def _pickup_options(self, seat: int) -> list[Action]:
+        if self.phase is Phase.WALL:  # DEAD-2: only to knock
+            top = self.discards[-1]
+            return [_PICKUP[seat]] if self._can_knock_with(self.hands[seat] | top.bit, top) else []
+        return [] if self.stock_only else [_PICKUP[seat]]  # OFFER-4
+
+    def _discard_options(self, seat: int) -> list[Action]:
+        if self.must_knock:  # DEAD-2
+            return []
+        skip = self._skipped_order()
+        discards = _DISCARD_BY_ORDER[seat]
+        out: list[Action] = []
+        m = rank_major(self.hands[seat])  # the discards in rank-then-suit order, straight from the bits
+        while m:
+            low = m & -m
+            i = low.bit_length() - 1
+            if i != skip:
+                out.append(discards[i])
+            m ^= low
+        return out
+
+    def _knock_options(self, seat: int) -> list[Action]:
+        skip = self._skipped_order()
+        knocks = _KNOCK[seat]
+        return [knocks[c.index] for c in discards_within(self.hands[seat], self.knock_limit) if c.order != skip]
+
+    def _big_gin_options(self, seat: int) -> list[Action]:
+        return [BigGin(seat)] if self.rules.big_gin_bonus is not None and deadwood(self.hands[seat]) == 0 else []
+
+    def _decline_options(self, seat: int) -> list[Action]:
+        return [DeclineWall(seat)]
+
+    def _spread_options(self, seat: int) -> list[Action]:
+        limit = 0 if self.big_gin else self.knock_limit
+        out: list[Action] = [Spread(seat, a.melds) for a in arrangements(self.hands[seat], limit)]
+        out.sort(key=sort_key)
+        return out
+
+    def _defence_options(self, seat: int) -> list[Action]:
         assert self.spread is not None
         mask = self.hands[seat]
         targets = self.spread.melds
@@ -644,6 +664,7 @@ class Hand:
             else:
                 layoffs = tuple(Layoff(c, t) for t, m in zip(targets, combo, strict=True) for c in from_mask(m))
                 out.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
+        out.sort(key=sort_key)
         return out
 
     # --- helpers for bots and referees (they use only what the acting seat knows) ----------------
@@ -692,6 +713,29 @@ def _not_a_seat(seat: object) -> str:
     return f"not an action: its seat {render(seat)} is not a seat number"
 
 
+#: The candidate actions of each player trigger (``legal_actions`` filters nothing: each maker lists legal ones).
+_CANDIDATES: dict[str, Callable[[Hand, int], list[Action]]] = {
+    PassUpcard.trigger: Hand._pass_options,
+    TakeUpcard.trigger: Hand._take_options,
+    DrawStock.trigger: Hand._draw_options,
+    DrawDiscard.trigger: Hand._pickup_options,
+    Discard.trigger: Hand._discard_options,
+    Knock.trigger: Hand._knock_options,
+    BigGin.trigger: Hand._big_gin_options,
+    DeclineWall.trigger: Hand._decline_options,
+    Spread.trigger: Hand._spread_options,
+    LayOff.trigger: Hand._defence_options,
+}
+_KIND_ORDER = {kind.trigger: kind.order for kind in ACTION_TYPES}
+#: Each player phase's makers, from the triggers the table lets it accept, in the order of ``sort_key``.
+_OPTIONS: dict[Phase, tuple[Callable[[Hand, int], list[Action]], ...]] = {
+    phase: tuple(_CANDIDATES[t] for t in sorted(triggers, key=_KIND_ORDER.__getitem__))
+    for phase, triggers in fsm.PLAYER_TRIGGERS.items()
+}
+#: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).
+_STEP_EVENTS: dict[str, Callable[[Hand], list[Event]]] = {"score": Hand._scored, "end_dead": Hand._died}
+
+
 class Refused(Exception):
     """A rule refuses an action (inside the validation path; ``check`` turns it into ``IllegalAction``)."""
 
@@ -699,13 +743,6 @@ class Refused(Exception):
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
         self.reason = reason
-
-
-def _union(melds: Sequence[Meld]) -> int:
-    m = 0
-    for meld in melds:
-        m |= meld.mask
-    return m
 
 
 def _check_seats(seats: tuple[int, int], dealer: int) -> None:

@@ -5,7 +5,9 @@ Rules: MATCH-1 .. MATCH-7, THREE-1 .. THREE-8, BONUS-1 .. BONUS-5.
 The match is the second machine of ``engine.fsm`` (cut, hand, rotate, game over). Player actions
 during a hand go to the hand's own machine through the hand's one validation path; the match adds the
 seat checks of three-handed play (the sitter only advises) and takes the dealer steps between hands
-by itself: recording the result, rotating roles or passing the deal, and dealing the next hand.
+by itself: recording the result (whose ``game_won`` guard ends the game or goes on to ``rotate``), then,
+on entering ``rotate``, rotating roles or passing the deal and dealing the next hand. The match's
+executor (``executor=``, default ``"library"``) is its hands' executor too.
 """
 
 from __future__ import annotations
@@ -16,11 +18,12 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Protocol, cast
 
+from engine import fsm
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat, render
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
-from engine.fsm import MATCH_MACHINE, MatchPhase, Phase, fire
+from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand, Observation
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
@@ -110,7 +113,8 @@ class Match:
     """
 
     __slots__ = (
-        "_standings", "chance", "dealer", "events", "hand", "number", "phase", "results", "rules", "seats", "sitter",
+        "_standings", "chance", "dealer", "events", "executor", "hand", "number", "phase", "results", "rules", "seats",
+        "sitter",
     )  # fmt: skip
 
     rules: RuleSet
@@ -123,10 +127,14 @@ class Match:
     hand: Hand | None
     results: list[HandResult]
     events: list[MatchEvent]
+    executor: fsm.Executor
     _standings: tuple[int, Standings] | None
 
-    def __init__(self, rules: RuleSet, chance: Chance) -> None:
+    def __init__(self, rules: RuleSet, chance: Chance, *, executor: ExecutorName = "library") -> None:
         """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal.
+
+        ``executor`` runs the match's machine and its hands' (``"library"``: ``transitions`` itself, or
+        ``"compiled"``: the performance mode; see ``engine.fsm``).
 
         Raises:
             InvalidRules: the rule set plays a reduced deck (RULES-3), which is for analysing single hands only.
@@ -139,6 +147,7 @@ class Match:
             )
         self.rules = rules
         self.chance = chance
+        self.executor = fsm.executor("match", executor)
         self.phase = MatchPhase.CUT
         self.number = 0
         self.dealer = 0
@@ -157,16 +166,21 @@ class Match:
         self._start_hand("start", dealer, seats, sitter)
 
     @classmethod
-    def new(cls, rules: RuleSet | None = None, *, seed: int) -> Match:
+    def new(cls, rules: RuleSet | None = None, *, seed: int, executor: ExecutorName = "library") -> Match:
         """A game whose draws and shuffles all come from ``seed``. Rule: MATCH-7."""
-        return cls(rules or RuleSet(), SeededChance(seed))
+        return cls(rules or RuleSet(), SeededChance(seed), executor=executor)
 
     @classmethod
     def scripted(
-        cls, rules: RuleSet | None = None, *, cuts: Sequence[Sequence[Card]], decks: Sequence[Sequence[Card]]
+        cls,
+        rules: RuleSet | None = None,
+        *,
+        cuts: Sequence[Sequence[Card]],
+        decks: Sequence[Sequence[Card]],
+        executor: ExecutorName = "library",
     ) -> Match:
         """A game from prearranged draw rounds and deck orders (for conformance cases and replays)."""
-        return cls(rules or RuleSet(), ScriptedChance(cuts, decks))
+        return cls(rules or RuleSet(), ScriptedChance(cuts, decks), executor=executor)
 
     # --- the draw ------------------------------------------------------------------------------
 
@@ -351,26 +365,31 @@ class Match:
     # --- dealer steps ----------------------------------------------------------------------------
 
     def _fire(self, trigger: str, arg: object, events: Sequence[MatchEvent]) -> None:
-        fire(MATCH_MACHINE, self, trigger, arg)
+        """Move the machine by ``trigger`` (its guards see ``arg``); it commits ``events`` on the way."""
+        self.executor.fire(self, trigger, arg, events)
+
+    def _record(self, events: Sequence[MatchEvent]) -> None:
+        """Commit a step's events (the machine's callback, before it leaves ``self.phase``)."""
         self.events.extend(events)
 
-    def game_won(self, arg: object) -> bool:
-        """Guard: a seat has reached the target (every Hollywood column is closed). Rules: MATCH-1, BONUS-4."""
-        return self.standings().over
-
-    def _between_hands(self) -> None:
-        assert self.hand is not None and self.hand.result is not None
-        result = self.hand.result
-        self.results.append(result)
-        st = self.standings()
-        self._fire("end_hand", result, [HandEnded(self.number, result, st.running)])
-        if st.over:
-            assert st.winner is not None
-            self._fire("rotate", None, [GameOver(st.winner, st.totals)])
-            return
+    def _take_step(self, trigger: str) -> None:
+        """On entering ``rotate`` (the machine's callback): deal the next hand, unless a scripted game has no
+        deck order for it yet (it then waits for ``add_deck``). Rule: MATCH-7."""
+        assert trigger == "rotate"
         deck = self.chance.deck()
         if deck is not None:
             self._next_hand(deck)
+
+    def _between_hands(self) -> None:
+        """The hand's result is recorded; the ``game_won`` guard decides whether the game is over."""
+        assert self.hand is not None and self.hand.result is not None
+        result = self.hand.result
+        self.results.append(result)
+        self._fire("end_hand", result, [HandEnded(self.number, result, self.standings().running)])
+        if self.phase is MatchPhase.GAME_OVER:
+            st = self.standings()
+            assert st.winner is not None
+            self.events.append(GameOver(st.winner, st.totals))
 
     def _next_hand(self, deck: tuple[Card, ...]) -> None:
         dealer, seats, sitter = self._next_roles()
@@ -410,11 +429,10 @@ class Match:
             deck = self.chance.deck()
             if deck is None:
                 raise InvalidDeal("MATCH-7", "the script has no deck order for the first deal")
-        hand = Hand.from_deck(self.rules, deck, dealer=dealer, seats=seats)
+        hand = Hand.from_deck(self.rules, deck, dealer=dealer, seats=seats, executor=self.executor.name)
         number = self.number + 1
-        self._fire(trigger, None, [HandStarted(number, dealer, seats, sitter)])
+        self._fire(trigger, None, [HandStarted(number, dealer, seats, sitter), *hand.events])
         self.number, self.dealer, self.seats, self.sitter, self.hand = number, dealer, seats, sitter, hand
-        self.events.extend(hand.events)
 
 
 _ACTION_KINDS = frozenset((*ACTION_TYPES, Advise))

@@ -5,6 +5,7 @@ the rule set, the bots and its seed: the same seed gives the same bytes however 
 With ``logs``, each game is written atomically as ``game-SEED.knock`` and each finished batch adds a
 part to the run's manifest (``_manifest/``): every game's log name, size, SHA-256 and result. A run
 started again into the same place skips the games the manifest lists whose logs are still there.
+Games run on the engine's compiled executor, its performance mode (``engine.fsm``).
 """
 
 from __future__ import annotations
@@ -74,7 +75,7 @@ def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary
     """One game: bots seated by the job, seeded; with a store, its log written there atomically."""
     rules = RuleSet.from_dict(job.rules)
     bots = [make_bot(name, job.seed * 7 + seat) for seat, name in enumerate(job.bots)]
-    match = play_match(Match.new(rules, seed=job.seed), bots)
+    match = play_match(Match.new(rules, seed=job.seed, executor="compiled"), bots)
     st = match.standings()
     assert st.winner is not None
     dead = sum(1 for r in match.results if r.kind is ResultKind.DEAD)

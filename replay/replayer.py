@@ -1,7 +1,8 @@
 """The replayer: rebuild a game from its log alone, re-check every action and every derived record.
 
 Rules: LOG-8, LOG-9. Replay never calls a random number generator: the draws and deck orders come from
-the log's records, through ``Match.scripted``.
+the log's records, through ``Match.scripted``. Replay runs the engine's compiled executor (its performance
+mode, ``engine.fsm``) unless asked for ``executor="library"``; both give the same game.
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ from engine.actions import Action, Advise
 from engine.cards import Card
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidRules, KnockError
 from engine.events import GameOver, HandEnded, MatchEvent
+from engine.fsm import ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import (
@@ -83,7 +85,8 @@ class ReplayState:
 class Replayer:
     """Replays one log strictly: ``states()`` yields the game after every record; ``run()`` replays it all."""
 
-    def __init__(self, source: BinaryIO | bytes) -> None:
+    def __init__(self, source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> None:
+        self.executor: ExecutorName = executor
         self.reader = LogReader(source)
         header = self.reader.header
         if header.view is not None:
@@ -211,7 +214,7 @@ class Replayer:
                 raise ReplayError("LOG-2", index, "a cut record is [0, [seats], card codes]")
             rounds.append(tuple(Card.from_index(b) for b in rec[2]))
         try:
-            self.match = Match.scripted(self.rules, cuts=rounds, decks=[deck])
+            self.match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor)
         except InvalidDeal as err:
             at = cuts[-1][0] if cuts and err.rule.startswith("MATCH") else hand.index
             raise ReplayError(err.rule, at, err.reason) from None
@@ -297,9 +300,9 @@ class Replayer:
         self._expected.popleft()
 
 
-def iter_states(source: BinaryIO | bytes) -> Iterator[ReplayState]:
+def iter_states(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> Iterator[ReplayState]:
     """The game after every record of a log, replayed strictly (LOG-8); raises ``LogError`` where it goes wrong."""
-    return Replayer(source).states()
+    return Replayer(source, executor=executor).states()
 
 
 @dataclass
@@ -334,7 +337,7 @@ class AuditReport:
     view: int | None = None  #: the seat, when the log audited is a per-seat view (LOG-12)
 
 
-def verify(source: BinaryIO | bytes) -> AuditReport:
+def verify(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> AuditReport:
     """Audit a log: replay it strictly and report every hand, the result and the digests. Never raises for a
     bad log: the report says where and why it fails.
     """
@@ -342,7 +345,7 @@ def verify(source: BinaryIO | bytes) -> AuditReport:
 
     report = AuditReport(ok=False)
     try:
-        replayer = Replayer(source)
+        replayer = Replayer(source, executor=executor)
         report.players = replayer.reader.header.players
         report.rules = replayer.rules.to_dict()
         seen = 0

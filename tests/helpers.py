@@ -35,13 +35,13 @@ def play(hand: Hand, *actions: str) -> None:
     hand.play(*actions)
 
 
-def tool_check(name: str) -> None:
-    """Run ``tools/NAME --check`` (the files it generates are up to date) and fail with its output if not."""
+def tool_check(name: str, *args: str) -> None:
+    """Run ``tools/NAME --check [ARGS]`` (the files it generates are up to date) and fail with its output if not."""
     import subprocess
     import sys
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
-    done = subprocess.run([sys.executable, str(root / "tools" / name), "--check"], capture_output=True, text=True,
-                          cwd=root, check=False)  # fmt: skip
+    command = [sys.executable, str(root / "tools" / name), "--check", *args]
+    done = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
     assert done.returncode == 0, done.stdout + done.stderr

@@ -3,10 +3,12 @@
 
     .venv/bin/python tools/bench.py            # everything, default sizes
     .venv/bin/python tools/bench.py --quick    # smaller runs
+    .venv/bin/python tools/bench.py --executor library   # transitions runs every step (default: compiled)
 
 Figures: minimum deadwood of random 10- and 11-card hands (µs per call), and random legal play of
 complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal; complete games
 to 100 per second for each preset (no log); log bytes per player action and strict replay time per hand.
+The games run on the engine's compiled executor (its performance mode) unless ``--executor library``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ import time
 from collections.abc import Callable
 
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
+from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood
@@ -54,13 +57,13 @@ def per_call_us(fn: Callable[[int], int], masks: list[int], repeats: int) -> lis
     return runs
 
 
-def random_play(rules: RuleSet, hands: int, seed: int) -> tuple[float, int]:
+def random_play(rules: RuleSet, hands: int, seed: int, executor: ExecutorName) -> tuple[float, int]:
     """Seconds for ``hands`` complete hands of uniform random legal play, and the player actions taken."""
     rng = random.Random(seed)
     actions = 0
     t = time.perf_counter()
     for i in range(hands):
-        hand = Hand.deal(rules, seed=seed + i, dealer=i & 1)
+        hand = Hand.deal(rules, seed=seed + i, dealer=i & 1, executor=executor)
         while hand.to_act is not None:
             legal = hand.legal_actions()
             hand.apply(legal[int(rng.random() * len(legal))])
@@ -68,14 +71,14 @@ def random_play(rules: RuleSet, hands: int, seed: int) -> tuple[float, int]:
     return time.perf_counter() - t, actions
 
 
-def games(preset: str, count: int, seed: int) -> tuple[float, int]:
+def games(preset: str, count: int, seed: int, executor: ExecutorName) -> tuple[float, int]:
     """Seconds for ``count`` complete games to the target and the hands they took (greedy bots; p2 random)."""
     rules = RuleSet.preset(preset)
     hands = 0
     t = time.perf_counter()
     for i in range(count):
         bots: list[Bot] = [GreedyBot(), GreedyBot(), RandomBot(seed + i)]
-        hands += play_match(Match.new(rules, seed=seed + i), bots[: rules.players]).number
+        hands += play_match(Match.new(rules, seed=seed + i, executor=executor), bots[: rules.players]).number
     return time.perf_counter() - t, hands
 
 
@@ -83,12 +86,14 @@ def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller runs")
     ap.add_argument("--repeats", type=int, default=7, help="repeated runs per figure (the median is reported)")
+    ap.add_argument("--executor", choices=EXECUTOR_NAMES, default="compiled", help="who runs the state machines")
     args = ap.parse_args(argv)
+    executor: ExecutorName = args.executor
     n_masks = 5_000 if args.quick else 20_000
     n_hands = 100 if args.quick else 400
     reps = max(1, args.repeats)
     print(f"Knock benchmarks — Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
-    print(f"medians of {reps} runs\n")
+    print(f"medians of {reps} runs; the {executor} executor\n")
 
     for size, fn, name in ((10, deadwood, "deadwood"), (11, knock_deadwood, "knock_deadwood (11 discards)")):
         runs = per_call_us(fn, random_masks(n_masks, size, seed=size), reps)
@@ -101,7 +106,7 @@ def main(argv: list[str]) -> int:
         rules = RuleSet.preset(preset)
         rates = []
         for r in range(reps):
-            secs, acts = random_play(rules, n_hands, seed=1000 * r)
+            secs, acts = random_play(rules, n_hands, seed=1000 * r, executor=executor)
             rates.append((n_hands / secs, acts / secs, acts / n_hands))
         hps = statistics.median(x[0] for x in rates)
         aps = statistics.median(x[1] for x in rates)
@@ -117,7 +122,7 @@ def main(argv: list[str]) -> int:
         logs = []
         for i in range(n_logged):
             bots: list[Bot] = [RandomBot(i), RandomBot(i + 100), RandomBot(i + 200)]
-            m = play_match(Match.new(rules, seed=i), bots[: rules.players])
+            m = play_match(Match.new(rules, seed=i, executor=executor), bots[: rules.players])
             acts = sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
             logs.append((write_log(m), m.number, acts))
         size = sum(len(d) for d, _, _ in logs)
@@ -127,7 +132,7 @@ def main(argv: list[str]) -> int:
         for _ in range(reps):
             t = time.perf_counter()
             for d, _, _ in logs:
-                Replayer(d).run()
+                Replayer(d, executor=executor).run()
             verify_ms.append((time.perf_counter() - t) / hands * 1000)
         print(
             f"log of random legal play, {preset:<12} {size / acts:5.2f} bytes/player action, {size / hands:6.0f} "
@@ -137,7 +142,7 @@ def main(argv: list[str]) -> int:
     print()
     n_games = 20 if args.quick else 60
     for preset in ("standard", "oklahoma", "three_handed"):
-        game_runs = [games(preset, n_games, seed=100 * r) for r in range(reps)]
+        game_runs = [games(preset, n_games, seed=100 * r, executor=executor) for r in range(reps)]
         gps = statistics.median(n_games / secs for secs, _ in game_runs)
         hpg = statistics.median(h / n_games for _, h in game_runs)
         print(

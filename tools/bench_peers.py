@@ -65,7 +65,7 @@ def knock_hands(n: int, seed: int) -> tuple[float, int]:
     game = 0
     t = time.perf_counter()
     while hands < n:
-        match = Match.new(seed=seed + game)
+        match = Match.new(seed=seed + game, executor="compiled")
         game += 1
         writer = LogWriter(io.BytesIO(), match)
         while match.to_act is not None and hands < n:
@@ -84,7 +84,7 @@ def knock_bare_hands(n: int, seed: int) -> tuple[float, int]:
     actions = 0
     t = time.perf_counter()
     for i in range(n):
-        hand = Hand.deal(seed=seed + i, dealer=i & 1)
+        hand = Hand.deal(seed=seed + i, dealer=i & 1, executor="compiled")
         while hand.to_act is not None:
             legal = hand.legal_actions()
             hand.apply(legal[int(rng.random() * len(legal))])
@@ -97,7 +97,7 @@ def knock_logged_games(n: int, seed: int) -> tuple[float, int, int]:
     hands = actions = 0
     t = time.perf_counter()
     for i in range(n):
-        m = play_match(Match.new(seed=seed + i), [RandomBot(seed + i), RandomBot(seed + i + 1)])
+        m = play_match(Match.new(seed=seed + i, executor="compiled"), [RandomBot(seed + i), RandomBot(seed + i + 1)])
         write_log(m)
         hands += m.number
         actions += sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
@@ -227,7 +227,7 @@ def main(argv: list[str]) -> int:
         )
 
     # A live state halfway through a hand, for copying and for saving and restoring.
-    hand = Hand.deal(seed=5)
+    hand = Hand.deal(seed=5, executor="compiled")
     rng = random.Random(5)
     for _ in range(40):
         legal = hand.legal_actions()
@@ -248,7 +248,9 @@ def main(argv: list[str]) -> int:
         "rlcard": median_of(reps, lambda: per_call(copy.deepcopy, [rg] * (copies // 20)))}))  # fmt: skip
 
     # Save and restore: Knock writes a game's log and replays it; OpenSpiel serializes and deserializes.
-    games_for_log = [play_match(Match.new(seed=i), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)]
+    games_for_log = [
+        play_match(Match.new(seed=i, executor="compiled"), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)
+    ]
     logs = [write_log(m) for m in games_for_log]
     n_logged_hands = sum(m.number for m in games_for_log)
     n_logged_actions = sum(sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS) for m in games_for_log)
@@ -299,7 +301,7 @@ def main(argv: list[str]) -> int:
         return (after - before) / n
 
     rows.append(("memory per live game, KiB (10,000 at once)", {
-        "knock": memory(lambda i: Hand.deal(seed=i)),
+        "knock": memory(lambda i: Hand.deal(seed=i, executor="compiled")),
         "openspiel": memory(lambda i: _os_dealt(game, i)),
         "rlcard": memory(lambda i: _rl_dealt(i), 2000)}))  # fmt: skip
 
@@ -308,7 +310,7 @@ def main(argv: list[str]) -> int:
         t = time.perf_counter()
         for i in range(n):
             bots: list[Bot] = [GreedyBot(), RandomBot(i), GreedyBot()]
-            write_log(play_match(Match.new(rules, seed=i), bots[: rules.players]))
+            write_log(play_match(Match.new(rules, seed=i, executor="compiled"), bots[: rules.players]))
         return n / (time.perf_counter() - t)
 
     for preset in ("standard", "oklahoma", "three_handed"):

@@ -29,7 +29,30 @@ this file, the diagrams, `transitions.json` or the live machines drift apart. Do
 Rows with the same trigger and source are tried in order: the first whose guard holds is taken (an
 unguarded row is the fallback). `player` rows are actions (the validation in `engine/hand.py` and
 `engine/match.py` has already checked them against the rules cited); `engine` rows are dealer steps
-the engine takes by itself.
+the engine takes by itself. Each guard is a named predicate carried by its row; the descriptions
+below are the predicates' own. A guard that refuses a step the validation accepted is a bug in the
+engine (`InternalError`), never a refusal of the action.
+
+A step: the guards pick the row; the step's events are committed (the machine's `before_state_change`
+callback); the state changes; entering a state that only the engine leaves
+({automatic}) takes that step at once (the state's `on_enter` callback). What the
+engine needs of a phase is derived from the table: the triggers it accepts, whether a player is to
+act (and which kinds of action are listed as legal), and which dealer step follows.
+
+## Executors
+
+Each game (`Hand` or `Match`, and a match's hands) chooses who executes its steps, with the constructor
+option `executor`:
+
+- `"library"` (the default): `transitions` runs every step itself, calling `Event.trigger` once per step
+  (guards as conditions, the commit and the dealer's steps as callbacks).
+- `"compiled"`: the performance mode. The transitions, conditions and callbacks of the same
+  `transitions.Machine` objects are read into a lookup once, and run without the library's per-step
+  machinery. The replayer and verifier, `knock simulate` and the benchmarks choose it explicitly.
+
+Both run the same rows in the same order with the same guards and callbacks; the test suite plays the
+conformance suite, the golden games and the stateful tests under both and requires identical events
+and bytes.
 
 ## The hand
 
@@ -39,28 +62,19 @@ States: {hand_states}.
 ```mermaid
 {hand_mermaid}```
 
-| guard | holds when |
-|---|---|
-| non_dealer_acts | the non-dealer is the one passing the upcard (OFFER-1) |
-| dealer_acts | the dealer is the one passing the upcard: both have passed (OFFER-2, OFFER-4) |
-| play_goes_on | the stock holds more than two cards and the pickup cap is not reached (TURN-2) |
-| hand_dies | the stock holds two cards and the 50th-card rule is off (DEAD-1), or the pickup cap is reached (DEAD-3) |
-| wall_offered | the stock holds two cards, the 50th-card rule is on and the pickup cap is not reached (DEAD-2) |
-| spread_is_gin | the spread laid leaves no card over (KNOCK-5; always so for a big gin, KNOCK-6) |
-
+{hand_guards}
 ## The game
 
 States: {match_states}. While the game is in `hand`, the players' actions drive the hand machine;
-the game machine moves by itself when the hand is over.
+the game machine moves by itself when the hand is over: `end_hand` records the result and ends the
+game (`game_won`) or goes to `rotate`, which deals the next hand (a prearranged game whose deck
+orders have run out waits there for the next one).
 
 {match_table}
 ```mermaid
 {match_mermaid}```
 
-| guard | holds when |
-|---|---|
-| game_won | a seat has reached the target (MATCH-1), or every Hollywood column is closed (BONUS-4) |
-"""
+{match_guards}"""
 
 
 def environments_md() -> str:
@@ -86,9 +100,12 @@ def outputs() -> dict[Path, str]:
             hand_states=", ".join(f"`{p.value}`" for p in fsm.Phase),
             hand_table=fsm.table_markdown(fsm.HAND),
             hand_mermaid=fsm.mermaid(fsm.HAND),
+            hand_guards=fsm.guards_markdown(fsm.HAND),
+            automatic=", ".join(f"`{p.value}`" for spec in fsm.SPECS for p in spec.automatic()),
             match_states=", ".join(f"`{p.value}`" for p in fsm.MatchPhase),
             match_table=fsm.table_markdown(fsm.MATCH),
             match_mermaid=fsm.mermaid(fsm.MATCH),
+            match_guards=fsm.guards_markdown(fsm.MATCH),
         ),
     }
 

@@ -3,19 +3,24 @@
 
     .venv/bin/python tools/golden.py           # write tests/golden/*.knock and their .txt transcripts
     .venv/bin/python tools/golden.py --check   # exit 1 if a regenerated log would differ
+    .venv/bin/python tools/golden.py --check --executor library   # the same, with transitions running every step
 
-Each golden game is a seeded bot game; the transcript beside it is the replayed game as text.
+Each golden game is a seeded bot game; the transcript beside it is the replayed game as text. The games are
+played and replayed on the engine's compiled executor (its performance mode) unless ``--executor library``
+is given; both must give the same bytes.
 ``tests/replay/test_golden.py`` replays every committed log and diffs its transcript.
 """
 
 from __future__ import annotations
 
+import argparse
 import random
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 
 from engine.bots import Bot, GreedyBot, HeuristicBot, RandomBot, play_match
+from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.log import write_log
@@ -68,15 +73,16 @@ for _tag, (_preset, _options) in VARIANTS.items():
         GAMES[f"{_tag}-{_seed}"] = (_preset, _options, 100 * len(GAMES) + _seed)
 
 
-def play(preset: str, options: dict[str, object], seed: int) -> Match:
+def play(preset: str, options: dict[str, object], seed: int, executor: ExecutorName = "compiled") -> Match:
     rules = RuleSet.preset(preset, **options)
+    match = Match.new(rules, seed=seed, executor=executor)
     if seed < 100:  # the original eight
         bots: list[Bot] = [GreedyBot(), RandomBot(seed), GreedyBot()]
-        return play_match(Match.new(rules, seed=seed), bots[: rules.players])
+        return play_match(match, bots[: rules.players])
     pool: list[Bot] = [HeuristicBot(), GreedyBot(), RandomBot(seed)]
     rng = random.Random(seed)
     rng.shuffle(pool)
-    return play_advised(Match.new(rules, seed=seed), pool[: rules.players], rng)
+    return play_advised(match, pool[: rules.players], rng)
 
 
 def play_advised(match: Match, bots: Sequence[Bot], rng: random.Random) -> Match:
@@ -90,29 +96,34 @@ def play_advised(match: Match, bots: Sequence[Bot], rng: random.Random) -> Match
     return match
 
 
-def transcript(data: bytes) -> str:
+def transcript(data: bytes, executor: ExecutorName = "compiled") -> str:
     """The replayed game as text: one line per event."""
-    match = Replayer(data).run()
+    match = Replayer(data, executor=executor).run()
     return "".join(f"{e}\n" for e in match.events)
 
 
-def outputs() -> dict[Path, bytes]:
+def outputs(executor: ExecutorName = "compiled") -> dict[Path, bytes]:
     out: dict[Path, bytes] = {}
     for name, (preset, options, seed) in GAMES.items():
-        data = write_log(play(preset, options, seed), meta={"golden": name})
+        data = write_log(play(preset, options, seed, executor), meta={"golden": name})
         out[GOLDEN / f"{name}.knock"] = data
-        out[GOLDEN / f"{name}.txt"] = transcript(data).encode()
+        out[GOLDEN / f"{name}.txt"] = transcript(data, executor).encode()
     return out
 
 
 def main(argv: list[str]) -> int:
-    stale = [p for p, data in outputs().items() if not p.exists() or p.read_bytes() != data]
-    if "--check" in argv:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--check", action="store_true", help="exit 1 if a regenerated log would differ")
+    parser.add_argument("--executor", choices=EXECUTOR_NAMES, default="compiled", help="who runs the machines")
+    args = parser.parse_args(argv)
+    want = outputs(args.executor)
+    stale = [p for p, data in want.items() if not p.exists() or p.read_bytes() != data]
+    if args.check:
         for p in stale:
             print(f"would change: {p.name}")
         return 1 if stale else 0
     GOLDEN.mkdir(parents=True, exist_ok=True)
-    for p, data in outputs().items():
+    for p, data in want.items():
         if p in stale:
             p.write_bytes(data)
             print(f"wrote {p.relative_to(GOLDEN.parent.parent)}")

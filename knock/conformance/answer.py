@@ -13,6 +13,7 @@ from engine.actions import MatchAction, parse_match_action
 from engine.cards import cards
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidRules, NotationError, RuleViolation
 from engine.events import Dealt, HandEnded, HandStarted
+from engine.fsm import ExecutorName
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
@@ -74,13 +75,13 @@ def _reject(rule: str, hand: int, action: int, **more: Any) -> dict[str, Any]:
 # --- playing a case on the engine ---------------------------------------------------------------
 
 
-def deal(case: Case, rules: RuleSet, ch: CaseHand, match: Match | None) -> Match:
-    """Deal a case's hand: the prearranged deal is checked as one (DEAL-4), then starts the game or is its
-    next deck. Raises ``InvalidDeal`` for a deal or a draw the rules refuse."""
+def deal(case: Case, rules: RuleSet, ch: CaseHand, match: Match | None, executor: ExecutorName = "library") -> Match:
+    """Deal a case's hand: the prearranged deal is checked as one (DEAL-4), then starts the game (on
+    ``executor``) or is its next deck. Raises ``InvalidDeal`` for a deal or a draw the rules refuse."""
     Hand.from_deal(rules, dealer=ch.dealer, hands=(ch.cards[ch.seats[0]], ch.cards[ch.seats[1]]),
-                   upcard=ch.upcard, stock=ch.stock, seats=ch.seats)  # fmt: skip
+                   upcard=ch.upcard, stock=ch.stock, seats=ch.seats, executor=executor)  # fmt: skip
     if match is None:
-        return Match.scripted(rules, cuts=case.cuts, decks=[ch.deck])
+        return Match.scripted(rules, cuts=case.cuts, decks=[ch.deck], executor=executor)
     match.add_deck(ch.deck)
     return match
 
@@ -95,7 +96,7 @@ def parse_action(case: Case, text: str, h: int, a: int) -> MatchAction:
         raise CaseError(case.path, f"hand {h} action {a}: {err}") from None
 
 
-def answer_case(case: Case) -> dict[str, Any]:
+def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, Any]:
     """Knock's answer to a case, played on the engine (case mode, CONF-5). Raises ``CaseError`` for an
     action written in no known notation."""
     try:
@@ -108,7 +109,7 @@ def answer_case(case: Case) -> dict[str, Any]:
             if match is not None and not match.awaiting_deck:
                 return _reject("CONF-3", h, 0, reason="the case deals a new hand while the engine's hand goes on",
                                **summary(match, case.players))  # fmt: skip
-            match = deal(case, rules, ch, match)
+            match = deal(case, rules, ch, match, executor)
         except InvalidDeal as err:
             return _reject(err.rule, 0 if err.rule.startswith("MATCH") else h, 0, reason=err.reason)
         for a, written in enumerate(ch.actions, 1):
@@ -126,7 +127,7 @@ def answer_case(case: Case) -> dict[str, Any]:
 # --- replaying a log ----------------------------------------------------------------------------
 
 
-def answer_log(data: bytes, players: int | None = None) -> dict[str, Any]:
+def answer_log(data: bytes, players: int | None = None, *, executor: ExecutorName = "compiled") -> dict[str, Any]:
     """Knock's answer to a log (log mode, CONF-5): replay it strictly; a log that ends cleanly before its
     trailer is accepted as far as it goes, with ``game_over`` false (LOG-7)."""
     try:
@@ -136,7 +137,7 @@ def answer_log(data: bytes, players: int | None = None) -> dict[str, Any]:
         return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
     replayer: Replayer | None = None
     try:
-        replayer = Replayer(data)
+        replayer = Replayer(data, executor=executor)
         for _ in replayer.states():
             pass
     except LogTruncated as err:

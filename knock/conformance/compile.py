@@ -13,6 +13,7 @@ import engine
 from engine.actions import Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolation
+from engine.fsm import ExecutorName
 from engine.match import Match
 from knock.conformance.answer import deal, parse_action
 from knock.conformance.cases import Case, CaseHand
@@ -78,7 +79,7 @@ def _raw_record(text: str) -> Any:
     return [T_LAYOFF, melds, layoffs]
 
 
-def compile_case(case: Case) -> Compiled:
+def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled:
     """The log of a case (CONF-4), built by playing it on the engine and writing what happened; a rejected
     action, deal or rule set is written as given, so a reader must reject it at that record."""
     want = dict(case.expect)
@@ -94,7 +95,7 @@ def compile_case(case: Case) -> Compiled:
         try:
             if match is not None and not match.awaiting_deck:
                 return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
-            match = deal(case, rules, ch, match)
+            match = deal(case, rules, ch, match, executor)
             if writer is None:
                 writer = LogWriter(out, match, meta={"case": case.path.stem})
             writer.sync()

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from engine.errors import KnockError
+from engine.fsm import ExecutorName
 from knock.conformance.adapter import AdapterFailure, ask_adapter
 from knock.conformance.answer import answer_case, answer_log, norm_cards
 from knock.conformance.cases import Case, CaseError
@@ -88,8 +89,19 @@ class CaseResult:
         return dataclasses.asdict(self)
 
 
-def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None, timeout: float = 60) -> CaseResult:
-    """Run one case: with Knock in both modes, or through an adapter command (CONF-6)."""
+def run_case(
+    case: Case,
+    adapter: str | None = None,
+    workdir: Path | None = None,
+    timeout: float = 60,
+    *,
+    executor: ExecutorName | None = None,
+) -> CaseResult:
+    """Run one case: with Knock in both modes, or through an adapter command (CONF-6).
+
+    ``executor`` runs every game of the case (by default the case mode plays on the engine's default,
+    ``"library"``, and the log is compiled and replayed in the ``"compiled"`` mode).
+    """
     result = CaseResult(case.name, case.rules, case.outcome, True)
 
     def record(mode: str, problems: list[str]) -> None:
@@ -98,7 +110,7 @@ def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None
         result.passed = result.passed and not problems
 
     try:
-        compiled = compile_case(case)
+        compiled = compile_case(case, executor=executor or "compiled")
     except CaseError as err:
         record("case", [err.reason])
         return result
@@ -110,7 +122,7 @@ def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None
         return result
     if case.tamper is None:
         try:
-            record("case", compare(case, answer_case(case), log=False))
+            record("case", compare(case, answer_case(case, executor=executor or "library"), log=False))
         except CaseError as err:
             record("case", [err.reason])
     else:
@@ -118,7 +130,8 @@ def run_case(case: Case, adapter: str | None = None, workdir: Path | None = None
     if compiled.data is None:
         result.modes["log"] = "skip"
     else:
-        record("log", compare(dataclasses.replace(case, expect=compiled.expect), answer_log(compiled.data), log=True))
+        answer = answer_log(compiled.data, executor=executor or "compiled")
+        record("log", compare(dataclasses.replace(case, expect=compiled.expect), answer, log=True))
     return result
 
 

@@ -202,7 +202,7 @@ class KnockState(pyspiel.State):  # type: ignore[misc]
             self.play.dealt.append(action)
             if len(self.play.dealt) == len(self.play.rules.deck):
                 deck = [Card.from_index(i) for i in self.play.dealt]
-                self.play.hand = Hand.from_deck(self.play.rules, deck, dealer=self.play.dealer)
+                self.play.hand = Hand.from_deck(self.play.rules, deck, dealer=self.play.dealer, executor="compiled")
                 self._remember()
             return
         hand = self.hand

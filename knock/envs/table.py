@@ -94,7 +94,7 @@ class Table:
     def deal(self, game_seed: int) -> None:
         """A new episode whose game's draws and deals all come from ``game_seed`` (MATCH-7)."""
         chance = SeededChance(game_seed) if self.whole_game else OneDeal(game_seed)
-        self.match = Match(self.rules, chance)
+        self.match = Match(self.rules, chance, executor="compiled")  # the engine's performance mode
         self._advised = False
         self._legal = None
         self._auto()

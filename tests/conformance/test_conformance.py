@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from knock.conformance import (
     Case,
     CaseError,
@@ -33,10 +34,28 @@ SUITE = load_cases([CASES])
 
 
 @pytest.mark.rule("CONF-1", "CONF-3", "CONF-5")
+@pytest.mark.parametrize("executor", EXECUTOR_NAMES)
 @pytest.mark.parametrize("case", SUITE, ids=[c.name for c in SUITE])
-def test_case_passes(case: Case) -> None:
-    result = run_case(case)
+def test_case_passes(case: Case, executor: ExecutorName) -> None:
+    """Every case passes in both modes with either executor running every game (and every replay) of it."""
+    result = run_case(case, executor=executor)
     assert result.passed, "\n".join(result.problems)
+
+
+@pytest.mark.rule("CONF-4", "CONF-5")
+def test_both_executors_give_identical_answers_and_log_bytes() -> None:
+    """The library and the compiled executor play every case to the same answer and write the same log."""
+    from knock.conformance import answer_log
+
+    for case in SUITE:
+        by = {x: compile_case(case, executor=x) for x in EXECUTOR_NAMES}
+        assert by["library"] == by["compiled"], case.name
+        if case.tamper is None:
+            answers = [answer_case(case, executor=x) for x in EXECUTOR_NAMES]
+            assert answers[0] == answers[1], case.name
+        data = by["compiled"].data
+        if data is not None:
+            assert answer_log(data, executor="library") == answer_log(data, executor="compiled"), case.name
 
 
 @pytest.mark.rule("CONF-4")

@@ -18,6 +18,10 @@ interleaves these steps, as many as the step budget allows:
   action too and must stay identical; every action is also played first on a ``Hand.copy()`` of the live
   hand, which must end in the same state while the original is untouched.
 
+The game runs on the default executor (``transitions`` runs every step); a shadow of it on the compiled
+executor gets every action too, legal or not, and must give the same events and refusals and stay in the
+same state (``engine.fsm``).
+
 After every step (and between the actions of a multi-action step) every invariant below is checked: cards
 conserved, one seat to act with a non-empty list of legal actions that all pass ``is_legal`` and are refused to
 every other seat, roles and rotation, scores (recomputed by ``tests.support.oracle`` from the recorded results,
@@ -476,6 +480,7 @@ class GameMachine(RuleBasedStateMachine):
     seen: ClassVar[Counter[str]] = Counter()  #: what the runs reached (each subclass has its own)
 
     match: Match
+    shadow: Match  #: the same game on the compiled executor
     twin: Match | None
     tries_after_the_end: int
 
@@ -493,6 +498,8 @@ class GameMachine(RuleBasedStateMachine):
     def new_game(self, data: st.DataObject, seed: int) -> None:
         rules = data.draw(rule_sets(self.PRESET), label="rules")
         self.match = Match.new(rules, seed=seed)
+        self.shadow = Match.new(rules, seed=seed, executor="compiled")
+        assert self.match.executor.name == "library" and self.shadow.events == self.match.events
         self.twin = None
         self.tries_after_the_end = 0
         self.seen["games"] += 1
@@ -501,6 +508,7 @@ class GameMachine(RuleBasedStateMachine):
     @invariant()
     def every_invariant_holds(self) -> None:
         check_match(self.match)
+        assert snapshot(self.shadow) == snapshot(self.match) and self.shadow.events == self.match.events
         if self.twin is not None:
             assert snapshot(self.twin) == snapshot(self.match) and self.twin.events == self.match.events
 
@@ -519,6 +527,7 @@ class GameMachine(RuleBasedStateMachine):
             assert hand.state_key() == key, "playing on the copy changed the original"
         events = m.apply(action)
         assert events == m.events[before.events :] and events
+        assert self.shadow.apply(action) == events, "the compiled executor went another way"
         if twin_hand is not None:
             assert twin_hand.state_key() == hand.state_key(), "the copy of the hand went another way"
         if self.twin is not None:
@@ -635,6 +644,8 @@ class GameMachine(RuleBasedStateMachine):
         if isinstance(err, IllegalAction):
             assert err.action == action
         assert snapshot(m) == before, "a refused action changed the game"
+        with pytest.raises(type(err), match=re.escape(str(err))):
+            self.shadow.apply(action)
         self.seen[f"refused {err.rule}"] += 1
 
     @precondition(lambda self: self.twin is None)

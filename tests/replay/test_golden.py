@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from replay.replayer import Replayer, verify
 from tests.helpers import tool_check
 
@@ -22,17 +23,20 @@ def test_there_are_golden_logs_of_every_preset() -> None:
 
 
 @pytest.mark.rule("LOG-9")
-def test_the_golden_logs_are_what_the_tool_makes() -> None:
-    """tools/golden.py --check: the seeded games still give these very bytes (regenerate only on purpose)."""
-    tool_check("golden.py")
+@pytest.mark.parametrize("executor", EXECUTOR_NAMES)
+def test_the_golden_logs_are_what_the_tool_makes(executor: ExecutorName) -> None:
+    """tools/golden.py --check: the seeded games still give these very bytes (regenerate only on purpose), with
+    either executor running the games and their replays."""
+    tool_check("golden.py", "--executor", executor)
 
 
 @pytest.mark.rule("LOG-3", "LOG-8")
+@pytest.mark.parametrize("executor", EXECUTOR_NAMES)
 @pytest.mark.parametrize("path", LOGS, ids=lambda p: p.stem)
-def test_a_golden_log_replays_to_its_transcript(path: Path) -> None:
+def test_a_golden_log_replays_to_its_transcript(path: Path, executor: ExecutorName) -> None:
     data = path.read_bytes()
-    report = verify(data)
+    report = verify(data, executor=executor)
     assert report.ok, report.error
-    match = Replayer(data).run()
+    match = Replayer(data, executor=executor).run()
     text = "".join(f"{e}\n" for e in match.events)
     assert text == path.with_suffix(".txt").read_text(encoding="utf-8")

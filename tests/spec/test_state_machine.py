@@ -11,7 +11,7 @@ from transitions import Machine
 
 from engine import fsm
 from engine.actions import ACTION_TYPES, Advise
-from engine.fsm import HAND, MACHINE, MATCH, MATCH_MACHINE, SPECS, MachineSpec
+from engine.fsm import HAND, MACHINE, MATCH, MATCH_MACHINE, SPECS, MachineSpec, MatchPhase, Phase
 from engine.hand import Hand
 from engine.match import Match
 from tests.helpers import tool_check
@@ -30,6 +30,9 @@ def spec_rule_ids() -> set[str]:
 def test_machine_holds_exactly_the_table(spec: MachineSpec, machine: Machine, model: type) -> None:
     expected = [(r.trigger, r.source.value, r.dest.value, r.guard) for r in spec.table]
     assert sorted(fsm.machine_rows(machine, spec.states), key=str) == sorted(expected, key=str)
+    for (*_, held), (*_, written) in zip(sorted(fsm.machine_rows(machine, spec.states), key=str),
+                                         sorted(expected, key=str), strict=True):  # fmt: skip
+        assert held is written, "the machine's conditions are the table's own guard objects"
     # Rows of one trigger and source are tried in table order.
     for trigger, event in machine.events.items():
         for source, trans in event.transitions.items():
@@ -43,11 +46,22 @@ def test_machine_has_no_back_doors(spec: MachineSpec, machine: Machine, model: t
     assert set(machine.states) == {p.name for p in spec.states}
 
 
-@pytest.mark.parametrize(("spec", "machine", "model"), LIVE, ids=["hand", "match"])
-def test_guards_are_methods_of_the_model(spec: MachineSpec, machine: Machine, model: type) -> None:
-    for r in spec.table:
-        if r.guard:
-            assert callable(getattr(model, r.guard, None)), r.guard
+@pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
+def test_guards_are_named_predicates_with_one_line_each(spec: MachineSpec) -> None:
+    """Each guard carries its name, the line the spec prints (citing existing rules) and its predicate; one
+    object per name."""
+    guards = spec.guards()
+    assert guards
+    for g in guards:
+        assert g.name.isidentifier() and g.func.__name__ == g.name
+        assert g.description and "\n" not in g.description
+        cited = set(re.findall(r"[A-Z]+-\d+", g.description))
+        assert cited and cited <= spec_rule_ids(), g.name
+    by_name = {r.guard.name: r.guard for r in HAND.table + MATCH.table if r.guard}
+    assert all(r.guard is by_name[r.guard.name] for r in spec.table if r.guard)
+    text = (SPEC / "state-machine.md").read_text(encoding="utf-8")
+    for g in guards:
+        assert f"| {g.name} | {g.description} |" in text
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
@@ -76,8 +90,9 @@ def test_transitions_json_is_the_tables() -> None:
     for spec, m in zip(SPECS, doc["machines"], strict=True):
         assert m["initial"] == spec.initial.value and m["terminal"] == spec.terminal.value
         assert [(t["trigger"], t["source"], t["dest"], t["guard"], tuple(t["rules"])) for t in m["transitions"]] == [
-            (r.trigger, r.source.value, r.dest.value, r.guard, r.rules) for r in spec.table
+            (r.trigger, r.source.value, r.dest.value, r.guard.name if r.guard else None, r.rules) for r in spec.table
         ]
+        assert m["guards"] == {g.name: g.description for g in spec.guards()}
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
@@ -98,15 +113,107 @@ def test_tables_cite_only_existing_rules(row: fsm.Row) -> None:
     assert set(row.rules) <= spec_rule_ids()
 
 
+def test_what_the_engine_knows_of_a_phase_is_derived_from_the_table() -> None:
+    """The accepted triggers, the player phases, the kinds of action listed as legal, and the states the engine
+    passes through by itself all come from the table."""
+    from engine import hand as hand_module
+
+    assert {p: {r.trigger for r in HAND.table if r.source is p} for p in Phase} == fsm.TRIGGERS
+    assert {r.source for r in HAND.table if r.actor == "player"} == fsm.PLAYER_PHASES
+    assert set(hand_module._CANDIDATES) == {r.trigger for r in HAND.table if r.actor == "player"}
+    assert {p: {m.__name__ for m in makers} for p, makers in hand_module._OPTIONS.items()} == {
+        p: {hand_module._CANDIDATES[t].__name__ for t in fsm.PLAYER_TRIGGERS[p]} for p in fsm.PLAYER_PHASES
+    }
+    assert HAND.automatic() == {Phase.SCORE: "score", Phase.DEAD_HAND: "end_dead"}
+    assert MATCH.automatic() == {MatchPhase.ROTATE: "rotate"}
+    assert set(hand_module._STEP_EVENTS) == set(HAND.automatic().values())
+
+
+@pytest.mark.parametrize(("spec", "machine", "model"), LIVE, ids=["hand", "match"])
+def test_the_machines_callbacks_commit_then_take_the_dealers_steps(
+    spec: MachineSpec, machine: Machine, model: type
+) -> None:
+    """One callback commits a step's events before the state changes; entering a state only the engine leaves
+    takes its step; nothing else is attached (the compiled executor refuses any other kind)."""
+    assert machine.before_state_change == [fsm.RECORD]
+    for kind in ("prepare_event", "finalize_event", "after_state_change", "on_exception", "on_final"):
+        assert not getattr(machine, kind), kind
+    automatic = spec.automatic()
+    for state in spec.states:
+        held = machine.get_state(state.name)
+        assert not held.on_exit
+        hooks = [h for h in held.on_enter if isinstance(h, fsm.Hook)]
+        assert hooks == held.on_enter
+        assert [h.name for h in hooks] == ([f"take {automatic[state]}"] if state in automatic else [])
+
+
 def test_the_compiled_executor_is_the_library_machine() -> None:
-    """fsm.COMPILED is read from the ``transitions`` machines: every (trigger, source) pair of the table, with
-    the table's destinations and guards in the table's order."""
+    """The compiled lookup is read from the ``transitions`` machines: every (trigger, source) pair of the table,
+    with the table's destinations and guards in the table's order, and the callbacks on entering each state."""
     for spec, machine in ((HAND, MACHINE), (MATCH, MATCH_MACHINE)):
-        compiled = fsm.COMPILED[id(machine)]
-        from_table: dict[tuple[str, object], list[tuple[object, tuple[tuple[str, bool], ...]]]] = {}
+        compiled = fsm.executor(spec.name, "compiled")
+        assert isinstance(compiled, fsm.CompiledExecutor)
+        assert compiled.record == (fsm.RECORD.func,)
+        enter = {
+            s: tuple(h.func for h in machine.get_state(s.name).on_enter if isinstance(h, fsm.Hook)) for s in spec.states
+        }
+        from_table: dict[tuple[str, object], list[object]] = {}
         for r in spec.table:
-            from_table.setdefault((r.trigger, r.source), []).append((r.dest, ((r.guard, True),) if r.guard else ()))
-        assert {k: list(v) for k, v in compiled.items()} == from_table
+            guards = (r.guard.func,) if r.guard else ()
+            from_table.setdefault((r.trigger, r.source), []).append((r.dest, guards, enter[r.dest]))
+        assert {k: list(v) for k, v in compiled.steps.items()} == from_table
+
+
+def test_the_executor_is_chosen_per_game_and_kept_by_copies() -> None:
+    import copy
+    import pickle
+
+    assert Hand.deal(seed=1).executor.name == "library"
+    assert Match.new(seed=1).executor.name == "library"
+    hand = Hand.deal(seed=1, executor="compiled")
+    assert hand.copy().executor is hand.executor is fsm.executor("hand", "compiled")
+    match = Match.new(seed=1, executor="compiled")
+    other = Match.new(seed=1)
+    assert match.hand is not None and match.hand.executor.name == "compiled"
+    assert other.hand is not None and other.hand.executor.name == "library"
+    for twin in (copy.deepcopy(match), pickle.loads(pickle.dumps(match))):
+        assert twin.executor is match.executor and twin.hand is not None and twin.hand.executor is match.hand.executor
+    with pytest.raises(ValueError, match="'library' or 'compiled'"):
+        Hand.deal(seed=1, executor="fast")  # type: ignore[arg-type]
+    assert not hasattr(fsm, "EXECUTOR") and not hasattr(fsm, "use_library_executor")
+
+
+def test_a_game_with_the_defaults_calls_the_library_once_per_step(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``transitions`` executes every step of a default game: ``Event.trigger`` once per step. Every event is
+    one step's except the game's end (read from the state ``end_hand`` led to)."""
+    from transitions.core import Event
+
+    from engine.bots import Bot, GreedyBot, RandomBot, play_hand, play_match
+    from engine.events import GameOver
+    from engine.rules import RuleSet
+
+    calls: list[str] = []
+    real = Event.trigger
+
+    def counted(self: Event, model: object, *args: object, **kwargs: object) -> bool:
+        calls.append(self.name)
+        return bool(real(self, model, *args, **kwargs))
+
+    monkeypatch.setattr(Event, "trigger", counted)
+    for preset in ("standard", "three_handed"):
+        calls.clear()
+        rules = RuleSet.preset(preset)
+        bots: list[Bot] = [GreedyBot(), RandomBot(3), GreedyBot()]
+        match = play_match(Match.new(rules, seed=3), bots[: rules.players])
+        assert match.is_over and match.number > 1 and sum(isinstance(e, GameOver) for e in match.events) == 1
+        assert len(calls) == len(match.events) - 1
+        assert {"deal", "discard", "score", "draw_cut", "start", "end_hand", "rotate"} <= set(calls)
+    calls.clear()
+    hand = play_hand(Hand.deal(seed=5), [RandomBot(1), RandomBot(2)])
+    assert hand.is_over and len(calls) == len(hand.events)
+    calls.clear()
+    play_match(Match.new(seed=3, executor="compiled"), [GreedyBot(), RandomBot(3)])
+    assert calls == [], "the compiled executor does not go through the library"
 
 
 @pytest.mark.rule("LOG-9")
@@ -117,22 +224,17 @@ def test_both_executors_play_the_same_games(preset: str) -> None:
     from engine.bots import Bot, GreedyBot, RandomBot, play_match
     from engine.rules import RuleSet
 
-    def games() -> list[list[str]]:
+    def games(executor: fsm.ExecutorName) -> list[list[str]]:
         out = []
         for seed in range(6):
             rules = RuleSet.preset(preset, wall_pickup_to_knock=seed % 2 == 0, target=60)
             pool: list[Bot] = [RandomBot(seed), GreedyBot(), RandomBot(seed + 1)]
             bots = pool[: rules.players]
-            out.append([repr(e) for e in play_match(Match.new(rules, seed=seed), bots).events])
+            out.append([repr(e) for e in play_match(Match.new(rules, seed=seed, executor=executor), bots).events])
         return out
 
-    assert fsm.EXECUTOR == "compiled"
-    compiled = games()
-    try:
-        fsm.use_library_executor()
-        library = games()
-    finally:
-        fsm.use_library_executor(False)
+    library = games("library")
+    compiled = games("compiled")
     assert compiled == library
 
 
@@ -141,11 +243,27 @@ def test_a_step_the_machine_does_not_hold_is_an_internal_error() -> None:
     from engine.errors import InternalError
 
     hand = Hand.deal(seed=3)
-    for library in (False, True):
-        fsm.use_library_executor(library)
-        try:
-            with pytest.raises(InternalError, match="discard"):
-                fsm.fire(MACHINE, hand, "discard", None)
-        finally:
-            fsm.use_library_executor(False)
-    assert hand.phase is fsm.Phase.UPCARD_OFFER
+    key = hand.state_key()
+    for name in fsm.EXECUTOR_NAMES:
+        with pytest.raises(InternalError, match="discard"):
+            fsm.executor("hand", name).fire(hand, "discard", None, [])
+        with pytest.raises(InternalError, match="no_such_trigger"):
+            fsm.executor("hand", name).fire(hand, "no_such_trigger", None, [])
+    assert hand.state_key() == key
+
+
+@pytest.mark.parametrize("name", fsm.EXECUTOR_NAMES)
+def test_a_guard_refusing_a_checked_step_is_an_internal_error(name: fsm.ExecutorName) -> None:
+    """A guard that returns False after validation passed is a bug: no row is taken and both executors say so."""
+    import dataclasses
+
+    from engine.errors import InternalError
+
+    never = fsm.Guard("never", "never holds (TURN-1)", lambda model, arg: False)
+    table = tuple(dataclasses.replace(r, guard=never) if r.trigger == "pass_upcard" else r for r in HAND.table)
+    machine = fsm.build_machine(dataclasses.replace(HAND, table=table))
+    run: fsm.Executor = (fsm.LibraryExecutor if name == "library" else fsm.CompiledExecutor)(HAND, machine)
+    hand = Hand.deal(seed=3)
+    with pytest.raises(InternalError, match="pass_upcard"):
+        run.fire(hand, "pass_upcard", hand.legal_actions()[0], [])
+    assert hand.phase is Phase.UPCARD_OFFER and len(hand.events) == 1

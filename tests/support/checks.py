@@ -30,8 +30,8 @@ from engine.actions import (
 from engine.cards import DECK, Card, to_mask
 from engine.errors import IllegalAction
 from engine.events import Discarded, WallDeclined
-from engine.fsm import Phase
-from engine.hand import STOCK_FLOOR, Hand
+from engine.fsm import STOCK_FLOOR, Phase
+from engine.hand import Hand
 from engine.melds import Meld
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
