@@ -196,10 +196,12 @@ class RuleSet:
 
     @staticmethod
     def from_dict(data: dict[str, Any]) -> RuleSet:
-        """The inverse of ``to_dict``; ``name`` must be a preset's (RULES-1)."""
-        if "name" in data and data["name"] not in PRESETS:
-            raise InvalidRules("RULES-1", f"unknown preset {data['name']!r}; presets: {', '.join(PRESETS)}")
-        return RuleSet().replace(**data)
+        """The inverse of ``to_dict``: ``name`` is a preset's (``standard`` when absent, RULES-1), and an option
+        left out takes that preset's value (LOG-1), so ``{"name": "oklahoma"}`` is Oklahoma."""
+        name = data.get("name", "standard")
+        if type(name) is not str or name not in PRESETS:
+            raise InvalidRules("RULES-1", f"unknown preset {name!r:.60}; presets: {', '.join(PRESETS)}")
+        return PRESETS[name].replace(**data)
 
 
 def _enums_from_text(rules: RuleSet) -> None:

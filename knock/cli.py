@@ -43,6 +43,7 @@ from knock.cluster.storage import find_logs, shared
 from replay.log import LogReader, LogWriter, write_log
 from replay.redact import redact, view_transcript
 from replay.replayer import Replayer, verify
+from replay.verdict import Verdict
 
 try:
     import typer
@@ -324,15 +325,41 @@ def play(
         f"{n} {t}" for n, t in zip(names, st.totals, strict=True)))  # fmt: skip
 
 
+#: ``knock verify``'s exit status (LOG-13): every file passes; some file fails; a usage error; none fails and some
+#: are unfinished.
+EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_UNFINISHED = 0, 1, 2, 3
+
+
+def verdict_line(path: str, v: Verdict) -> str:
+    """One file's verdict for people: ``pass``, ``unfinished`` or ``FAIL``, then what the replay found."""
+    where = escape(str(path))
+    seats = ", ".join(f"p{s} {t}" for s, t in enumerate(v.scores))
+    if v.kind == "pass":
+        return f"[green]pass[/]       {where}: {v.hands} hands, p{v.winner} wins, totals {seats}; {escape(v.message)}"
+    if v.kind == "unfinished":
+        state = f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal"
+        return f"[yellow]unfinished[/] {where}: ends after record {v.record} ({state}), no trailer"
+    bug = " [red](a bug in Knock's reader: please report it with this file)[/]" if v.internal else ""
+    return f"[red]FAIL[/]       {where}: {escape(v.message)}{bug}"
+
+
 @app.command(name="verify")
 def verify_cmd(
-    paths: Annotated[list[str], typer.Argument(help="Log files, folders of *.knock files, or fsspec URLs.")],
-    as_json: Annotated[bool, typer.Option("--json", help="One JSON report per log, for machines.")] = False,
+    paths: Annotated[
+        list[str], typer.Argument(help="Log files, per-seat views, folders of *.knock files, or fsspec URLs.")
+    ],
+    as_json: Annotated[
+        bool, typer.Option("--json", help="One JSON object per file (its verdict), for machines.")
+    ] = False,
     jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
 ) -> None:
-    """Audit logs in parallel: replay each strictly and check its digests. Exit status 0 only if all pass;
-    each failure names the record and the reason.
+    """Judge logs and per-seat views in parallel: replay each (a full log strictly, a view in public mode) and
+    give every file one verdict (spec/log-format.md, LOG-13): pass; unfinished (every record whole and valid, no
+    trailer: a game in progress, stopped, or cut short by a crash); or FAIL, naming the record and the rule.
+
+    Exit status: 0 every file passes; 1 some file fails (or cannot be read);
+    3 none fails and some are unfinished; 2 a usage error (a bad option, no files found).
 
     Example: knock verify out/ tests/golden/standard-1.knock --json
     """
@@ -343,22 +370,21 @@ def verify_cmd(
     with Progress(console=console, transient=True, disable=as_json or len(files) < 20) as progress, \
             Runner(cluster, workers) as runner:  # fmt: skip
         task = progress.add_task(f"verifying {len(files)} logs", total=len(files))
-        reports = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
-    for path, report in zip(files, reports, strict=True):
+        verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
+    for path, verdict in zip(files, verdicts, strict=True):
         if as_json:
-            sys.stdout.write(json.dumps({"path": str(path), **dataclasses.asdict(report)}, default=list) + "\n")
-        elif report.ok:
-            kind = f"the view of p{report.view} (public replay)" if report.view is not None else "strict replay"
-            console.print(f"[green]ok[/]   {escape(str(path))}: {len(report.hands)} hands, winner p{report.winner}, "
-                          f"totals {list(report.totals)}, {report.checkpoints} checkpoints, {kind}")  # fmt: skip
+            sys.stdout.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
         else:
-            console.print(f"[red]FAIL[/] {escape(str(path))}: {escape(report.error)}")
-    failed = sum(not r.ok for r in reports)
+            console.print(verdict_line(path, verdict))
+    counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
     if not as_json and len(files) > 1:
         retried = f"; retried batches: {runner.retried}" if cluster else ""
-        console.print(f"{len(files) - failed} of {len(files)} logs pass{retried}")
-    if failed:
-        raise typer.Exit(1)
+        console.print(f"{len(files)} files: {counts['pass']} pass, {counts['unfinished']} unfinished, "
+                      f"{counts['fail']} fail{retried}")  # fmt: skip
+    if counts["fail"]:
+        raise typer.Exit(EXIT_FAIL)
+    if counts["unfinished"]:
+        raise typer.Exit(EXIT_UNFINISHED)
 
 
 @app.command(name="export")

@@ -27,7 +27,7 @@ from engine.actions import (
     TakeUpcard,
 )
 from engine.cards import Card
-from engine.errors import KnockError
+from engine.errors import KnockError, render
 from engine.events import (
     Advised,
     BigGinDeclared,
@@ -62,6 +62,9 @@ DISCARD_BASE, KNOCK_BASE = 8, 64
 # Array records: [type, ...].
 T_CUT, T_HAND, T_DEAL, T_SPREAD, T_LAYOFF, T_ADVICE, T_RESULT, T_GAME_OVER, T_CHECKPOINT, T_TRAILER = range(10)
 T_COMMIT, T_REVEAL = 10, 11
+# Per-seat views only (LOG-11): the viewer's own stock draw with its card, an opponent's knock with its card
+# hidden, and the code of a card the seat has not seen.
+T_SEEN_DRAW, KNOCK_HIDDEN, UNKNOWN = 12, KNOCK_BASE + 52, 255
 RECORD_NAMES = {
     T_CUT: "cut",
     T_HAND: "hand",
@@ -75,6 +78,7 @@ RECORD_NAMES = {
     T_TRAILER: "trailer",
     T_COMMIT: "commit",
     T_REVEAL: "reveal",
+    T_SEEN_DRAW: "seen draw",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -82,13 +86,21 @@ DIGEST_SIZE = 32
 
 Record = int | list[Any]
 
-# Bounds on what the reader accepts: a hostile file cannot make it allocate more than these.
+#: The format's limits (LOG-2): a writer never goes beyond them and a reader refuses what does, so no input can
+#: make a reader use unbounded memory. Every legal record is far inside them (the largest, a layoff, is about
+#: 200 bytes; a deal 55).
+MAX_HEADER_BYTES = 1 << 16  #: the header's stored size
+MAX_RECORD_BYTES = 1 << 10  #: a record's stored size
+MAX_DEPTH = 8  #: arrays and maps nested inside one value, the value itself counting as 1 (records need 4)
+MAX_TEXT, MAX_BIN, MAX_ARRAY, MAX_MAP = 4096, 64, 256, 64  #: bytes of a str or bin, items of an array or map
+CHUNK = 1 << 16  #: bytes read from a stream at a time
+
 LIMITS: dict[str, int] = {
-    "max_buffer_size": 1 << 20,
-    "max_str_len": 4096,
-    "max_bin_len": 64,
-    "max_array_len": 256,
-    "max_map_len": 64,
+    "max_buffer_size": MAX_HEADER_BYTES + CHUNK,  # what is fed and not yet decoded: one value and one chunk
+    "max_str_len": MAX_TEXT,
+    "max_bin_len": MAX_BIN,
+    "max_array_len": MAX_ARRAY,
+    "max_map_len": MAX_MAP,
     "max_ext_len": 0,
 }
 
@@ -134,25 +146,60 @@ def salt_for(key: bytes, number: int) -> bytes:
     return hmac.new(key, b"knock-salt:%d" % number, hashlib.sha256).digest()[:16]
 
 
-def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, bytes]]:
-    """Decode a stream of msgpack values, yielding each with its exact stored bytes, in constant memory.
+def _text_keys(pairs: list[tuple[Any, Any]]) -> dict[str, Any]:
+    """A map as the format allows it: text keys, each once (LOG-1). Called by msgpack for every map."""
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if type(key) is not str:
+            raise CodecError(f"a map key must be text, not {render(key)}")
+        if key in out:
+            raise CodecError(f"the map key {key!r:.60} appears twice")
+        out[key] = value
+    return out
+
+
+def too_deep(value: Any, limit: int = MAX_DEPTH) -> bool:
+    """Whether arrays and maps nest more than ``limit`` levels in ``value`` (checked without recursion)."""
+    level: list[Any] = [value]
+    for _ in range(limit):
+        level = [
+            item
+            for v in level
+            for item in (v if type(v) is list else v.values() if type(v) is dict else ())
+            if type(item) is list or type(item) is dict
+        ]
+        if not level:
+            return False
+    return True
+
+
+def unpacked(stream: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[Any, bytes]]:
+    """Decode a stream of msgpack values, yielding each with its exact stored bytes, in bounded memory.
+
+    The first value is taken as the header, the others as records, for the format's limits (LOG-2): sizes, and
+    the header's nesting depth (a record's nesting is bounded by its form: ``check_form``).
 
     Raises:
-        CodecError: bytes that are not msgpack, or a value over the limits; ``EOFError`` on a partial value.
+        CodecError: bytes that are not msgpack, or a value over the format's limits; ``EOFError`` on a value
+            cut short at the end.
     """
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True, **LIMITS)
+    unpacker = msgpack.Unpacker(raw=False, strict_map_key=True, use_list=True, object_pairs_hook=_text_keys,
+                                **LIMITS)  # fmt: skip
     pending = b""  # the bytes fed and not yet yielded start at pending[start]
     start = 0
     base = 0  # stream offset of pending[0]
     eof = False
+    limit = MAX_HEADER_BYTES
     while True:
         try:
             value = unpacker.unpack()
         except msgpack.OutOfData:
             if eof:
                 if len(pending) > start:
-                    raise EOFError(f"{len(pending) - start} bytes of an incomplete record at the end") from None
+                    raise EOFError(f"{len(pending) - start} bytes of an incomplete value at the end") from None
                 return
+            if len(pending) - start > limit:
+                raise CodecError(f"a value of more than {limit} bytes (the format's limit)") from None
             data = stream.read(chunk)
             if not data:
                 eof = True
@@ -161,13 +208,22 @@ def unpacked(stream: BinaryIO, chunk: int = 1 << 16) -> Iterator[tuple[Any, byte
             try:
                 unpacker.feed(data)
             except msgpack.BufferFull:
-                raise CodecError("a record is larger than the reader allows") from None
+                raise CodecError(f"a value of more than {limit} bytes (the format's limit)") from None
             continue
-        except (ValueError, msgpack.ExtraData, msgpack.FormatError, msgpack.StackError, TypeError) as err:
-            raise CodecError(f"not a msgpack value ({type(err).__name__}: {err})") from None
+        except CodecError:
+            raise
+        except Exception as err:  # every msgpack error: the library's errors never leak to callers
+            raise CodecError(f"not a msgpack value within the format's limits ({type(err).__name__}: "
+                             f"{render(str(err))})") from None  # fmt: skip
         end = unpacker.tell() - base
         raw = pending[start:end]
         start = end
+        if len(raw) > limit:
+            raise CodecError(f"a value of {len(raw)} bytes, over the format's limit of {limit}")
+        if limit == MAX_HEADER_BYTES:  # the header; a record's depth is bounded by its form (check_form)
+            if too_deep(value):
+                raise CodecError(f"a value nests arrays or maps more than {MAX_DEPTH} deep")
+            limit = MAX_RECORD_BYTES
         yield value, raw
 
 
@@ -266,6 +322,102 @@ def event_record(event: MatchEvent) -> Record | None:
         case GameOver(winner=w, totals=t):
             return [T_GAME_OVER, w, list(t)]
     raise AssertionError(f"no record for {event!r}")
+
+
+# --- record forms ---------------------------------------------------------------------------------
+
+_CARD_CODES = bytes(range(52))
+_VIEW_CODES = _CARD_CODES + bytes((UNKNOWN,))
+ACTION_CODES = frozenset((PASS, TAKE, DRAW, PICKUP, DECLINE, BIG_GIN, *range(DISCARD_BASE, DISCARD_BASE + 52),
+                          *range(KNOCK_BASE, KNOCK_BASE + 52)))  # fmt: skip
+
+
+def _n(v: Any) -> bool:
+    """A number: a non-negative integer (never a boolean, a float or nil)."""
+    return type(v) is int and v >= 0
+
+
+def _n_or_nil(v: Any) -> bool:
+    return v is None or (type(v) is int and v >= 0)
+
+
+def _numbers(v: Any) -> bool:
+    return type(v) is list and all(type(x) is int and x >= 0 for x in v)
+
+
+def _codes(v: Any, allowed: bytes = _CARD_CODES) -> bool:
+    """Card codes: a ``bin`` of bytes 0..51 (and 255 where a view hides a card)."""
+    return type(v) is bytes and not v.translate(None, allowed)
+
+
+def _view_deck(v: Any) -> bool:
+    """A deal in a view: 52 codes, 255 for the cards the seat is not shown, never the upcard (LOG-11)."""
+    return _codes(v, _VIEW_CODES) and len(v) == 52 and v[20] != UNKNOWN
+
+
+def _spread_form(v: list[Any]) -> bool:
+    return all(_codes(m) for m in v[1:])
+
+
+def _layoff_form(v: list[Any]) -> bool:
+    return (
+        len(v) == 3
+        and type(v[1]) is list
+        and all(_codes(m) for m in v[1])
+        and type(v[2]) is list
+        and all(type(lo) is list and len(lo) == 2 and type(lo[0]) is int and 0 <= lo[0] < 52 and _codes(lo[1])
+                for lo in v[2])
+    )  # fmt: skip
+
+
+def _action(v: Any, view: bool) -> bool:
+    if type(v) is int:
+        return v in ACTION_CODES or (view and v == KNOCK_HIDDEN)
+    if type(v) is not list or not v:
+        return False
+    return (v[0] == T_SPREAD and _spread_form(v)) or (v[0] == T_LAYOFF and _layoff_form(v))
+
+
+#: Every array record's form (LOG-2): its length (None: any), a check of the whole, and how the table writes it.
+FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
+    T_CUT: (3, lambda v, _: _numbers(v[1]) and 1 <= len(v[1]) <= 3 and _codes(v[2]), "[0, [seat, …], bin cards]"),
+    T_HAND: (6, lambda v, _: all(_n(x) for x in v[1:5]) and _n_or_nil(v[5]),
+             "[1, number, dealer, seat_a, seat_b, sitter or nil]"),
+    T_DEAL: (2, lambda v, view: _codes(v[1]) or (view and _view_deck(v[1])),
+             "[2, bin card codes] (in a view: 52 codes, 255 for a card not shown, the upcard shown)"),
+    T_SPREAD: (None, lambda v, _: _spread_form(v), "[3, bin meld, …]"),
+    T_LAYOFF: (3, lambda v, _: _layoff_form(v), "[4, [bin meld, …], [[card, bin meld], …]]"),
+    T_ADVICE: (3, lambda v, view: _n(v[1]) and (_action(v[2], view) or (view and v[2] is None)),
+               "[5, seat, action]"),
+    T_RESULT: (11, lambda v, _: all(_n(v[i]) for i in (1, 2, 4, 8, 9)) and all(_n_or_nil(v[i]) for i in (3, 5, 6, 7))
+               and _numbers(v[10]),
+               "[6, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, [score, …]]"),
+    T_GAME_OVER: (3, lambda v, _: _n(v[1]) and _numbers(v[2]), "[7, winner, [total, …]]"),
+    T_CHECKPOINT: (2, lambda v, _: type(v[1]) is bytes, "[8, bin digest]"),
+    T_TRAILER: (3, lambda v, _: _n(v[1]) and type(v[2]) is bytes, "[9, count, bin digest]"),
+    T_COMMIT: (2, lambda v, _: type(v[1]) is bytes, "[10, bin digest]"),
+    T_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[11, bin salt]"),
+    T_SEEN_DRAW: (2, lambda v, view: view and type(v[1]) is int and 0 <= v[1] < 52, "[12, card] (in a view only)"),
+}  # fmt: skip
+
+
+def check_form(record: Any, view: bool = False) -> None:
+    """Refuse a record that has none of the forms of the format's table (in a per-seat view, ``view``, also the
+    view's own forms): the right type of record, length and type of every field (integers non-negative, never
+    booleans or floats; card codes 0..51). Whether the values make sense is the replayer's question. Rule: LOG-2.
+
+    Raises:
+        CodecError: naming the form the record should have.
+    """
+    if type(record) is int:
+        if record in ACTION_CODES or (view and record == KNOCK_HIDDEN):
+            return
+        raise CodecError(f"unknown action code {record}")
+    if type(record) is not list or not record or type(record[0]) is not int or record[0] not in FORMS:
+        raise CodecError(f"no record has the form {render(record)}")
+    size, ok, form = FORMS[record[0]]
+    if (size is not None and len(record) != size) or not ok(record, view):
+        raise CodecError(f"a {RECORD_NAMES[record[0]]} record is {form}, not {render(record)}")
 
 
 # --- records to actions -------------------------------------------------------------------------

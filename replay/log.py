@@ -11,10 +11,12 @@ from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
-from engine.errors import KnockError
-from engine.events import Dealt, Discarded, DrewDiscard, DrewStock, GameOver, HandEnded, HandStarted
+from engine.cards import Card
+from engine.errors import KnockError, render
+from engine.events import CutDrawn, Dealt, Discarded, DrewDiscard, DrewStock, GameOver, HandEnded, HandStarted
 from engine.match import Match
 from replay.codec import (
+    ACTION_CODES,
     DIGEST_SIZE,
     FORMAT,
     T_CHECKPOINT,
@@ -25,6 +27,7 @@ from replay.codec import (
     CodecError,
     Record,
     chain,
+    check_form,
     commitment,
     deck_of,
     event_record,
@@ -90,32 +93,40 @@ class Header:
 
     @staticmethod
     def from_wire(value: Any) -> Header:
-        """Validate a decoded header. Rules: LOG-1, LOG-3."""
-        if not isinstance(value, dict) or value.get("format") != FORMAT:
-            raise LogError("LOG-1", 0, f"not a Knock log (the header's format must be {FORMAT!r})")
+        """Validate a decoded header (its map keys are text, each once: the codec saw to that). Rules: LOG-1, LOG-3."""
+        if type(value) is not dict or value.get("format") != FORMAT:
+            raise LogError("LOG-1", 0, f"not a Knock log (the header must be a map whose format is {FORMAT!r})")
         version = value.get("version")
-        if not (isinstance(version, list) and len(version) == 2 and all(type(v) is int for v in version)):
+        if not (isinstance(version, list) and len(version) == 2 and all(type(v) is int and v >= 0 for v in version)):
             raise LogError("LOG-3", 0, "the header's version must be [major, minor]")
         if version[0] != VERSION[0]:
             raise LogError("LOG-3", 0, f"log format version {version[0]}.{version[1]} is not readable by this "
                            f"reader (major version {VERSION[0]})")  # fmt: skip
+        unknown = sorted(set(value) - HEADER_KEYS)
+        if unknown and version[1] <= VERSION[1]:  # a later minor version may add keys an older reader ignores
+            raise LogError("LOG-1", 0, f"unknown header key {unknown[0]!r:.60} in a version {version[0]}.{version[1]} "
+                           "log")  # fmt: skip
         rules, players, meta, engine = (
             value.get("rules"),
             value.get("players"),
             value.get("meta", {}),
             value.get("engine"),
         )
-        if not isinstance(rules, dict) or not isinstance(engine, str) or not isinstance(meta, dict):
+        if type(rules) is not dict or type(engine) is not str or type(meta) is not dict:
             raise LogError("LOG-1", 0, "the header needs 'rules' (a map), 'engine' (text) and 'meta' (a map)")
-        if not isinstance(players, list) or not all(isinstance(p, str) for p in players):
-            raise LogError("LOG-1", 0, "the header's 'players' must be a list of names")
+        if type(players) is not list or not 2 <= len(players) <= 3 or not all(type(p) is str for p in players):
+            raise LogError("LOG-1", 0, "the header's 'players' must be a list of two or three names")
         commitments = value.get("commitments", False)
-        if not isinstance(commitments, bool):
+        if type(commitments) is not bool:
             raise LogError("LOG-1", 0, "the header's 'commitments' must be true or false")
         view = value.get("view")
         if view is not None and (type(view) is not int or not 0 <= view < len(players)):
             raise LogError("LOG-11", 0, "the header's 'view' must name a seat")
         return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view)
+
+
+#: The header's keys (LOG-1), in the order a writer puts them.
+HEADER_KEYS = frozenset(("format", "version", "engine", "rules", "players", "meta", "commitments", "view"))
 
 
 class LogWriter:
@@ -133,8 +144,10 @@ class LogWriter:
         players: Sequence[str] | None = None,
         meta: dict[str, Any] | None = None,
         commit_key: bytes | None = None,
+        engine: str = f"knock-gin {ENGINE_VERSION}",
     ) -> None:
         """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it.
+        ``engine`` is the header's name of the writer (LOG-1).
 
         Raises:
             LogError: among others, for a reduced-deck rule set (RULES-3): logs of reduced decks are not supported.
@@ -150,7 +163,7 @@ class LogWriter:
             raise LogError("LOG-1", 0, f"{len(names)} player names for a {match.rules.players}-seat game")
         header = Header(
             VERSION,
-            f"knock-gin {ENGINE_VERSION}",
+            engine,
             match.rules.to_dict(),
             names,
             dict(meta or {}),
@@ -158,14 +171,16 @@ class LogWriter:
         )
         try:
             data = pack(header.to_wire())
+            next(unpacked(io.BytesIO(data)))  # within the format's limits, so that every reader reads it back
         except (TypeError, ValueError, OverflowError) as err:
-            raise LogError("LOG-1", 0, f"the header cannot be written ({err})") from None
+            raise LogError("LOG-1", 0, f"the header cannot be written ({render(str(err))})") from None
         self.stream.write(data)
         self._digest = header_digest(data)
         self._unhashed: list[bytes] = []  # records written whose links of the chain are not computed yet
         self.records = 0
         self.bytes = len(data)
         self._seen = 0
+        self._drawn: set[Card] = set()  # the cards of the draw rounds so far (MATCH-7)
         self.sync()
 
     def _write(self, record: Record) -> None:
@@ -187,6 +202,16 @@ class LogWriter:
             self._unhashed.clear()
         return self._digest
 
+    def _check_draw(self, cut: CutDrawn) -> None:
+        """Refuse a draw round that repeats a card of an earlier one: a draw deck reshuffled because the draw
+        used it up (MATCH-7). Format 1 has no record for a second draw deck, and its readers refuse a repeated
+        card, so such a game is not written (it needs about 25 tied rounds in a row: below 1e-25 a game)."""
+        again = self._drawn & set(cut.cards)
+        if again:
+            raise LogError("MATCH-7", self.records + 1, f"the draw repeats {' '.join(map(str, sorted(again)))}: "
+                           "a reshuffled draw deck cannot be logged in format 1")  # fmt: skip
+        self._drawn |= set(cut.cards)
+
     def sync(self) -> None:
         """Write the records of every event since the last call."""
         events = self.match.events
@@ -197,6 +222,8 @@ class LogWriter:
             if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
                 self._write(event_record(event))  # type: ignore[arg-type]
                 continue
+            if kind is CutDrawn:
+                self._check_draw(event)  # type: ignore[arg-type]
             if key is not None and isinstance(event, HandStarted):
                 dealt = events[i + 1]
                 assert isinstance(dealt, Dealt)
@@ -222,10 +249,11 @@ def write_log(
     players: Sequence[str] | None = None,
     meta: dict[str, Any] | None = None,
     commit_key: bytes | None = None,
+    engine: str = f"knock-gin {ENGINE_VERSION}",
 ) -> bytes:
     """The complete log of a game so far, as bytes."""
     out = io.BytesIO()
-    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key)
+    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine)
     return out.getvalue()
 
 
@@ -260,10 +288,13 @@ class LogReader:
         self.header = Header.from_wire(value)
         self.digest = header_digest(raw)
         self.trailer_seen = False
+        self.trailer_digest: bytes | None = None  #: the trailer's digest, once it is read (LOG-6)
         self.checkpoints = 0
 
     def entries(self) -> Iterator[Entry]:
-        """Every record after the header, verified against the digest chain as it goes."""
+        """Every record after the header, each of a form of the format's table (LOG-2; a view's forms in a view)
+        and verified against the digest chain as it goes."""
+        view = self.header.view is not None
         while True:
             index = self.index + 1
             try:
@@ -280,24 +311,30 @@ class LogReader:
             self.index = index
             if self.trailer_seen:
                 raise LogError("LOG-7", index, "a record after the trailer")
-            if isinstance(value, list) and value and value[0] in (T_CHECKPOINT, T_TRAILER) and type(value[0]) is int:
-                self._check_seal(index, value)
+            if type(value) is not int or value not in ACTION_CODES:  # a one-byte action is well formed already
+                try:
+                    check_form(value, view)
+                except CodecError as err:
+                    raise LogError("LOG-2", index, err.reason) from None
+                if type(value) is list and (value[0] == T_CHECKPOINT or value[0] == T_TRAILER):
+                    self._check_seal(index, value)
             self.digest = chain(self.digest, raw)
             yield Entry(index, value, len(raw))
 
     def _check_seal(self, index: int, value: list[Any]) -> None:
         if value[0] == T_CHECKPOINT:
-            if len(value) != 2 or not isinstance(value[1], bytes) or len(value[1]) != DIGEST_SIZE:
+            if len(value[1]) != DIGEST_SIZE:
                 raise LogError("LOG-2", index, "a checkpoint is [8, 32-byte digest]")
             if value[1] != self.digest:
                 raise LogTampered("LOG-6", index, "checkpoint digest does not match the records before it "
                                   "(a record was changed, removed, inserted or reordered)")  # fmt: skip
             self.checkpoints += 1
             return
-        if len(value) != 3 or type(value[1]) is not int or not isinstance(value[2], bytes):
+        if len(value[2]) != DIGEST_SIZE:
             raise LogError("LOG-2", index, "the trailer is [9, record count, 32-byte digest]")
         if value[1] != index - 1:
             raise LogTampered("LOG-6", index, f"the trailer counts {value[1]} records, the log has {index - 1}")
         if value[2] != self.digest:
             raise LogTampered("LOG-6", index, "trailer digest does not match the records before it")
         self.trailer_seen = True
+        self.trailer_digest = value[2]

@@ -2,7 +2,8 @@
 """Regenerate the spec files that are derived from the engine's transition table.
 
     python tools/gen_spec.py          # write spec/transitions.json, spec/*-machine.mmd, spec/state-machine.md,
-                                      # and the tables of spec/environments.md
+                                      # the tables of spec/environments.md, and the options appendix and the
+                                      # worked example of spec/log-format.md
     python tools/gen_spec.py --check  # exit 1 if any of them differs from what the table gives
 
 ``tests/spec/test_state_machine.py`` runs the same comparison in the test suite.
@@ -10,12 +11,22 @@
 
 from __future__ import annotations
 
+import dataclasses
+import enum
+import io
+import json
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 from engine import fsm
+from engine.cards import DECK, Card, cards
+from engine.match import Match
+from engine.rules import DECK_DEFAULTS, LATER_DEFAULTS, PRESETS, RuleSet
 from knock.envs import tables as env_tables
+from replay.codec import pack, unpacked
+from replay.log import write_log
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -89,10 +100,175 @@ def environments_md() -> str:
     return text
 
 
+# --- spec/log-format.md: the options appendix and the worked example ------------------------------------
+
+
+def option_type(default: object) -> str:
+    """How an option is written in a log header (LOG-1): its msgpack type and, for text, every spelling."""
+    if isinstance(default, enum.Enum):
+        return "text: " + ", ".join(f"`{m.value}`" for m in type(default))
+    if isinstance(default, bool):
+        return "`true` or `false`"
+    if default is None:
+        return "nil or integer"
+    return "integer"
+
+
+def wire(value: object) -> str:
+    """An option's value as the header writes it."""
+    if isinstance(value, enum.Enum):
+        value = value.value
+    return "nil" if value is None else "`true`" if value is True else "`false`" if value is False else f"`{value}`"
+
+
+def options_markdown() -> str:
+    """Appendix A: every rule-set option (RULES-2), in the header's order, with its type, spellings and the
+    value each preset gives it (an option left out of a header takes the named preset's value, LOG-1)."""
+    names = list(PRESETS)
+    lines = [
+        "| # | option | written as | " + " | ".join(f"`{n}`" for n in names) + " |",
+        "|---:|---|---|" + "---|" * len(names),
+        "| 1 | `name` | text: "
+        + ", ".join(f"`{n}`" for n in names)
+        + " | "
+        + " | ".join(f"`{n}`" for n in names)
+        + " |",
+    ]
+    number = 1
+    for f in dataclasses.fields(RuleSet):
+        if f.name == "name":
+            continue
+        values = [wire(getattr(PRESETS[n], f.name)) for n in names]
+        if f.name in DECK_DEFAULTS:
+            lines.append(f"| – | `{f.name}` | never in a log (RULES-3: writers refuse a reduced deck) | "
+                         + " | ".join(values) + " |")  # fmt: skip
+            continue
+        number += 1
+        kind = option_type(f.default)
+        if f.name in LATER_DEFAULTS:  # LOG-1: an option added after version 1.0 is written only when not its default
+            kind += f"; left out when {wire(LATER_DEFAULTS[f.name])} (added after version 1.0)"
+        lines.append(f"| {number} | `{f.name}` | {kind} | " + " | ".join(values) + " |")
+    return "\n".join(lines) + "\n"
+
+
+#: The worked example: a draw, one prearranged deal, five actions (LOG-1 .. LOG-9 in 24 records' worth of bytes).
+EXAMPLE_P0 = "As 2s 3s 4s 5h 6h 7h 9c 9d 9h"
+EXAMPLE_P1 = "2c 3d 4c 6d 8s Tc Jd Qs Kh Ks"
+EXAMPLE_ACTIONS = ("p0 pass", "p1 pass", "p0 draw", "p0 knock Kc", "p0 spread As-2s-3s-4s 5h-6h-7h 9c-9d-9h")
+
+
+def example_log() -> bytes:
+    """The worked example's log: standard rules to 20; p0 draws Qs and p1 Ks for the deal (p1 deals); p0 is
+    dealt EXAMPLE_P0, p1 EXAMPLE_P1, the upcard is Qh and the stock Kc then the rest in index order."""
+    rules = RuleSet.preset("standard", target=20)
+    p0, p1 = cards(EXAMPLE_P0), cards(EXAMPLE_P1)
+    named = [*p0, *p1, *cards("Qh Kc")]
+    deck = [*(c for pair in zip(p0, p1, strict=True) for c in pair), *cards("Qh Kc")]
+    deck += [c for c in DECK if c not in named]
+    match = Match.scripted(rules, cuts=[cards("Qs Ks")], decks=[deck])
+    match.play(*EXAMPLE_ACTIONS)
+    return write_log(match, players=["p0", "p1"], engine="example")
+
+
+def _hex_lines(offset: int, raw: bytes, meaning: str) -> list[str]:
+    """``raw`` at ``offset``, 16 bytes a line: offset, the bytes in hex, and what they are (first line only)."""
+    out = []
+    for i in range(0, len(raw), 16):
+        chunk = " ".join(f"{b:02x}" for b in raw[i : i + 16])
+        out.append(f"{offset + i:6d}  {chunk:<47}  {meaning if i == 0 else ''}".rstrip())
+    return out
+
+
+def _card_list(codes: bytes) -> str:
+    return " ".join(str(Card.from_index(c)) for c in codes)
+
+
+def _codes(codes: bytes) -> str:
+    return " ".join(f"{Card.from_index(c)}={c}" for c in codes)
+
+
+def _meaning(record: Any, at: int) -> str:
+    """What a record of the example says, field by field."""
+    if isinstance(record, int):
+        if record < 8:
+            return ["pass", "take", "draw", "pickup", "decline", "big gin"][record] + f" (the action code {record})"
+        base = 8 if record < 64 else 64
+        card = Card.from_index(record - base)
+        return f"{'discard' if base == 8 else 'knock'} {card}: {record} = {base} + {card.index}"
+    kind = record[0]
+    if kind == 0:
+        return f"cut: an array of 3: type 0, the seats {record[1]}, bin 2 of their cards {_codes(record[2])}"
+    if kind == 1:
+        return (f"hand: an array of 6: type 1, hand {record[1]}, dealer p{record[2]}, seats p{record[3]} and "
+                f"p{record[4]}, no sitter (nil)")  # fmt: skip
+    if kind == 2:
+        return ("deal: an array of 2: type 2, bin 52 (c4 34) of the deck order: positions 0..19 alternately "
+                "p0 (the non-dealer) and p1, 20 the upcard Qh=37, 21 the stock's top Kc=12, then the rest")  # fmt: skip
+    if kind == 3:
+        return "spread: an array of 4: type 3, then each meld as a bin: " + "; ".join(_codes(m) for m in record[1:])
+    if kind == 6:
+        return (f"result: an array of 11: type 6, hand {record[1]}, kind {record[2]} (gin), winner p{record[3]}, "
+                f"{record[4]} points (25 + 73), knocker p{record[5]}, deadwood {record[6]} and {record[7]}, "
+                f"multiplier {record[8]}, reason {record[9]}, scores {record[10]}")  # fmt: skip
+    if kind == 7:
+        return f"game over: an array of 3: type 7, winner p{record[1]}, totals {record[2]}"
+    if kind == 8:
+        return f"checkpoint: an array of 2: type 8, bin 32 (c4 20): the digest chain over bytes 0..{at - 1} (LOG-6)"
+    if kind == 9:
+        return (
+            f"trailer: an array of 3: type 9, {record[1]} records before it, bin 32: the chain over bytes 0..{at - 1}"
+        )
+    return repr(record)
+
+
+def example_markdown() -> str:
+    """Appendix B: the example log byte by byte, the header key by key and every record on its own line."""
+    data = example_log()
+    values = list(unpacked(io.BytesIO(data)))
+    header, head_raw = values[0]
+    assert head_raw == pack(header)
+    lines = ["offset  bytes (hex)                                      what they are"]
+    at = 0
+
+    def pairs(mapping: dict[str, Any], title: str, indent: str) -> None:
+        nonlocal at
+        prefix = pack(mapping)[: len(pack(mapping)) - sum(len(pack(k)) + len(pack(v)) for k, v in mapping.items())]
+        lines.extend(_hex_lines(at, prefix, f"{indent}{title}: a map of {len(mapping)} pairs"))
+        at += len(prefix)
+        for key, value in mapping.items():
+            raw_key = pack(key)
+            if isinstance(value, dict):
+                lines.extend(_hex_lines(at, raw_key, f'{indent}  "{key}"'))
+                at += len(raw_key)
+                pairs(value, f'the value of "{key}"', indent + "  ")
+                continue
+            raw_value = pack(value)
+            shown = json.dumps(value) if not isinstance(value, bool | type(None)) else wire(value).strip("`")
+            lines.extend(_hex_lines(at, raw_key + raw_value, f'{indent}  "{key}": {shown}'))
+            at += len(raw_key) + len(raw_value)
+
+    pairs(header, "record 0, the header", "")
+    for number, (value, raw) in enumerate(values[1:], start=1):
+        lines.extend(_hex_lines(at, raw, f"record {number}, {_meaning(value, at)}"))
+        at += len(raw)
+    assert at == len(data)
+    return f"{len(data)} bytes, {len(values) - 1} records:\n\n```text\n" + "\n".join(lines) + "\n```\n"
+
+
+def log_format_md() -> str:
+    """spec/log-format.md with its generated blocks (the options appendix and the worked example) filled in."""
+    text = (SPEC / "log-format.md").read_text(encoding="utf-8")
+    for name, table in (("options", options_markdown()), ("example", example_markdown())):
+        block = re.compile(rf"(<!-- generated: {name} -->\n).*?(<!-- end generated: {name} -->)", re.DOTALL)
+        text = block.sub(lambda m: f"{m.group(1)}\n{table}\n{m.group(2)}", text)  # noqa: B023 -- used at once
+    return text
+
+
 def outputs() -> dict[Path, str]:
     """Every generated file and the text it must hold."""
     return {
         SPEC / "environments.md": environments_md(),
+        SPEC / "log-format.md": log_format_md(),
         SPEC / "transitions.json": fsm.table_json(),
         SPEC / "hand-machine.mmd": fsm.mermaid(fsm.HAND),
         SPEC / "match-machine.mmd": fsm.mermaid(fsm.MATCH),

@@ -29,15 +29,15 @@ def test_demo_plays_logs_and_verifies_a_game(tmp_path: Path) -> None:
     assert log.stat().st_size > 100
 
 
-@pytest.mark.rule("LOG-8", "LOG-6", "LOG-7")
+@pytest.mark.rule("LOG-8", "LOG-6", "LOG-7", "LOG-13")
 def test_verify_passes_good_logs_and_names_the_record_of_a_bad_one(tmp_path: Path) -> None:
     good = knock("verify", str(GOLDEN))
     assert good.returncode == 0, good.stdout + good.stderr
-    assert good.stdout.count("ok ") >= 8
+    assert good.stdout.count("pass ") >= 8
     globbed = knock("verify", str(GOLDEN / "three-handed-*.knock"))
-    assert globbed.returncode == 0 and globbed.stdout.count("ok ") == 2
+    assert globbed.returncode == 0 and globbed.stdout.count("pass ") == 2
     data = (GOLDEN / "standard-1.knock").read_bytes()
-    (tmp_path / "cut.knock").write_bytes(data[: len(data) // 2])
+    (tmp_path / "cut.knock").write_bytes(data[:-1])
     bad = bytearray(data)
     bad[len(data) // 3] ^= 0x01
     (tmp_path / "flipped.knock").write_bytes(bytes(bad))
@@ -46,7 +46,31 @@ def test_verify_passes_good_logs_and_names_the_record_of_a_bad_one(tmp_path: Pat
     assert "FAIL" in done.stdout and "record" in done.stdout and "Traceback" not in done.stderr
     lines = knock("verify", "--json", str(tmp_path / "cut.knock")).stdout.splitlines()
     report = json.loads(lines[0])
-    assert report["ok"] is False and report["error_rule"] == "LOG-7" and report["error_record"] > 0
+    assert report["verdict"] == "fail" and report["rule"] == "LOG-7" and report["record"] > 0
+
+
+@pytest.mark.rule("LOG-13", "LOG-7")
+def test_verify_gives_every_file_one_verdict_and_exit_status_3_for_unfinished_logs(tmp_path: Path) -> None:
+    data = (GOLDEN / "standard-1.knock").read_bytes()
+    boundary = len(data) - 37  # the trailer is [9, count, bin 32]: 37 bytes
+    (tmp_path / "a-unfinished.knock").write_bytes(data[:boundary])
+    (tmp_path / "b-pass.knock").write_bytes(data)
+    done = knock("verify", "--json", str(tmp_path))
+    assert done.returncode == 3, done.stdout + done.stderr
+    verdicts = [json.loads(line) for line in done.stdout.splitlines()]
+    assert [v["verdict"] for v in verdicts] == ["unfinished", "pass"]
+    assert verdicts[0]["rule"] == "LOG-13" and len(verdicts[0]["digest"]) == 64
+    assert verdicts[1]["record"] == verdicts[0]["record"] + 1
+    (tmp_path / "c-garbage.knock").write_bytes(b"\x91" * 1000 + b"\xc0")  # arrays nested 1,000 deep
+    (tmp_path / "d-view.knock").write_bytes(data[:100])
+    human = knock("verify", str(tmp_path), "missing.knock")
+    assert human.returncode == 1, human.stdout + human.stderr
+    assert [line.split()[0] for line in human.stdout.splitlines()[:-1]] == [
+        "unfinished", "pass", "FAIL", "FAIL", "FAIL"
+    ]  # fmt: skip
+    assert "1 pass, 1 unfinished, 3 fail" in human.stdout and "Traceback" not in human.stderr
+    assert knock("verify", str(tmp_path / "nothing-here")).returncode == 1  # a missing file is a failed file
+    assert knock("verify").returncode == 2  # a usage error
 
 
 @pytest.mark.rule("LOG-11", "LOG-12")

@@ -1,0 +1,134 @@
+"""Verdicts: what a reader says of any bytes — pass, unfinished or fail (spec/log-format.md, LOG-13).
+
+``judge(data)`` reads a full log (strict replay, LOG-8) or a per-seat view (public replay, LOG-12),
+whichever the header says it is, and never raises: every outcome, a bug in the reader included, is a
+``Verdict``.
+
+>>> from engine.match import Match
+>>> from engine.bots import GreedyBot, play_match
+>>> from replay.log import write_log
+>>> game = Match.new(seed=4)
+>>> judge(write_log(game))  # doctest: +ELLIPSIS
+Verdict(kind='unfinished', record=3, rule='LOG-13', ...)
+>>> data = write_log(play_match(game, [GreedyBot(), GreedyBot()]))
+>>> judge(data).kind, judge(data[:-1]).kind, judge(data[:-1]).rule
+('pass', 'fail', 'LOG-7')
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal
+
+from engine.errors import render
+from replay.log import LogError, LogReader, LogTruncated
+from replay.redact import PublicReplayer
+from replay.replayer import Replayer
+
+Kind = Literal["pass", "unfinished", "fail"]
+
+#: The rule that defines the three verdicts; an unfinished verdict names it.
+VERDICT_RULE = "LOG-13"
+
+
+@dataclass(frozen=True, slots=True)
+class Verdict:
+    """One reader's answer about one input. Rule: LOG-13.
+
+    ``record``: for *pass*, the trailer's number (the records read); for *unfinished*, N, the last record
+    (0: the header alone); for *fail*, the record where the input goes wrong (0 is the header), or None when
+    there was no input to read. ``digest``: for *pass*, the trailer's digest (the one to compare with a
+    published copy, LOG-6); for *unfinished*, the digest of everything read, which the next checkpoint or
+    the trailer would hold. ``internal``: the reader itself failed (a bug, reported as a fail).
+    """
+
+    kind: Kind
+    record: int | None
+    rule: str
+    message: str
+    digest: bytes | None = None
+    view: int | None = None  #: the seat, when the input is a per-seat view (LOG-11)
+    hands: int = 0  #: hands begun (every deal counts)
+    scores: tuple[int, ...] = ()  #: every seat's score: the final totals after a game over, else running
+    winner: int | None = None
+    internal: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        """The verdict as a JSON object (``knock verify --json``)."""
+        return {
+            "verdict": self.kind,
+            "record": self.record,
+            "rule": self.rule,
+            "message": self.message,
+            "digest": self.digest.hex() if self.digest is not None else None,
+            "view": self.view,
+            "hands": self.hands,
+            "scores": list(self.scores),
+            "winner": self.winner,
+            "internal": self.internal,
+        }
+
+
+def judge(data: bytes) -> Verdict:
+    """The verdict on ``data``: pass, unfinished or fail. Never raises. Rule: LOG-13."""
+    progress = _Progress()
+    try:
+        return _judge(data, progress)
+    except LogTruncated as err:
+        if err.clean:
+            n = err.record - 1
+            return progress.verdict("unfinished", n, VERDICT_RULE, f"the log ends after record {n}, before its "
+                                    "trailer: a game in progress, stopped or cut short")  # fmt: skip
+        return progress.verdict("fail", err.record, err.rule, str(err))
+    except LogError as err:
+        return progress.verdict("fail", err.record, err.rule, str(err))
+    except Exception as err:  # a bug in the reader: still one verdict, saying so
+        at = progress.reader.index if progress.reader is not None else None
+        where = f" at record {at}" if at is not None else ""
+        return progress.verdict(
+            "fail", at, "", f"internal error{where}: {type(err).__name__}: {render(str(err))}", internal=True
+        )
+
+
+class _Progress:
+    """How far a replay got: its reader and its game, for the verdict whatever ends it."""
+
+    def __init__(self) -> None:
+        self.reader: LogReader | None = None
+        self.replayer: Replayer | None = None
+        self.public: PublicReplayer | None = None
+
+    def verdict(self, kind: Kind, record: int | None, rule: str, message: str, *, internal: bool = False) -> Verdict:
+        reader = self.reader
+        view = reader.header.view if reader is not None else None
+        digest = None
+        if reader is not None and kind == "pass":
+            digest = reader.trailer_digest
+        elif reader is not None and kind == "unfinished":
+            digest = reader.digest
+        hands, winner = 0, None
+        scores: tuple[int, ...] = ()
+        if self.replayer is not None and self.replayer.match is not None:
+            match = self.replayer.match
+            standings = match.standings()
+            hands, winner = match.number, standings.winner
+            scores = standings.totals if match.is_over else match.scores
+        elif self.public is not None:
+            st = self.public.state
+            hands, scores, winner = st.number, st.scores, st.winner
+        return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal)
+
+
+def _judge(data: bytes, progress: _Progress) -> Verdict:
+    if LogReader(data).header.view is None:
+        progress.replayer = Replayer(data)
+        progress.reader = progress.replayer.reader
+        progress.replayer.run()
+    else:
+        progress.public = PublicReplayer(data)
+        progress.reader = progress.public.reader
+        progress.public.run()
+    reader = progress.reader
+    what = "strict replay" if reader.header.view is None else f"the view of p{reader.header.view}, public replay"
+    return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
+                            f"{what}")  # fmt: skip
