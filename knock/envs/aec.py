@@ -110,10 +110,12 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
 
 def aec_env(preset: str = "standard", **options: Any) -> Any:
-    """Knock's PettingZoo AEC environment with PettingZoo's standard wrappers. Rule: ENV-1.
+    """Knock's PettingZoo AEC environment in PettingZoo's ``OrderEnforcingWrapper``. Rule: ENV-1.
+
+    (PettingZoo's ``AssertOutOfBoundsWrapper`` is left out: every id outside the mask is refused anyway, ENV-2.)
 
     ``preset`` is ``standard``, ``oklahoma`` or ``three_handed``; ``options`` are rule-set options (RULES-2)
     and the environment's: ``episode`` (``hand`` or ``game``), ``showdown`` (``auto`` or ``choice``),
     ``normalise`` (rewards / the largest hand score) and ``render_mode`` (``ansi``).
     """
-    return wrappers.OrderEnforcingWrapper(wrappers.AssertOutOfBoundsWrapper(KnockAEC(preset, **options)))
+    return wrappers.OrderEnforcingWrapper(KnockAEC(preset, **options))

@@ -40,6 +40,10 @@ _O = T.OFFSET
 _HAND, _TOP, _REST = _O["hand"], _O["discard_top"], _O["discard_rest"]
 _KNOWN, _TAKEN = _O["opponent_known"], _O["taken"]
 _SPREAD, _SPREAD_DW, _DEFENCE = _O["spread_melds"], _O["spread_deadwood"], _O["defence"]
+_PHASE, _TO_ACT, _SITTER, _DEALER, _KNOCKER = _O["phase"], _O["to_act"], _O["sitter"], _O["dealer"], _O["knocker"]
+_STOCK, _LIMIT, _OPP_CARDS, _SCORES = _O["stock"], _O["knock_limit"], _O["opponent_cards"], _O["scores"]
+_STOCK_ONLY, _MUST_KNOCK, _DOUBLED = _O["stock_only"], _O["must_knock"], _O["doubled"]
+_OVER = _PHASE_SLOT[Phase.HAND_OVER]
 _STOCK_FULL = 31.0
 
 
@@ -54,60 +58,64 @@ def encode(
     """The float32 observation vector of one seat's view (``spec/environments.md``, ENV-3).
 
     ``scores`` are the running scores / target from this seat on; ``sitter`` marks a sitter's view of the
-    captain's hand (THREE-8).
+    captain's hand (THREE-8). The 0/1 values are set in a byte buffer first (cheaper than numpy stores).
     """
-    v = np.zeros(T.OBS_SIZE, np.float32) if out is None else out
-    if out is not None:
-        v.fill(0.0)
+    bits = bytearray(T.OBS_SIZE)
+    bits[_TO_ACT] = to_act
+    bits[_SITTER] = sitter
+    if view is not None:  # None before the deal is complete (OpenSpiel's chance nodes): nothing is seen yet
+        for c in view.hand:
+            bits[_HAND + c.index] = 1
+        pile = view.discard_pile
+        if pile:
+            bits[_TOP + pile[-1].index] = 1
+            for c in pile[:-1]:
+                bits[_REST + c.index] = 1
+        for c in view.opponent_known:
+            bits[_KNOWN + c.index] = 1
+        if view.taken is not None:
+            bits[_TAKEN + view.taken.index] = 1
+        if view.spread is not None:
+            for m in view.spread.melds:
+                for c in m.cards:
+                    bits[_SPREAD + c.index] = 1
+            for c in view.spread.deadwood_cards:
+                bits[_SPREAD_DW + c.index] = 1
+        if view.defence is not None:
+            for m in view.defence.melds:
+                for c in m.cards:
+                    bits[_DEFENCE + c.index] = 1
+            for lo in view.defence.layoffs:
+                bits[_DEFENCE + lo.card.index] = 1
+        bits[_PHASE + _PHASE_SLOT.get(view.phase, _OVER)] = 1
+        bits[_DEALER] = view.dealer == view.seat and not sitter
+        if view.knocker is not None:
+            bits[_KNOCKER + (view.knocker != view.seat)] = 1
+        bits[_STOCK_ONLY] = view.stock_only
+        bits[_MUST_KNOCK] = view.must_knock
+        bits[_DOUBLED] = view.rules.spades_double and view.upcard.suit is Suit.SPADES
+    v = np.frombuffer(bits, np.uint8).astype(np.float32)
+    if view is not None:
+        v[_STOCK] = view.stock_size / _STOCK_FULL
+        v[_LIMIT] = view.knock_limit / 10.0
+        v[_OPP_CARDS] = view.opponent_hand_size / 11.0
     for i, s in enumerate(scores):
-        v[_O["scores"] + i] = min(s, 1.0)
-    v[_O["to_act"]] = to_act
-    v[_O["sitter"]] = sitter
-    if view is None:  # before the deal is complete (OpenSpiel's chance nodes): nothing dealt is seen yet
-        return v
-    for c in view.hand:
-        v[_HAND + c.index] = 1.0
-    pile = view.discard_pile
-    if pile:
-        v[_TOP + pile[-1].index] = 1.0
-        for c in pile[:-1]:
-            v[_REST + c.index] = 1.0
-    for c in view.opponent_known:
-        v[_KNOWN + c.index] = 1.0
-    if view.taken is not None:
-        v[_TAKEN + view.taken.index] = 1.0
-    if view.spread is not None:
-        for m in view.spread.melds:
-            for c in m.cards:
-                v[_SPREAD + c.index] = 1.0
-        for c in view.spread.deadwood_cards:
-            v[_SPREAD_DW + c.index] = 1.0
-    if view.defence is not None:
-        for m in view.defence.melds:
-            for c in m.cards:
-                v[_DEFENCE + c.index] = 1.0
-        for lo in view.defence.layoffs:
-            v[_DEFENCE + lo.card.index] = 1.0
-    phase = view.phase if view.phase in _PHASE_SLOT else Phase.HAND_OVER
-    v[_O["phase"] + _PHASE_SLOT[phase]] = 1.0
-    v[_O["dealer"]] = view.dealer == view.seat and not sitter
-    if view.knocker is not None:
-        v[_O["knocker"] + (view.knocker != view.seat)] = 1.0
-    v[_O["stock"]] = view.stock_size / _STOCK_FULL
-    v[_O["knock_limit"]] = view.knock_limit / 10.0
-    v[_O["opponent_cards"]] = view.opponent_hand_size / 11.0
-    v[_O["stock_only"]] = view.stock_only
-    v[_O["must_knock"]] = view.must_knock
-    v[_O["doubled"]] = view.rules.spades_double and view.upcard.suit is Suit.SPADES
+        v[_SCORES + i] = min(s, 1.0)
+    if out is not None:
+        out[:] = v
+        return out
     return v
 
 
 def encode_match(obs: MatchObservation, *, to_act: bool, target: int) -> Vector:
     """The vector of a seat's view of a game (ENV-3): its hand view, and the scores from its seat on."""
-    n = len(obs.scores)
-    scores = [obs.scores[(obs.seat + i) % n] / target for i in range(n)]
-    sitter = obs.sitter == obs.seat
-    return encode(obs.hand, to_act=to_act, sitter=sitter, scores=scores)
+    return encode(obs.hand, to_act=to_act, sitter=obs.sitter == obs.seat, scores=relative(obs.scores, obs.seat, target))
+
+
+def relative(scores: Sequence[int], seat: int, target: int) -> list[float]:
+    """The running scores / target from ``seat`` on (seat, seat + 1, …)."""
+    n = len(scores)
+    return [scores[(seat + i) % n] / target for i in range(n)]
 
 
 # --- actions ------------------------------------------------------------------------------------------
@@ -166,15 +174,26 @@ def legal_ids(legal: Sequence[Action], showdown: bool) -> dict[int, Action]:
     """The legal ids of a decision and the action each stands for: the showdown options when ``showdown``."""
     if showdown:
         return {T.CHOICE + k: a for k, a in enumerate(legal)}
-    return {action_id(a): a for a in legal}
+    out: dict[int, Action] = {}
+    for a in legal:  # action_id, inlined: this runs at every step
+        kind = type(a)
+        if kind is Discard:
+            out[T.DISCARD + a.card.index] = a  # type: ignore[union-attr]
+        elif kind is Knock:
+            out[T.KNOCK + a.card.index] = a  # type: ignore[union-attr]
+        else:
+            out[_SIMPLE_ID[kind]] = a
+    return out
 
 
 def mask_of(ids: dict[int, Action] | Sequence[int], extra: Sequence[int] = ()) -> Mask:
-    m = np.zeros(T.ACTIONS, np.int8)
-    m[list(ids)] = 1
+    """The int8 action mask with 1 at ``ids`` and ``extra``. Rule: ENV-2."""
+    bits = bytearray(T.ACTIONS)
+    for i in ids:
+        bits[i] = 1
     for i in extra:
-        m[i] = 1
-    return m
+        bits[i] = 1
+    return np.frombuffer(bits, np.int8)
 
 
 def refuse(action_id: int, seat: int, phase: str, reason: str) -> IllegalAction:

@@ -81,6 +81,7 @@ class Table:
         self.match: Match | None = None
         self._rng = random.Random()
         self._advised = False
+        self._seat: int | None = None
         self._legal: dict[int, Action] | None = None
 
     # --- episode ------------------------------------------------------------------------------
@@ -114,13 +115,15 @@ class Table:
 
         Rule: ENV-11.
         """
+        assert self.match is not None, "reset() first"
+        return self._seat
+
+    def _next_seat(self) -> None:
         m = self.game
         seat = m.to_act
-        if seat is None:
-            return None
-        if m.sitter is not None and not self._advised and seat == m.captain:
-            return m.sitter
-        return seat
+        if seat is not None and m.sitter is not None and not self._advised and seat == m.captain:
+            seat = m.sitter
+        self._seat = seat
 
     def legal(self) -> dict[int, Action]:
         """The legal ids of the seat to act and the action each stands for (cached until the next step)."""
@@ -143,9 +146,18 @@ class Table:
         return encoding.mask_of(self.legal(), (T.NO_ADVICE,) if advising else ())
 
     def observe(self, seat: int) -> encoding.Vector:
-        """``seat``'s observation vector, from its own view only. Rules: ENV-3, VIS-1."""
+        """``seat``'s observation vector, from its own view only: the hand's view of a seat dealt in (what
+        ``Match.observation`` holds for it, without the game's wrapping), the game's view of the sitter.
+
+        Rules: ENV-3, VIS-1, THREE-8.
+        """
         m = self.game
-        return encoding.encode_match(m.observation(seat), to_act=seat == self.seat_to_act(), target=self.rules.target)
+        to_act = seat == self.seat_to_act()
+        hand = m.hand
+        if hand is not None and seat in hand.seats:
+            scores = encoding.relative(m.scores, seat, self.rules.target)
+            return encoding.encode(hand.observation(seat), to_act=to_act, scores=scores)
+        return encoding.encode_match(m.observation(seat), to_act=to_act, target=self.rules.target)
 
     def step(self, action_id: int) -> list[float]:
         """Play one id for the seat to act; returns every seat's reward for this step. Rules: ENV-2, ENV-4.
@@ -161,6 +173,7 @@ class Table:
             if action_id != T.NO_ADVICE:
                 m.apply(Advise(seat, self._chosen(action_id, m.captain, legal)))
             self._advised = True
+            self._next_seat()
             return [0.0] * self.players
         return self.play(self._chosen(action_id, seat, legal))
 
@@ -200,6 +213,7 @@ class Table:
         while self.auto_showdown and hand is not None and m.to_act is not None and hand.phase in _SHOWDOWN_PHASES:
             m.apply(hand.auto_spread() if hand.phase is Phase.KNOCK else hand.auto_defence())
             hand = m.hand
+        self._next_seat()
 
     # --- output ---------------------------------------------------------------------------------
 

@@ -1,0 +1,216 @@
+#!/usr/bin/env python3
+"""Environment steps per second, side by side: Knock's PettingZoo AEC environment, PettingZoo's RLCard-backed
+``gin_rummy_v4`` and OpenSpiel's ``gin_rummy`` through its Python API, in one run.
+
+    .venv/bin/python tools/bench_envs.py --setup        # once: .venv-pz with pettingzoo[classic]==1.26.1
+    .venv/bin/python tools/bench_envs.py [--repeats 7] [--steps 4000]
+
+A step is what a learner's loop does for one move: read the acting agent's observation and action mask,
+pick a legal action uniformly at random (one ``random.Random``, the same code for all three), and apply it;
+episodes are reset when they end. Each environment runs with its framework's default wrappers: Knock's
+``aec_env`` (PettingZoo's ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``), ``gin_rummy_v4.env()``
+(those and ``TerminateIllegalWrapper``); OpenSpiel's state is driven directly (``observation_tensor``,
+``legal_actions_mask``, ``legal_actions``, ``apply_action``; chance nodes sampled, not counted as steps).
+PettingZoo 1.26.1 is the last release with ``gin_rummy_v4``; it needs pygame and RLCard, so it lives in its own
+virtual environment (``.venv-pz``) and runs in a subprocess of this script (``--pz-worker``), which times its
+own runs. The three environments' runs are interleaved, so that a busy machine slows them alike.
+
+The figures are medians of ``--repeats`` runs of ``--steps`` steps each. The line "observation encoder"
+times Knock's encoder (``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
+(``Hand.observation``) inside one more run of the same loop, as shares of the whole step (the timers add a
+little to the step).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+PZ_VENV = ROOT / ".venv-pz"
+PZ_PYTHON = PZ_VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+PZ_REQUIREMENT = "pettingzoo[classic]==1.26.1"
+
+
+def aec_steps(env: Any, steps: int, seed: int) -> float:
+    """Random legal play through a PettingZoo AEC environment for ``steps`` steps; steps per second."""
+    import numpy as np
+
+    rng = random.Random(seed)
+    done = 0
+    episode = seed
+    start = time.perf_counter()
+    while done < steps:
+        env.reset(seed=episode)
+        episode += 1
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            ids = np.flatnonzero(obs["action_mask"])
+            env.step(int(ids[int(rng.random() * len(ids))]))
+            done += 1
+            if done >= steps:
+                break
+    return done / (time.perf_counter() - start)
+
+
+def openspiel_steps(steps: int, seed: int) -> float:
+    """Random legal play through OpenSpiel's gin_rummy with its observation tensor and mask; steps per second."""
+    import numpy as np
+    import pyspiel
+
+    game = pyspiel.load_game("gin_rummy")
+    rng = random.Random(seed)
+    done = 0
+    start = time.perf_counter()
+    while done < steps:
+        state = game.new_initial_state()
+        while not state.is_terminal() and done < steps:
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                state.apply_action(outcomes[int(rng.random() * len(outcomes))][0])
+                continue
+            player = state.current_player()
+            np.asarray(state.observation_tensor(player), np.float32)
+            np.asarray(state.legal_actions_mask(player), np.int8)
+            legal = state.legal_actions(player)
+            state.apply_action(legal[int(rng.random() * len(legal))])
+            done += 1
+    return done / (time.perf_counter() - start)
+
+
+def knock_steps(steps: int, seed: int) -> float:
+    from knock.envs import aec_env
+
+    return aec_steps(aec_env("standard"), steps, seed)
+
+
+def pz_worker(steps: int) -> None:
+    """Run inside .venv-pz: PettingZoo's gin_rummy_v4, one run per line read ("run"), its rate printed."""
+    import warnings
+
+    warnings.filterwarnings("ignore")
+    import pettingzoo
+    import rlcard
+    from pettingzoo.classic import gin_rummy_v4
+
+    env = gin_rummy_v4.env()
+    print(json.dumps({"pettingzoo": pettingzoo.__version__, "rlcard": rlcard.__version__}), flush=True)
+    for i, _ in enumerate(sys.stdin):
+        print(aec_steps(env, steps, 1000 * i), flush=True)
+
+
+class PettingZoo:
+    """PettingZoo's gin_rummy_v4 in its own virtual environment, one run at a time (so that the three
+    environments' runs interleave and a busy machine slows them alike)."""
+
+    def __init__(self, steps: int) -> None:
+        cmd = [str(PZ_PYTHON), str(Path(__file__).resolve()), "--pz-worker", "--steps", str(steps)]
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
+        self.versions = json.loads(self.stdout.readline())
+
+    def run(self) -> float:
+        self.stdin.write("run\n")
+        self.stdin.flush()
+        return float(self.stdout.readline())
+
+    def close(self) -> None:
+        self.stdin.close()
+        self.proc.wait()
+
+
+def encoder_share(steps: int) -> tuple[float, float, float]:
+    """Knock's step time (µs) and the shares of the encoder (vector and mask) and of the engine's view it reads."""
+    from engine.hand import Hand
+    from knock.envs import aec_env, encoding
+
+    spent = {"encode": 0.0, "view": 0.0}
+
+    def timed(fn: Callable[..., Any], key: str) -> Callable[..., Any]:
+        def wrapper(*args: Any, **kwargs: Any) -> Any:
+            t = time.perf_counter()
+            out = fn(*args, **kwargs)
+            spent[key] += time.perf_counter() - t
+            return out
+
+        return wrapper
+
+    encode, mask_of, observation = encoding.encode, encoding.mask_of, Hand.observation
+    encoding.encode = timed(encode, "encode")
+    encoding.mask_of = timed(mask_of, "encode")
+    Hand.observation = timed(observation, "view")  # type: ignore[method-assign]
+    try:
+        rate = aec_steps(aec_env("standard"), steps, 1)
+    finally:
+        encoding.encode, encoding.mask_of, Hand.observation = encode, mask_of, observation  # type: ignore[method-assign]
+    total = steps / rate
+    return 1e6 / rate, spent["encode"] / total, spent["view"] / total
+
+
+def setup() -> int:
+    """Create .venv-pz with PettingZoo 1.26.1 and its classic games (RLCard, pygame)."""
+    import venv
+
+    if not PZ_PYTHON.exists():
+        venv.EnvBuilder(with_pip=True).create(PZ_VENV)
+    cmd = [str(PZ_PYTHON), "-m", "pip", "install", "--disable-pip-version-check", "-q", PZ_REQUIREMENT]
+    print("+", " ".join(cmd), flush=True)
+    return subprocess.call(cmd)
+
+
+def main(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--setup", action="store_true", help=f"create {PZ_VENV.name} with {PZ_REQUIREMENT}")
+    parser.add_argument("--repeats", type=int, default=7)
+    parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--pz-worker", action="store_true", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.setup:
+        return setup()
+    if args.pz_worker:
+        pz_worker(args.steps // 4)  # about four times slower: a run takes about as long as the others'
+        return 0
+    import pyspiel
+
+    pz: PettingZoo | None = None
+    if PZ_PYTHON.exists():
+        pz = PettingZoo(args.steps)
+    else:
+        print(f"no {PZ_VENV.name}: run `tools/bench_envs.py --setup` for PettingZoo's gin_rummy_v4", file=sys.stderr)
+    runs: dict[str, list[float]] = {"knock": [], "spiel": [], "pz": []}
+    for r in range(args.repeats):  # interleaved
+        runs["knock"].append(knock_steps(args.steps, 1000 * r))
+        runs["spiel"].append(openspiel_steps(args.steps, 1000 * r))
+        if pz is not None:
+            runs["pz"].append(pz.run())
+    knock, spiel = statistics.median(runs["knock"]), statistics.median(runs["spiel"])
+    step_us, enc, view = encoder_share(args.steps)
+    print(f"environment steps/s, random legal play with observations and masks, medians of {args.repeats}:")
+    print(f"  Knock AEC (knock.envs.aec_env)            {knock:>10,.0f}")
+    if pz is not None:
+        pz.close()
+        pz_rate = statistics.median(runs["pz"])
+        print(f"  PettingZoo gin_rummy_v4 {pz.versions['pettingzoo']} (RLCard {pz.versions['rlcard']}) {pz_rate:>8,.0f}"
+              f"   Knock/PettingZoo {knock / pz_rate:.2f}x (target >= 3)")  # fmt: skip
+    print(f"  OpenSpiel gin_rummy {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}"
+          f"                 {spiel:>10,.0f}   Knock/OpenSpiel {knock / spiel:.2f}x (target >= 1)")  # fmt: skip
+    print(f"observation encoder: {enc:.0%} of Knock's step ({step_us:.1f} µs per step, timed);"
+          f" the engine's view it reads (Hand.observation): {view:.0%}")  # fmt: skip
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
