@@ -1,6 +1,6 @@
 """Knock as a PettingZoo AEC environment: one agent per seat, a fixed discrete action space with a mask.
 
-Rules: ENV-1 .. ENV-8. ``knock.envs.aec_env(preset, **options)`` builds it with PettingZoo's usual wrappers.
+Rules: ENV-1 .. ENV-8. ``knock.envs.aec_env(preset, **options)`` builds it in PettingZoo's ``OrderEnforcingWrapper``.
 """
 
 from __future__ import annotations
