@@ -528,25 +528,28 @@ def conform_run(
     table = Table("case", "rules", "expects", *(f"{m} mode" if m != "adapter" else m for m in modes), "result",
                   box=None)  # fmt: skip
     table.columns[0].overflow = "fold"
-    colour = {"pass": "green", "fail": "red", "skip": "dim", "invalid": "red"}
+    colour = {"pass": "green", "fail": "red", "skip": "dim", "invalid": "red", "unsupported": "yellow"}
     for r in results:
         if quiet and r.passed:
             continue
         cells = [r.modes.get(m, r.modes.get("case", "-")) for m in modes]
+        verdict = "[yellow]n/a[/]" if r.unsupported else "[green]pass[/]" if r.passed else "[red]FAIL[/]"
         table.add_row(escape(r.name), " ".join(r.rules), r.outcome,
-                      *(f"[{colour.get(c, 'white')}]{c}[/]" for c in cells),
-                      "[green]pass[/]" if r.passed else "[red]FAIL[/]")  # fmt: skip
+                      *(f"[{colour.get(c, 'white')}]{c}[/]" for c in cells), verdict)  # fmt: skip
     if table.row_count:
         console.print(table)
     for r in results:
         for problem in r.problems:
             console.print(f"[red]{escape(r.name)}[/]: {escape(problem)}")
     failed = sum(not r.passed for r in results)
-    console.print(f"{len(results) - failed} of {len(results)} cases pass")
+    unsupported = sum(bool(r.unsupported) for r in results)
+    also = f" ({unsupported} not expressible by the adapter's implementation)" if unsupported else ""
+    console.print(f"{len(results) - failed - unsupported} of {len(results)} cases pass{also}")
     if json_out is not None:
         json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({"cases": [r.to_json() for r in results], "passed": len(results) - failed,
-                                        "failed": failed}, indent=1) + "\n")  # fmt: skip
+        json_out.write_text(json.dumps({"cases": [r.to_json() for r in results],
+                                        "passed": len(results) - failed - unsupported, "failed": failed,
+                                        "unsupported": unsupported}, indent=1) + "\n")  # fmt: skip
     if failed:
         raise typer.Exit(1)
 

@@ -82,8 +82,9 @@ class CaseResult:
     rules: tuple[str, ...]
     outcome: str
     passed: bool
-    modes: dict[str, str] = field(default_factory=dict)  #: mode -> "pass" | "fail" | "skip"
+    modes: dict[str, str] = field(default_factory=dict)  #: mode -> "pass" | "fail" | "skip" | "unsupported"
     problems: list[str] = field(default_factory=list)
+    unsupported: str = ""  #: why the adapter's implementation cannot express the case (CONF-6), else empty
 
     def to_json(self) -> dict[str, Any]:
         return dataclasses.asdict(self)
@@ -118,7 +119,12 @@ def run_case(
         record("log", [f"the log form cannot be made: {err}"])
         return result
     if adapter is not None:
-        record("adapter", _adapter_problems(adapter, case, compiled, workdir or Path("."), timeout))
+        problems = _adapter_problems(adapter, case, compiled, workdir or Path("."), timeout)
+        if isinstance(problems, Unsupported):
+            result.modes["adapter"] = "unsupported"
+            result.unsupported = problems.reason
+        else:
+            record("adapter", problems)
         return result
     if case.tamper is None:
         try:
@@ -135,12 +141,23 @@ def run_case(
     return result
 
 
-def _adapter_problems(command: str, case: Case, compiled: Compiled, workdir: Path, timeout: float) -> list[str]:
+@dataclass(frozen=True)
+class Unsupported:
+    """An adapter's answer that its implementation cannot express the case (CONF-6)."""
+
+    reason: str
+
+
+def _adapter_problems(
+    command: str, case: Case, compiled: Compiled, workdir: Path, timeout: float
+) -> list[str] | Unsupported:
     """The adapter's answer compared in the mode it answered in: log mode when it gives a record (CONF-6)."""
     try:
         answer = ask_adapter(command, case, compiled.data, workdir, timeout)
     except AdapterFailure as err:
         return [err.reason]
+    if answer.get("outcome") == "unsupported":
+        return Unsupported(str(answer.get("reason", "")))
     uses_log = "record" in answer or case.tamper is not None
     if uses_log and compiled.data is None:
         return [f"the case has no log form ({compiled.why_none}): answer in case mode, with hand and action"]
