@@ -47,6 +47,7 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
             normalise=bool(env_opts.get("normalise", False)),
         )
         self.seat = seat
+        self.opponent = opponent
         self.bot: Bot = make_bot(opponent)
         self.observation_space: spaces.Space[ObsDict] = spaces.Dict(
             {
@@ -62,6 +63,7 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         """A new episode from ``np_random`` (seeded by ``seed``), played by the bots up to the learner's turn."""
         super().reset(seed=seed)
         self.table.deal(int(self.np_random.integers(2**63)))
+        self.bot = make_bot(self.opponent, int(self.np_random.integers(2**31)))  # a random bot is seeded too
         self._bots_play()
         return self._obs(), {}
 

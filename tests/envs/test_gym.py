@@ -8,7 +8,7 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 
 from engine.cards import Card
-from knock.envs import gym_env
+from knock.envs import KnockGym, gym_env
 from knock.envs import tables as T
 from knock.envs.gym import GYM_IDS
 
@@ -57,6 +57,25 @@ def test_the_learner_plays_its_seat_and_the_bot_the_others() -> None:
     assert m.results and reward == (m.results[-1].points if m.results[-1].winner == 2 else reward)
     with pytest.raises(ValueError, match="ENV-9"):
         gym_env("standard", seat=2)
+
+
+@pytest.mark.rule("ENV-9", "ENV-7")
+def test_a_seeded_reset_reproduces_the_episode_against_a_random_bot() -> None:
+    def episode(env: KnockGym) -> list[float]:
+        obs, _ = env.reset(seed=9)
+        out: list[float] = []
+        done = False
+        while not done:
+            action = int(np.flatnonzero(obs["action_mask"])[0])
+            obs, reward, terminated, truncated, _ = env.step(action)
+            out.append(float(reward))
+            done = terminated or truncated
+        return [*out, float(obs["observation"].sum())]
+
+    env = gym_env("standard", opponent="random", max_consecutive_discard_pickups=3)
+    first = episode(env)
+    episode(env)  # the bot's generator moves on
+    assert episode(env) == first
 
 
 @pytest.mark.rule("ENV-10", "TURN-3")
