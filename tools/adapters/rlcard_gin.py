@@ -35,8 +35,8 @@ from engine.cards import Card
 from engine.errors import KnockError
 from engine.hand import knock_limit_for
 from engine.melds import deadwood
-from engine.rules import RuleSet
 from knock.conformance.cases import Case, load_case
+from knock.conformance.notation import VERB_SPELLINGS
 
 PLAY_OPTIONS = {"big_gin_bonus", "wall_pickup_to_knock", "max_consecutive_discard_pickups", "deck_ranks",
                 "deck_suits", "hand_size", "players"}  # fmt: skip
@@ -67,7 +67,7 @@ def play(case: Case) -> dict[str, Any]:
     if case.expect["outcome"] == "reject" and case.expect.get("stage", "action") != "action":
         raise Unsupported(f"RLCard checks no rule set, draw or deal: the case is refused at its {case.expect['stage']}")
     try:
-        rules = RuleSet.preset(case.preset, **case.options)
+        rules = case.rule_set()
     except ValueError as err:
         raise Unsupported(f"RLCard checks no rule set: {err}") from None
     played = sorted(k for k in case.options if k in PLAY_OPTIONS) + (["three-handed"] if rules.players == 3 else [])
@@ -83,14 +83,19 @@ def play(case: Case) -> dict[str, Any]:
         raise Unsupported(f"RLCard scores no points and lays off nothing: the case states {', '.join(stated)}")
     dealer = hand.dealer
     other = 1 - dealer
-    verbs = [t.split()[1] if len(t.split()) > 1 else "" for t in hand.actions]
+    texts = [canonical(t, first=i == 0) for i, t in enumerate(hand.actions)]
+    verbs = [t.split()[1] if len(t.split()) > 1 else "" for t in texts]
     for verb in ("advise", "big-gin", "decline"):
         if verb in verbs:
             raise Unsupported(f"an action RLCard does not have: {verb}")
     if case.expect["outcome"] == "reject" and verbs[-1] in ("spread", "layoff"):
         raise Unsupported(f"RLCard lays every player's melds itself: the case refuses a {verbs[-1]}")
+    for t in texts:
+        words = t.split()
+        if words[1:2] == ["layoff"] and any("-" not in w for w in words[2:]):  # a layoff, assigned or not
+            raise Unsupported("RLCard scores no points and lays off nothing: a defence with layoffs")
     try:
-        actions = [parse_action(text) for text in hand.actions]
+        actions = [parse_action(text) for text in texts]
     except KnockError as err:
         raise Unsupported(f"RLCard has no notation to refuse: {err}") from None
     if not actions or str(actions[0]) != "take" or actions[0].seat != other:
@@ -175,6 +180,18 @@ def play(case: Case) -> dict[str, Any]:
             "holding": {f"p{p.player_id}": " ".join(sorted_text(p.hand)) for p in rnd.players},
         }  # fmt: skip
     return out
+
+
+def canonical(text: str, *, first: bool) -> str:
+    """A case's action respelled in canonical notation (CONF-12): ``pickup`` for the first action is taking
+    the upcard; layoff cards without their meld stay as they are (RLCard lays off nothing anyway)."""
+    words = text.split()
+    if len(words) < 2:
+        return text
+    words[1] = VERB_SPELLINGS.get(words[1].lower(), words[1])
+    if first and words[1] == "pickup" and len(words) == 2:
+        words[1] = "take"
+    return " ".join(words)
 
 
 def why_not(action: Any, want: Any, legal: list[Any], game: Any, ev: Any) -> tuple[str, str]:
