@@ -44,7 +44,9 @@ def scripted_table(
     """A one-hand table whose first deal is prearranged: p0 deals (the draw gives him the king)."""
     rules = rules or RuleSet()
     table = Table(rules, **opts)
-    table.match = Match.scripted(rules, cuts=[cards_of("Ks 2c")], decks=[deck(non_dealer, dealer, upcard, stock)])
+    table.match = Match.scripted(
+        rules, cuts=[cards_of("Ks 2c")], decks=[deck(non_dealer, dealer, upcard, stock)], executor="compiled"
+    )
     table._auto()
     return table
 

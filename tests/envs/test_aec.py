@@ -46,6 +46,14 @@ def test_pettingzoo_api_test_passes(preset: str) -> None:
         w.__exit__(None, None, None)
 
 
+@pytest.mark.rule("ENV-1")
+def test_the_environments_play_with_the_compiled_executor() -> None:
+    env = KnockAEC("three_handed")
+    env.reset(seed=1)
+    m = env.table.game
+    assert m.executor.name == "compiled" and m.hand is not None and m.hand.executor.name == "compiled"
+
+
 @pytest.mark.rule("ENV-1", "RULES-2")
 def test_options_reach_the_rule_set_and_unknown_ones_are_refused() -> None:
     env = KnockAEC("oklahoma", gin_bonus=30, episode="game")

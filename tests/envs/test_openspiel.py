@@ -55,7 +55,7 @@ def test_a_deal_is_chance_and_a_player_sees_only_his_view() -> None:
         state.apply_action(int(rng.choice(outcomes)))
     assert state.current_player() == 0 and state.legal_actions() == [T.PASS, T.TAKE]
     hand = state.hand
-    assert hand is not None
+    assert hand is not None and hand.executor.name == "compiled"
     mine = np.array(state.observation_tensor(0))[:52]
     assert sorted(np.flatnonzero(mine)) == sorted(c.index for c in hand.cards_of(0))
     assert "p1" not in state.observation_string(0) and str(hand.cards_of(1)[0]) not in state.observation_string(0)
