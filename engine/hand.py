@@ -10,7 +10,6 @@ A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was
 
 from __future__ import annotations
 
-import itertools
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
@@ -30,9 +29,8 @@ from engine.actions import (
     Spread,
     TakeUpcard,
     parse_action,
-    sort_key,
 )
-from engine.cards import BY_ORDER, DECK, Card, Suit, cards, from_mask, rank_major, shuffled_deck, to_mask
+from engine.cards import DECK, Card, Suit, cards, from_mask, shuffled_deck, to_mask
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat, render
 from engine.events import (
     BigGinDeclared,
@@ -51,33 +49,24 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import ExecutorName, Phase
-from engine.melds import arrangements, best_arrangement, deadwood, discards_within, well_formed
+from engine.legal import can_knock_with, legal_actions
+from engine.melds import best_arrangement, deadwood, discards_within, well_formed
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
 from engine.showdown import (
-    Layoff,
     best_defence,
     check_defence,
     check_spread,
-    layoff_options,
     well_formed_layoffs,
 )
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
 
 
-# The simple actions of each seat, made once: actions are frozen values, so legal_actions() hands out these.
 _ACTION_KINDS = frozenset(ACTION_TYPES)
 _SEATS = range(3)
-_PASS = tuple(PassUpcard(s) for s in _SEATS)
-_TAKE = tuple(TakeUpcard(s) for s in _SEATS)
-_DRAW = tuple(DrawStock(s) for s in _SEATS)
-_PICKUP = tuple(DrawDiscard(s) for s in _SEATS)
-_DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
-_KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
-_DISCARD_BY_ORDER = tuple(tuple(_DISCARD[s][c.index] for c in BY_ORDER) for s in _SEATS)
-# ... and so are events: the commonest are made once too.
+# The commonest events of each seat, made once: events are frozen values (as actions are, engine.legal).
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
 _DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
 _DREW_DISCARD = tuple(tuple(DrewDiscard(s, c) for c in DECK) for s in _SEATS)
@@ -441,7 +430,7 @@ class Hand:
                 if self.stock_only:
                     raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
                 top = self.discards[-1]
-                if self.phase is Phase.WALL and not self._can_knock_with(mask | top.bit, top):
+                if self.phase is Phase.WALL and not can_knock_with(self, mask | top.bit, top):
                     raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
                 return [_DREW_DISCARD[seat][top.index]]
             case BigGin():
@@ -471,13 +460,6 @@ class Hand:
                 return [DefenceLaid(seat, arr.melds, layoffs, arr.deadwood_cards)]
             case _:
                 assert_never(action)
-
-    def _can_knock_with(self, mask11: int, taken: Card) -> bool:
-        """Whether an 11-card holding has a legal knock (or big gin) whose discard is allowed. Rule: DEAD-2."""
-        if self.rules.big_gin_bonus is not None and deadwood(mask11) == 0:
-            return True
-        ok = discards_within(mask11, self.knock_limit)
-        return any(c != taken or self.rules.may_discard_taken_card for c in ok)
 
     # --- state change: the machine's steps and the facts they commit ----------------------------
 
@@ -582,90 +564,9 @@ class Hand:
     # --- legal actions ---------------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, sorted by an explicit key (deterministic).
-
-        The candidates of each player trigger the phase accepts (from the table), in ``sort_key`` order.
-        """
-        makers = _OPTIONS.get(self.phase)
-        if makers is None:
-            return []
-        seat = self.turn
-        if len(makers) == 1:
-            return makers[0](self, seat)
-        out: list[Action] = []
-        for make in makers:
-            out += make(self, seat)
-        return out
-
-    def _skipped_order(self) -> int:
-        """TURN-4: the order of the card taken from the pile this turn, which may not be discarded (else -1).
-        Compared by order: a Card may be a fresh instance."""
-        taken = self.taken
-        return -1 if taken is None or self.rules.may_discard_taken_card else taken.order
-
-    def _pass_options(self, seat: int) -> list[Action]:
-        return [_PASS[seat]]
-
-    def _take_options(self, seat: int) -> list[Action]:
-        return [_TAKE[seat]]
-
-    def _draw_options(self, seat: int) -> list[Action]:
-        return [_DRAW[seat]]
-
-    def _pickup_options(self, seat: int) -> list[Action]:
-        if self.phase is Phase.WALL:  # DEAD-2: only to knock
-            top = self.discards[-1]
-            return [_PICKUP[seat]] if self._can_knock_with(self.hands[seat] | top.bit, top) else []
-        return [] if self.stock_only else [_PICKUP[seat]]  # OFFER-4
-
-    def _discard_options(self, seat: int) -> list[Action]:
-        if self.must_knock:  # DEAD-2
-            return []
-        skip = self._skipped_order()
-        discards = _DISCARD_BY_ORDER[seat]
-        out: list[Action] = []
-        m = rank_major(self.hands[seat])  # the discards in rank-then-suit order, straight from the bits
-        while m:
-            low = m & -m
-            i = low.bit_length() - 1
-            if i != skip:
-                out.append(discards[i])
-            m ^= low
-        return out
-
-    def _knock_options(self, seat: int) -> list[Action]:
-        skip = self._skipped_order()
-        knocks = _KNOCK[seat]
-        return [knocks[c.index] for c in discards_within(self.hands[seat], self.knock_limit) if c.order != skip]
-
-    def _big_gin_options(self, seat: int) -> list[Action]:
-        return [BigGin(seat)] if self.rules.big_gin_bonus is not None and deadwood(self.hands[seat]) == 0 else []
-
-    def _decline_options(self, seat: int) -> list[Action]:
-        return [DeclineWall(seat)]
-
-    def _spread_options(self, seat: int) -> list[Action]:
-        limit = 0 if self.big_gin else self.knock_limit
-        out: list[Action] = [Spread(seat, a.melds) for a in arrangements(self.hands[seat], limit)]
-        out.sort(key=sort_key)
-        return out
-
-    def _defence_options(self, seat: int) -> list[Action]:
-        assert self.spread is not None
-        mask = self.hands[seat]
-        targets = self.spread.melds
-        out: list[Action] = []
-        for combo in itertools.product(*(layoff_options(m, mask) for m in targets)):
-            laid = 0
-            for m in combo:
-                if laid & m:
-                    break
-                laid |= m
-            else:
-                layoffs = tuple(Layoff(c, t) for t, m in zip(targets, combo, strict=True) for c in from_mask(m))
-                out.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
-        out.sort(key=sort_key)
-        return out
+        """Every legal action of the seat to act, sorted by an explicit key (deterministic). See ``engine.legal``:
+        the kinds of action listed come from the triggers the table lets the phase accept."""
+        return legal_actions(self)
 
     # --- helpers for bots and referees (they use only what the acting seat knows) ----------------
 
@@ -713,25 +614,6 @@ def _not_a_seat(seat: object) -> str:
     return f"not an action: its seat {render(seat)} is not a seat number"
 
 
-#: The candidate actions of each player trigger (``legal_actions`` filters nothing: each maker lists legal ones).
-_CANDIDATES: dict[str, Callable[[Hand, int], list[Action]]] = {
-    PassUpcard.trigger: Hand._pass_options,
-    TakeUpcard.trigger: Hand._take_options,
-    DrawStock.trigger: Hand._draw_options,
-    DrawDiscard.trigger: Hand._pickup_options,
-    Discard.trigger: Hand._discard_options,
-    Knock.trigger: Hand._knock_options,
-    BigGin.trigger: Hand._big_gin_options,
-    DeclineWall.trigger: Hand._decline_options,
-    Spread.trigger: Hand._spread_options,
-    LayOff.trigger: Hand._defence_options,
-}
-_KIND_ORDER = {kind.trigger: kind.order for kind in ACTION_TYPES}
-#: Each player phase's makers, from the triggers the table lets it accept, in the order of ``sort_key``.
-_OPTIONS: dict[Phase, tuple[Callable[[Hand, int], list[Action]], ...]] = {
-    phase: tuple(_CANDIDATES[t] for t in sorted(triggers, key=_KIND_ORDER.__getitem__))
-    for phase, triggers in fsm.PLAYER_TRIGGERS.items()
-}
 #: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).
 _STEP_EVENTS: dict[str, Callable[[Hand], list[Event]]] = {"score": Hand._scored, "end_dead": Hand._died}
 

@@ -117,12 +117,13 @@ def test_what_the_engine_knows_of_a_phase_is_derived_from_the_table() -> None:
     """The accepted triggers, the player phases, the kinds of action listed as legal, and the states the engine
     passes through by itself all come from the table."""
     from engine import hand as hand_module
+    from engine import legal
 
     assert {p: {r.trigger for r in HAND.table if r.source is p} for p in Phase} == fsm.TRIGGERS
     assert {r.source for r in HAND.table if r.actor == "player"} == fsm.PLAYER_PHASES
-    assert set(hand_module._CANDIDATES) == {r.trigger for r in HAND.table if r.actor == "player"}
-    assert {p: {m.__name__ for m in makers} for p, makers in hand_module._OPTIONS.items()} == {
-        p: {hand_module._CANDIDATES[t].__name__ for t in fsm.PLAYER_TRIGGERS[p]} for p in fsm.PLAYER_PHASES
+    assert set(legal.MAKERS) == {r.trigger for r in HAND.table if r.actor == "player"}
+    assert {p: set(makers) for p, makers in legal._BY_PHASE.items()} == {
+        p: {legal.MAKERS[t] for t in fsm.PLAYER_TRIGGERS[p]} for p in fsm.PLAYER_PHASES
     }
     assert HAND.automatic() == {Phase.SCORE: "score", Phase.DEAD_HAND: "end_dead"}
     assert MATCH.automatic() == {MatchPhase.ROTATE: "rotate"}

@@ -1,0 +1,174 @@
+"""What the seat to act may do: a hand's legal actions, listed trigger by trigger from the transition table.
+
+The phases in which a player acts, and the triggers each accepts, come from the table
+(``engine.fsm.PLAYER_TRIGGERS``). Each player trigger has one maker that lists its legal actions (each
+maker lists legal ones only: nothing is filtered afterwards), and a phase's list is its makers' lists in
+the order of ``sort_key`` — the kinds' order, then cards — so it is sorted without a sort, except within
+the spreads and the defences, which their makers sort.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from engine import fsm
+from engine.actions import (
+    ACTION_TYPES,
+    Action,
+    BigGin,
+    DeclineWall,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    PassUpcard,
+    Spread,
+    TakeUpcard,
+    sort_key,
+)
+from engine.cards import BY_ORDER, DECK, Card, from_mask, rank_major
+from engine.fsm import Phase
+from engine.melds import arrangements, deadwood, discards_within
+from engine.showdown import Layoff, layoff_options
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+
+# The simple actions of each seat, made once: actions are frozen values, so the lists hand out these.
+_SEATS = range(3)
+_PASS = tuple(PassUpcard(s) for s in _SEATS)
+_TAKE = tuple(TakeUpcard(s) for s in _SEATS)
+_DRAW = tuple(DrawStock(s) for s in _SEATS)
+_PICKUP = tuple(DrawDiscard(s) for s in _SEATS)
+_DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
+_KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
+_DISCARD_BY_ORDER = tuple(tuple(_DISCARD[s][c.index] for c in BY_ORDER) for s in _SEATS)
+
+Maker = Callable[["Hand", int], list[Action]]
+
+
+def legal_actions(hand: Hand) -> list[Action]:
+    """Every legal action of the seat to act, sorted by an explicit key (``sort_key``; deterministic)."""
+    makers = _BY_PHASE.get(hand.phase)
+    if makers is None:
+        return []
+    seat = hand.turn
+    if len(makers) == 1:
+        return makers[0](hand, seat)
+    out: list[Action] = []
+    for make in makers:
+        out += make(hand, seat)
+    return out
+
+
+def can_knock_with(hand: Hand, mask11: int, taken: Card) -> bool:
+    """Whether an 11-card holding has a legal knock (or big gin) whose discard is allowed. Rule: DEAD-2."""
+    rules = hand.rules
+    if rules.big_gin_bonus is not None and deadwood(mask11) == 0:
+        return True
+    return any(c != taken or rules.may_discard_taken_card for c in discards_within(mask11, hand.knock_limit))
+
+
+def _skipped_order(hand: Hand) -> int:
+    """TURN-4: the order of the card taken from the pile this turn, which may not be discarded (else -1).
+    Compared by order: a Card may be a fresh instance."""
+    taken = hand.taken
+    return -1 if taken is None or hand.rules.may_discard_taken_card else taken.order
+
+
+def _pass(hand: Hand, seat: int) -> list[Action]:
+    return [_PASS[seat]]
+
+
+def _take(hand: Hand, seat: int) -> list[Action]:
+    return [_TAKE[seat]]
+
+
+def _draw(hand: Hand, seat: int) -> list[Action]:
+    return [_DRAW[seat]]
+
+
+def _pickup(hand: Hand, seat: int) -> list[Action]:
+    if hand.phase is Phase.WALL:  # DEAD-2: only to knock
+        top = hand.discards[-1]
+        return [_PICKUP[seat]] if can_knock_with(hand, hand.hands[seat] | top.bit, top) else []
+    return [] if hand.stock_only else [_PICKUP[seat]]  # OFFER-4
+
+
+def _discard(hand: Hand, seat: int) -> list[Action]:
+    if hand.must_knock:  # DEAD-2
+        return []
+    skip = _skipped_order(hand)
+    discards = _DISCARD_BY_ORDER[seat]
+    out: list[Action] = []
+    m = rank_major(hand.hands[seat])  # the discards in rank-then-suit order, straight from the bits
+    while m:
+        low = m & -m
+        i = low.bit_length() - 1
+        if i != skip:
+            out.append(discards[i])
+        m ^= low
+    return out
+
+
+def _knock(hand: Hand, seat: int) -> list[Action]:
+    skip = _skipped_order(hand)
+    knocks = _KNOCK[seat]
+    return [knocks[c.index] for c in discards_within(hand.hands[seat], hand.knock_limit) if c.order != skip]
+
+
+def _big_gin(hand: Hand, seat: int) -> list[Action]:
+    return [BigGin(seat)] if hand.rules.big_gin_bonus is not None and deadwood(hand.hands[seat]) == 0 else []
+
+
+def _decline(hand: Hand, seat: int) -> list[Action]:
+    return [DeclineWall(seat)]
+
+
+def _spread(hand: Hand, seat: int) -> list[Action]:
+    limit = 0 if hand.big_gin else hand.knock_limit
+    out: list[Action] = [Spread(seat, a.melds) for a in arrangements(hand.hands[seat], limit)]
+    out.sort(key=sort_key)
+    return out
+
+
+def _defence(hand: Hand, seat: int) -> list[Action]:
+    assert hand.spread is not None
+    mask = hand.hands[seat]
+    targets = hand.spread.melds
+    out: list[Action] = []
+    for combo in itertools.product(*(layoff_options(m, mask) for m in targets)):
+        laid = 0
+        for m in combo:
+            if laid & m:
+                break
+            laid |= m
+        else:
+            layoffs = tuple(Layoff(c, t) for t, m in zip(targets, combo, strict=True) for c in from_mask(m))
+            out.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
+    out.sort(key=sort_key)
+    return out
+
+
+#: The maker of each player trigger.
+MAKERS: dict[str, Maker] = {
+    PassUpcard.trigger: _pass,
+    TakeUpcard.trigger: _take,
+    DrawStock.trigger: _draw,
+    DrawDiscard.trigger: _pickup,
+    Discard.trigger: _discard,
+    Knock.trigger: _knock,
+    BigGin.trigger: _big_gin,
+    DeclineWall.trigger: _decline,
+    Spread.trigger: _spread,
+    LayOff.trigger: _defence,
+}
+_KIND_ORDER = {kind.trigger: kind.order for kind in ACTION_TYPES}
+#: Each player phase's makers: the triggers the table lets it accept, in the order of ``sort_key``.
+_BY_PHASE: dict[Phase, tuple[Maker, ...]] = {
+    phase: tuple(MAKERS[t] for t in sorted(triggers, key=_KIND_ORDER.__getitem__))
+    for phase, triggers in fsm.PLAYER_TRIGGERS.items()
+}
