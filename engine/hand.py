@@ -364,7 +364,9 @@ class Hand:
                 "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
             )
         seat = action.seat
-        if seat != self.turn or type(seat) is not int:
+        # Identity, not equality: seat numbers are small ints, one object each in CPython, so this one test
+        # refuses both another seat and a seat of another type (True == 1, 1.0 == 1, but neither is 1).
+        if seat is not self.turn:
             reason = f"p{self.turn} is to act, not p{seat}" if type(seat) is int else _not_a_seat(seat)
             raise IllegalAction("TURN-1", reason, phase=phase.value, action=action)
         try:

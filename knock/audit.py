@@ -34,7 +34,7 @@ def judge_alone(location: str) -> Verdict:
     the interpreter: ``judge`` raises no exception) gets a failed verdict saying so and harms no other."""
     with ProcessPoolExecutor(max_workers=1) as alone:
         try:
-            return alone.submit(judge_location, location).result()
+            return alone.submit(judge_batch, (0, (location,))).result()[1][0]
         except Exception as err:  # the process died (BrokenProcessPool) or could not be started
             return Verdict("fail", None, "", f"internal error: the verifying process died ({type(err).__name__})",
                            internal=True)  # fmt: skip

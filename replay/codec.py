@@ -470,7 +470,7 @@ def action_of(record: Record, seat: int) -> Action:
                 raise CodecError("a layoff is [card code, meld]")
             los.append(Layoff(Card.from_index(lo[0]), _meld(lo[1])))
         return LayOff(seat, tuple(_meld(m) for m in melds), tuple(los))
-    raise CodecError(f"not an action record: {record!r:.80}")
+    raise CodecError(f"not an action record: {render(record)}")
 
 
 def record_type(record: Any) -> str:

@@ -95,7 +95,9 @@ def random_executor(args: argparse.Namespace) -> int:
           f"{args.timeout} s per input")  # fmt: skip
     print(f"input mix: {', '.join(f'{k} {v:.0%}' for k, v in fuzz.MIX.items())}; seeds: {len(fuzz.seeds())} "
           "(golden logs, every seat's view of each, compiled conformance logs)")  # fmt: skip
-    print(f"entry points: {', '.join(fuzz.TARGETS)}", flush=True)
+    print(f"entry points: a view goes to {', '.join(fuzz.FOR_VIEWS)}; any other input to "
+          f"{', '.join(fuzz.FOR_LOGS)}; one whose header cannot be read to all of {', '.join(fuzz.TARGETS)}",
+          flush=True)  # fmt: skip
     ctx = multiprocessing.get_context("fork")
     results = ctx.Queue()
     stop = ctx.Event()
@@ -152,19 +154,22 @@ def random_executor(args: argparse.Namespace) -> int:
     return 1 if crashes or hangs else 0
 
 
-def atheris_executor(args: argparse.Namespace) -> int:
-    try:
-        import atheris
-    except ImportError:
-        print("the atheris executor needs the fuzz extra: .venv/bin/pip install -e '.[fuzz]'", file=sys.stderr)
-        return 2
+#: Set in the processes libFuzzer's fork mode starts (through the wrapper below): they are fuzzing workers.
+CHILD = "KNOCK_FUZZ_ATHERIS_CHILD"
+
+
+def atheris_fuzz(argv: list[str], corpus: Path | None = None) -> None:
+    """Run libFuzzer (through atheris) with ``argv`` (its flags and the corpus folder), after writing the seeds
+    into ``corpus`` when given; never returns. Nothing of Knock may be imported before: it would not be
+    instrumented, and libFuzzer would see no coverage."""
+    import atheris
+
     with atheris.instrument_imports(include=["engine", "replay"]):
         from tests.support import fuzz
-    corpus = Path(args.out) / "corpus"
-    corpus.mkdir(parents=True, exist_ok=True)
-    for data in fuzz.seeds():
-        (corpus / fuzz.name_of(data)).write_bytes(data)
     pool = fuzz.seeds()
+    if corpus is not None:
+        for data in pool:
+            (corpus / fuzz.name_of(data)).write_bytes(data)
 
     def one_input(data: bytes) -> None:
         found = fuzz.check(data, fuzz.targets_for(data))
@@ -177,7 +182,24 @@ def atheris_executor(args: argparse.Namespace) -> int:
             return bytes(atheris.Mutate(data, max_size))
         return fuzz.mutate(rng, [data, *rng.sample(pool, 3)])[:max_size]
 
-    flags = [f"-timeout={max(1, int(args.timeout))}", "-rss_limit_mb=2048", f"-artifact_prefix={args.out}/",
+    atheris.Setup(argv, one_input, custom_mutator=mutator)
+    atheris.Fuzz()
+
+
+def atheris_executor(args: argparse.Namespace) -> int:
+    try:
+        import atheris  # noqa: F401 -- only to say clearly that the extra is missing
+    except ImportError:
+        print("the atheris executor needs the fuzz extra: .venv/bin/pip install -e '.[fuzz]'", file=sys.stderr)
+        return 2
+    out = Path(args.out).resolve()
+    corpus = out / "corpus"
+    corpus.mkdir(parents=True, exist_ok=True)
+    # libFuzzer's fork mode starts its workers by running argv[0]: a wrapper that runs this script as a worker.
+    wrapper = out / "atheris-worker.sh"
+    wrapper.write_text(f'#!/bin/sh\n{CHILD}=1 exec "{sys.executable}" "{Path(__file__).resolve()}" "$@"\n')
+    wrapper.chmod(0o755)
+    flags = [f"-timeout={max(1, int(args.timeout))}", "-rss_limit_mb=2048", f"-artifact_prefix={out}/",
              "-print_final_stats=1", "-max_len=200000"]  # fmt: skip
     if args.seconds:
         flags.append(f"-max_total_time={int(args.seconds)}")
@@ -185,15 +207,17 @@ def atheris_executor(args: argparse.Namespace) -> int:
         flags.append(f"-runs={args.inputs}")
     if args.jobs > 1:
         flags.append(f"-fork={args.jobs}")
-    print(f"executor: atheris {atheris.__version__ if hasattr(atheris, '__version__') else '3'} (libFuzzer, "
-          f"coverage-guided over engine and replay), {args.jobs} process(es); mutations: half structured "
-          f"(tests.support.fuzz.MIX), half libFuzzer's own; corpus {corpus}", flush=True)  # fmt: skip
-    atheris.Setup([sys.argv[0], *flags, str(corpus)], one_input, custom_mutator=mutator)
-    atheris.Fuzz()
+    print(f"executor: atheris (libFuzzer, coverage-guided over the instrumented engine and replay), {args.jobs} "
+          f"process(es){' (fork mode)' if args.jobs > 1 else ''}, {args.timeout:g} s per input; mutations: half "
+          f"structured (tests.support.fuzz.MIX), half libFuzzer's own; corpus {corpus} seeded with "
+          "the golden logs, their views and the conformance logs", flush=True)  # fmt: skip
+    atheris_fuzz([str(wrapper), *flags, str(corpus)], corpus)
     return 0
 
 
 def main(argv: list[str]) -> int:
+    if os.environ.get(CHILD):  # a worker of libFuzzer's fork mode: its flags are libFuzzer's
+        atheris_fuzz([sys.argv[0], *argv])
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--engine", choices=["random", "atheris"], default="random", help="the executor")
     ap.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: every core)")

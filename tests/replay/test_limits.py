@@ -260,3 +260,10 @@ def test_the_writer_refuses_a_draw_that_repeats_a_card() -> None:
     match = Match(RuleSet(), Reshuffled())
     with pytest.raises(LogError, match=r"^MATCH-7: record 2: the draw repeats Kc"):
         LogWriter(io.BytesIO(), match)
+
+
+@pytest.mark.rule("LOG-1")
+def test_meta_may_hold_any_kind_of_value_within_the_limits() -> None:
+    meta = {"seed": 7, "ratio": 1.5, "tags": ["a", b"\x00", None, True], "nested": {"k": [[1]]}}
+    data = write_log(Match.new(seed=1), meta=meta)
+    assert LogReader(data).header.meta == meta and judge(data).kind == "unfinished"
