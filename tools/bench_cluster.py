@@ -67,10 +67,10 @@ def cluster_rates(workers: int, games: int, repeats: int, bots: list[str], folde
             reports = audit.run(files, runner)
             verify_s.append(len(files) / (time.perf_counter() - t))
             verify_cpu.append(len(files) / (runner.worker_cpu() - cpu))
-            assert all(x.ok for x in reports)
+            assert all(v.kind == "pass" for v in reports)
             empty = [(i, ()) for i in range(200)]  # empty batches: what a task costs besides its work
             t = time.perf_counter()
-            for _ in runner.map(audit.audit_batch, empty):
+            for _ in runner.map(audit.judge_batch, empty):
                 pass
             overhead.append((time.perf_counter() - t) / len(empty) * workers * 1000)
     figures = {"games_s": games_s, "hands_s": hands_s, "verify_s": verify_s, "overhead_ms": overhead,
