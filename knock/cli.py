@@ -413,7 +413,8 @@ def export_cmd(
     for location, why in total.failed:
         console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
     rows = f"{total.hands} hands" + (f" and {total.actions} actions" if actions else "")
-    console.print(f"exported {rows} from {total.logs} logs to {out.rstrip('/')} ({parts} parts); "
+    tables = f"{out.rstrip('/')}/hands" + (f" and {out.rstrip('/')}/actions" if actions else "")
+    console.print(f"exported {rows} from {total.logs} logs to {tables} ({parts} parts each); "
                   f"{len(total.failed)} logs left out; retried batches: {runner.retried}")  # fmt: skip
     if total.failed:
         raise typer.Exit(1)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import time
 import uuid
 from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
@@ -24,11 +25,19 @@ LOCAL = "local"  #: the address that asks for a LocalCluster started and stopped
 LOOPBACK = "127.0.0.1"
 
 
+_queues: dict[str, Any] = {}  #: a worker's handles on the runs' attempt queues, each made once per process
+
+
 def _attempt(queue: str, number: int, fn: Callable[[T], R], item: T) -> R:
     """Run one batch on a Dask worker, after recording the attempt (the scheduler acknowledges it first)."""
-    from distributed import Queue
+    handle = _queues.get(queue)
+    if handle is None:
+        from distributed import Queue
 
-    Queue(queue).put(number)
+        while len(_queues) >= 8:  # a long-lived worker serves many runs: keep the latest handles only
+            _queues.pop(next(iter(_queues)), None)
+        handle = _queues[queue] = Queue(queue)
+    handle.put(number)
     return fn(item)
 
 
@@ -65,6 +74,7 @@ class Runner:
             self._local = LocalCluster(
                 n_workers=self.requested or os.cpu_count() or 1, threads_per_worker=1, processes=True,
                 host=LOOPBACK, dashboard_address=None, silence_logs=logging.ERROR,
+                scheduler_kwargs={"dashboard_address": f"{LOOPBACK}:0"},  # its HTTP server (health, metrics)
             )  # fmt: skip
             self._client = Client(self._local)
         else:
@@ -89,6 +99,12 @@ class Runner:
             info = self._client.scheduler_info()
             return max(1, sum(int(w.get("nthreads", 1)) for w in info["workers"].values()))
         return self._processes
+
+    def worker_cpu(self) -> float:
+        """CPU seconds the Dask workers' processes have used so far (for benchmarks; 0 off Dask)."""
+        if self._client is None:
+            return 0.0
+        return float(sum(self._client.run(time.process_time).values()))
 
     def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
         """``fn(item)`` for every item, each a task; results as they complete. An error in a task is raised here."""
@@ -115,8 +131,7 @@ class Runner:
             for i, item in enumerate(items)
         ]
         try:
-            for future in dask_completed(futures):
-                result: R = future.result()
+            for future, result in dask_completed(futures, with_results=True):
                 future.release()
                 yield result
             starts: Counter[int] = Counter(queue.get(batch=True))

@@ -66,7 +66,8 @@ class Cluster:
     def start(self) -> None:
         file = self.folder / "scheduler.json"
         self.scheduler = self._spawn("scheduler", "dask", "scheduler", "--host", "127.0.0.1", "--port", "0",
-                                     "--no-dashboard", "--scheduler-file", str(file))  # fmt: skip
+                                     "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                                     "--scheduler-file", str(file))  # fmt: skip
         deadline = time.monotonic() + START_TIMEOUT
         while not file.exists() or not file.read_text().strip():
             if time.monotonic() > deadline or self.scheduler.poll() is not None:
@@ -96,7 +97,8 @@ class Cluster:
         while len(self.alive()) < n:
             self.started += 1
             self.workers.append(self._spawn(f"worker-{self.started}", "dask", "worker", self.address, "--nthreads",
-                                            "1", "--no-nanny", "--no-dashboard", "--host", "127.0.0.1",
+                                            "1", "--no-nanny", "--no-dashboard", "--dashboard-address", "127.0.0.1:0",
+                                            "--host", "127.0.0.1",
                                             "--name", f"w{self.started}", "--death-timeout", "60"))  # fmt: skip
         deadline = time.monotonic() + START_TIMEOUT
         while len(self.client.scheduler_info(n_workers=-1)["workers"]) != n:
