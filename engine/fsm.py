@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from transitions import Machine
 from transitions.core import EventData
 
-from engine.errors import InternalError
+from engine.errors import InternalError, KnockError
 
 if TYPE_CHECKING:
     from engine.actions import Action, Spread
@@ -374,7 +374,7 @@ class LibraryExecutor(Executor):
         source = model.phase
         try:
             moved = self.machine.events[trigger].trigger(model, arg, events)
-        except InternalError:
+        except KnockError:  # ours, from a dealer's step taken inside this one (a bad deck dealt on entering rotate)
             raise
         except Exception as err:  # transitions.MachineError, an unknown trigger, anything a guard raised
             raise self._refused(trigger, source, str(err)) from err

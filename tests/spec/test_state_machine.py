@@ -296,3 +296,21 @@ def test_a_guard_refusing_a_checked_step_is_an_internal_error(name: fsm.Executor
     with pytest.raises(InternalError, match="pass_upcard"):
         run.fire(hand, "pass_upcard", hand.legal_actions()[0], [])
     assert hand.phase is Phase.UPCARD_OFFER and len(hand.events) == 1
+
+
+@pytest.mark.rule("DEAL-4", "MATCH-7")
+@pytest.mark.parametrize("name", fsm.EXECUTOR_NAMES)
+def test_an_error_in_a_dealers_step_reaches_the_caller_as_itself(name: fsm.ExecutorName) -> None:
+    """A scripted game deals its next deck on entering ``rotate`` (a callback inside the ``end_hand`` step): a
+    deck that is no deck raises ``InvalidDeal`` to the caller under both executors, not an ``InternalError``."""
+    from engine.bots import GreedyBot
+    from engine.cards import cards, shuffled_deck
+    from engine.errors import InvalidDeal
+
+    deck = shuffled_deck(1)
+    match = Match.scripted(cuts=[cards("Ks 2c")], decks=[deck, deck[:51] + deck[:1]], executor=name)
+    bot = GreedyBot()
+    with pytest.raises(InvalidDeal, match="DEAL-4"):
+        while match.hand is not None and (seat := match.to_act) is not None:
+            match.apply(bot.choose(match.hand.observation(seat), match.legal_actions()))
+    assert match.number == 1 and match.phase is MatchPhase.ROTATE and len(match.results) == 1
