@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from transitions import Machine
 from transitions.core import EventData
 
-from engine.errors import InternalError
+from engine.errors import InternalError, KnockError
 
 if TYPE_CHECKING:
     from engine.actions import Action, Spread
@@ -86,6 +86,9 @@ class Guard:
         """How ``transitions`` asks (the machines send their event data): the model and the step's argument."""
         arg, _events = event.args
         return self.func(event.model, arg)
+
+    def __str__(self) -> str:
+        return self.name  # how the library's diagrams label the condition
 
 
 def guard(func: Callable[[Any, Any], bool]) -> Guard:
@@ -270,28 +273,24 @@ INITIAL: Phase = Phase.DEAL
 
 @dataclass(frozen=True, slots=True)
 class Hook:
-    """A callback the machine runs during a step: ``func(model, arg, events)``."""
+    """A callback the machine runs during a step: the model's method ``method``, called with ``args`` when
+    they are given, else with the step's argument and events."""
 
-    name: str
-    func: Callable[[Any, Any, Sequence[Any]], None]
+    method: str
+    args: tuple[str, ...] | None = None
 
     def __call__(self, event: EventData) -> None:
-        self.func(event.model, *event.args)
+        getattr(event.model, self.method)(*(event.args if self.args is None else self.args))
 
 
-def _record(model: Any, arg: object, events: Sequence[Any]) -> None:
-    model._record(events)
+#: Commits a step's events to the model (``model._record(arg, events)``), once the guards have chosen the row
+#: and before the state changes.
+RECORD = Hook("_record")
 
 
-#: Commits a step's events to the model, once the guards have chosen the row and before the state changes.
-RECORD = Hook("record", _record)
-
-
-def _step_hook(trigger: str) -> Hook:
-    def take(model: Any, arg: object, events: Sequence[Any]) -> None:
-        model._take_step(trigger)
-
-    return Hook(f"take {trigger}", take)
+def step_hook(trigger: str) -> Hook:
+    """On entering a state only the engine leaves: the model takes that step (``model._take_step(trigger)``)."""
+    return Hook("_take_step", (trigger,))
 
 
 def build_machine(spec: MachineSpec) -> Machine:
@@ -317,7 +316,7 @@ def build_machine(spec: MachineSpec) -> Machine:
     for r in spec.table:
         machine.add_transition(r.trigger, r.source, r.dest, conditions=[r.guard] if r.guard else None)
     for state, trigger in spec.automatic().items():
-        machine.get_state(state).add_callback("enter", _step_hook(trigger))
+        machine.get_state(state).add_callback("enter", step_hook(trigger))
     return machine
 
 
@@ -375,7 +374,7 @@ class LibraryExecutor(Executor):
         source = model.phase
         try:
             moved = self.machine.events[trigger].trigger(model, arg, events)
-        except InternalError:
+        except KnockError:  # ours, from a dealer's step taken inside this one (a bad deck dealt on entering rotate)
             raise
         except Exception as err:  # transitions.MachineError, an unknown trigger, anything a guard raised
             raise self._refused(trigger, source, str(err)) from err
@@ -383,8 +382,9 @@ class LibraryExecutor(Executor):
             raise self._refused(trigger, source)
 
 
-#: A compiled step: the destination, its guards' predicates and the callbacks on entering it.
-Step = tuple[enum.Enum, tuple[Callable[[Any, Any], bool], ...], tuple[Callable[[Any, Any, Sequence[Any]], None], ...]]
+#: A compiled step: the destination, its guards' predicates, and the callbacks on entering it (each the name of
+#: the model's method and its arguments).
+Step = tuple[enum.Enum, tuple[Callable[[Any, Any], bool], ...], tuple[tuple[str, tuple[str, ...]], ...]]
 
 
 def compile_machine(machine: Machine, states: type[enum.Enum]) -> dict[tuple[str, enum.Enum], tuple[Step, ...]]:
@@ -404,7 +404,7 @@ def compile_machine(machine: Machine, states: type[enum.Enum]) -> dict[tuple[str
             for t in trans:
                 if t.prepare or t.before or t.after or not all(c.target for c in t.conditions):
                     raise InternalError(f"transition {name} from {source} has callbacks the executor does not run")
-                enter = tuple(_hook(f).func for f in machine.get_state(str(t.dest)).on_enter)
+                enter = tuple(_enter_hook(f) for f in machine.get_state(str(t.dest)).on_enter)
                 steps.append((states[str(t.dest)], tuple(_guard(c.func).func for c in t.conditions), enter))
             out[(name, states[source])] = tuple(steps)
     return out
@@ -416,10 +416,16 @@ def _guard(func: object) -> Guard:
     return func
 
 
-def _hook(func: object) -> Hook:
-    if not isinstance(func, Hook):
-        raise InternalError(f"a callback that is not a Hook: {func!r}")
-    return func
+def _enter_hook(func: object) -> tuple[str, tuple[str, ...]]:
+    if not isinstance(func, Hook) or func.args is None:
+        raise InternalError(f"an enter callback the compiled executor does not run: {func!r}")
+    return func.method, func.args
+
+
+def _record_hook(func: object) -> str:
+    if not isinstance(func, Hook) or func.args is not None:
+        raise InternalError(f"a before_state_change callback the compiled executor does not run: {func!r}")
+    return func.method
 
 
 class CompiledExecutor(Executor):
@@ -431,7 +437,7 @@ class CompiledExecutor(Executor):
     def __init__(self, spec: MachineSpec, machine: Machine) -> None:
         super().__init__(spec, machine)
         self.steps = compile_machine(machine, spec.states)
-        self.record = tuple(_hook(f).func for f in machine.before_state_change)
+        self.record = tuple(_record_hook(f) for f in machine.before_state_change)
 
     def fire(self, model: Any, trigger: str, arg: object, events: Sequence[Any]) -> None:
         source = model.phase
@@ -440,11 +446,11 @@ class CompiledExecutor(Executor):
                 if not holds(model, arg):
                     break
             else:
-                for hook in self.record:
-                    hook(model, arg, events)
+                for method in self.record:
+                    getattr(model, method)(arg, events)
                 model.phase = dest
-                for hook in enter:
-                    hook(model, arg, events)
+                for method, args in enter:
+                    getattr(model, method)(*args)
                 return
         raise self._refused(trigger, source)
 

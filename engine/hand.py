@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import assert_never
 
-from engine import fsm
+from engine import fsm, legal
 from engine.actions import (
     ACTION_TYPES,
     Action,
@@ -49,7 +49,7 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import ExecutorName, Phase
-from engine.legal import can_knock_with, legal_actions
+from engine.legal import can_knock_with
 from engine.melds import best_arrangement, deadwood, discards_within, well_formed
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
@@ -469,7 +469,7 @@ class Hand:
         """Move the machine by ``trigger`` (its guards see ``arg``); it commits ``events`` on the way."""
         self.executor.fire(self, trigger, arg, events)
 
-    def _record(self, events: Sequence[Event]) -> None:
+    def _record(self, arg: object, events: Sequence[Event]) -> None:
         """Commit a step's events (the machine's callback, before it leaves ``self.phase``)."""
         for e in events:
             self._commit(e)
@@ -565,10 +565,7 @@ class Hand:
 
     # --- legal actions ---------------------------------------------------------------------------
 
-    def legal_actions(self) -> list[Action]:
-        """Every legal action of the seat to act, sorted by an explicit key (deterministic). See ``engine.legal``:
-        the kinds of action listed come from the triggers the table lets the phase accept."""
-        return legal_actions(self)
+    legal_actions = legal.legal_actions  #: every legal action of the seat to act, sorted (``engine.legal``)
 
     # --- helpers for bots and referees (they use only what the acting seat knows) ----------------
 

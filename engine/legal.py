@@ -47,20 +47,17 @@ _DISCARD = tuple(tuple(Discard(s, c) for c in DECK) for s in _SEATS)
 _KNOCK = tuple(tuple(Knock(s, c) for c in DECK) for s in _SEATS)
 _DISCARD_BY_ORDER = tuple(tuple(_DISCARD[s][c.index] for c in BY_ORDER) for s in _SEATS)
 
-Maker = Callable[["Hand", int], list[Action]]
+#: A maker appends the legal actions of one trigger for the seat to act to a list.
+Maker = Callable[["Hand", int, list[Action]], None]
 
 
 def legal_actions(hand: Hand) -> list[Action]:
-    """Every legal action of the seat to act, sorted by an explicit key (``sort_key``; deterministic)."""
-    makers = _BY_PHASE.get(hand.phase)
-    if makers is None:
-        return []
-    seat = hand.turn
-    if len(makers) == 1:
-        return makers[0](hand, seat)
+    """Every legal action of the seat to act, sorted by an explicit key (``sort_key``; deterministic). The kinds
+    of action listed come from the triggers the table lets the phase accept (``engine.legal``)."""
     out: list[Action] = []
-    for make in makers:
-        out += make(hand, seat)
+    seat = hand.turn
+    for make in _BY_PHASE.get(hand.phase, ()):
+        make(hand, seat, out)
     return out
 
 
@@ -79,31 +76,32 @@ def _skipped_order(hand: Hand) -> int:
     return -1 if taken is None or hand.rules.may_discard_taken_card else taken.order
 
 
-def _pass(hand: Hand, seat: int) -> list[Action]:
-    return [_PASS[seat]]
+def _pass(hand: Hand, seat: int, out: list[Action]) -> None:
+    out.append(_PASS[seat])
 
 
-def _take(hand: Hand, seat: int) -> list[Action]:
-    return [_TAKE[seat]]
+def _take(hand: Hand, seat: int, out: list[Action]) -> None:
+    out.append(_TAKE[seat])
 
 
-def _draw(hand: Hand, seat: int) -> list[Action]:
-    return [_DRAW[seat]]
+def _draw(hand: Hand, seat: int, out: list[Action]) -> None:
+    out.append(_DRAW[seat])
 
 
-def _pickup(hand: Hand, seat: int) -> list[Action]:
+def _pickup(hand: Hand, seat: int, out: list[Action]) -> None:
     if hand.phase is Phase.WALL:  # DEAD-2: only to knock
         top = hand.discards[-1]
-        return [_PICKUP[seat]] if can_knock_with(hand, hand.hands[seat] | top.bit, top) else []
-    return [] if hand.stock_only else [_PICKUP[seat]]  # OFFER-4
+        if can_knock_with(hand, hand.hands[seat] | top.bit, top):
+            out.append(_PICKUP[seat])
+    elif not hand.stock_only:  # OFFER-4
+        out.append(_PICKUP[seat])
 
 
-def _discard(hand: Hand, seat: int) -> list[Action]:
+def _discard(hand: Hand, seat: int, out: list[Action]) -> None:
     if hand.must_knock:  # DEAD-2
-        return []
+        return
     skip = _skipped_order(hand)
     discards = _DISCARD_BY_ORDER[seat]
-    out: list[Action] = []
     m = rank_major(hand.hands[seat])  # the discards in rank-then-suit order, straight from the bits
     while m:
         low = m & -m
@@ -111,35 +109,33 @@ def _discard(hand: Hand, seat: int) -> list[Action]:
         if i != skip:
             out.append(discards[i])
         m ^= low
-    return out
 
 
-def _knock(hand: Hand, seat: int) -> list[Action]:
+def _knock(hand: Hand, seat: int, out: list[Action]) -> None:
     skip = _skipped_order(hand)
     knocks = _KNOCK[seat]
-    return [knocks[c.index] for c in discards_within(hand.hands[seat], hand.knock_limit) if c.order != skip]
+    out += [knocks[c.index] for c in discards_within(hand.hands[seat], hand.knock_limit) if c.order != skip]
 
 
-def _big_gin(hand: Hand, seat: int) -> list[Action]:
-    return [BigGin(seat)] if hand.rules.big_gin_bonus is not None and deadwood(hand.hands[seat]) == 0 else []
+def _big_gin(hand: Hand, seat: int, out: list[Action]) -> None:
+    if hand.rules.big_gin_bonus is not None and deadwood(hand.hands[seat]) == 0:
+        out.append(BigGin(seat))
 
 
-def _decline(hand: Hand, seat: int) -> list[Action]:
-    return [DeclineWall(seat)]
+def _decline(hand: Hand, seat: int, out: list[Action]) -> None:
+    out.append(DeclineWall(seat))
 
 
-def _spread(hand: Hand, seat: int) -> list[Action]:
+def _spread(hand: Hand, seat: int, out: list[Action]) -> None:
     limit = 0 if hand.big_gin else hand.knock_limit
-    out: list[Action] = [Spread(seat, a.melds) for a in arrangements(hand.hands[seat], limit)]
-    out.sort(key=sort_key)
-    return out
+    out += sorted((Spread(seat, a.melds) for a in arrangements(hand.hands[seat], limit)), key=sort_key)
 
 
-def _defence(hand: Hand, seat: int) -> list[Action]:
+def _defence(hand: Hand, seat: int, out: list[Action]) -> None:
     assert hand.spread is not None
     mask = hand.hands[seat]
     targets = hand.spread.melds
-    out: list[Action] = []
+    answers: list[Action] = []
     for combo in itertools.product(*(layoff_options(m, mask) for m in targets)):
         laid = 0
         for m in combo:
@@ -148,9 +144,8 @@ def _defence(hand: Hand, seat: int) -> list[Action]:
             laid |= m
         else:
             layoffs = tuple(Layoff(c, t) for t, m in zip(targets, combo, strict=True) for c in from_mask(m))
-            out.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
-    out.sort(key=sort_key)
-    return out
+            answers.extend(LayOff(seat, a.melds, layoffs) for a in arrangements(mask & ~laid))
+    out += sorted(answers, key=sort_key)
 
 
 #: The maker of each player trigger.

@@ -368,7 +368,7 @@ class Match:
         """Move the machine by ``trigger`` (its guards see ``arg``); it commits ``events`` on the way."""
         self.executor.fire(self, trigger, arg, events)
 
-    def _record(self, events: Sequence[MatchEvent]) -> None:
+    def _record(self, arg: object, events: Sequence[MatchEvent]) -> None:
         """Commit a step's events (the machine's callback, before it leaves ``self.phase``)."""
         self.events.extend(events)
 

@@ -84,6 +84,33 @@ def test_generated_spec_files_are_current() -> None:
     tool_check("gen_spec.py")
 
 
+@pytest.mark.parametrize("spec", SPECS, ids=["hand", "match"])
+def test_the_librarys_own_diagram_has_the_same_edges(spec: MachineSpec) -> None:
+    """``transitions``' Mermaid rendering (``GraphMachine``, ``graph_engine="mermaid"``) of the table, with the
+    same guard objects, draws exactly the edges and guards of ``fsm.mermaid``. Knock keeps its own generator:
+    the library's names the states by their enum names, merges the rows between two states into one edge
+    (hiding the table's order), draws a registered model's current state and no final state."""
+    from transitions.extensions.diagrams import GraphMachine
+
+    class Model:
+        """The library draws the machine of a registered model."""
+
+    drawn = GraphMachine(model=Model(), states=list(spec.states), initial=spec.initial, auto_transitions=False,
+                         graph_engine="mermaid", show_conditions=True)  # fmt: skip
+    for r in spec.table:
+        drawn.add_transition(r.trigger, r.source, r.dest, conditions=[r.guard] if r.guard else None)
+    theirs = set()
+    for line in drawn.get_graph().source.splitlines():
+        if "-->" in line and "[*]" not in line:
+            ends, labels = line.strip().split(": ", 1)
+            source, dest = (spec.states[name].value for name in ends.split(" --> "))
+            theirs |= {(source, dest, label) for label in labels.split(" | ")}
+    ours = {
+        (m[1], m[2], m[3]) for m in re.finditer(r"^    (\w+) --> (\w+): (.+)$", fsm.mermaid(spec), flags=re.MULTILINE)
+    }
+    assert theirs == ours
+
+
 def test_transitions_json_is_the_tables() -> None:
     doc = json.loads((SPEC / "transitions.json").read_text(encoding="utf-8"))
     assert [m["machine"] for m in doc["machines"]] == [s.name for s in SPECS]
@@ -145,7 +172,7 @@ def test_the_machines_callbacks_commit_then_take_the_dealers_steps(
         assert not held.on_exit
         hooks = [h for h in held.on_enter if isinstance(h, fsm.Hook)]
         assert hooks == held.on_enter
-        assert [h.name for h in hooks] == ([f"take {automatic[state]}"] if state in automatic else [])
+        assert hooks == ([fsm.step_hook(automatic[state])] if state in automatic else [])
 
 
 def test_the_compiled_executor_is_the_library_machine() -> None:
@@ -154,9 +181,10 @@ def test_the_compiled_executor_is_the_library_machine() -> None:
     for spec, machine in ((HAND, MACHINE), (MATCH, MATCH_MACHINE)):
         compiled = fsm.executor(spec.name, "compiled")
         assert isinstance(compiled, fsm.CompiledExecutor)
-        assert compiled.record == (fsm.RECORD.func,)
+        assert compiled.record == (fsm.RECORD.method,) == ("_record",)
         enter = {
-            s: tuple(h.func for h in machine.get_state(s.name).on_enter if isinstance(h, fsm.Hook)) for s in spec.states
+            s: tuple((h.method, h.args) for h in machine.get_state(s.name).on_enter if isinstance(h, fsm.Hook))
+            for s in spec.states
         }
         from_table: dict[tuple[str, object], list[object]] = {}
         for r in spec.table:
@@ -268,3 +296,21 @@ def test_a_guard_refusing_a_checked_step_is_an_internal_error(name: fsm.Executor
     with pytest.raises(InternalError, match="pass_upcard"):
         run.fire(hand, "pass_upcard", hand.legal_actions()[0], [])
     assert hand.phase is Phase.UPCARD_OFFER and len(hand.events) == 1
+
+
+@pytest.mark.rule("DEAL-4", "MATCH-7")
+@pytest.mark.parametrize("name", fsm.EXECUTOR_NAMES)
+def test_an_error_in_a_dealers_step_reaches_the_caller_as_itself(name: fsm.ExecutorName) -> None:
+    """A scripted game deals its next deck on entering ``rotate`` (a callback inside the ``end_hand`` step): a
+    deck that is no deck raises ``InvalidDeal`` to the caller under both executors, not an ``InternalError``."""
+    from engine.bots import GreedyBot
+    from engine.cards import cards, shuffled_deck
+    from engine.errors import InvalidDeal
+
+    deck = shuffled_deck(1)
+    match = Match.scripted(cuts=[cards("Ks 2c")], decks=[deck, deck[:51] + deck[:1]], executor=name)
+    bot = GreedyBot()
+    with pytest.raises(InvalidDeal, match="DEAL-4"):
+        while match.hand is not None and (seat := match.to_act) is not None:
+            match.apply(bot.choose(match.hand.observation(seat), match.legal_actions()))
+    assert match.number == 1 and match.phase is MatchPhase.ROTATE and len(match.results) == 1
