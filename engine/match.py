@@ -72,8 +72,15 @@ class ScriptedChance:
 
     def cut(self, count: int) -> tuple[Card, ...]:
         drawn = tuple(next(self._cuts, ()))
-        if len(drawn) != count or len(set(drawn)) != count:
-            raise InvalidDeal("MATCH-2", f"the draw needs {count} distinct cards for this round, got {len(drawn)}")
+        if not drawn and self._drawn:
+            raise InvalidDeal("MATCH-3", f"the draw is tied: the {count} tied seats draw again, and the script has "
+                              "no further round")  # fmt: skip
+        if len(drawn) != count:
+            raise InvalidDeal("MATCH-2", f"a round of the draw takes one card from each of the {count} seats drawing, "
+                              f"got {len(drawn)}: {' '.join(map(str, drawn)) or 'none'}")  # fmt: skip
+        if len(set(drawn)) != count:
+            raise InvalidDeal("MATCH-2", f"the draw is from one deck: a card cannot be drawn twice "
+                              f"({' '.join(map(str, drawn))})")  # fmt: skip
         again = sorted(set(drawn) & self._drawn)
         if again:
             raise InvalidDeal("MATCH-7", f"redraws come from the same deck (MATCH-3): {' '.join(map(str, again))} "

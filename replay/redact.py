@@ -38,8 +38,8 @@ from replay.codec import (
     header_digest,
     pack,
 )
-from replay.log import Header, LogError, LogReader
-from replay.replayer import AuditReport, HandReport, Replayer, verify
+from replay.log import Header, LogError, LogReader, LogTruncated
+from replay.replayer import AuditReport, HandReport, Replayer, ReplayState, verify
 
 UNKNOWN = 255  #: the code of a card the seat has not seen
 T_SEEN_DRAW = 12  #: ``[12, card]``: the viewer's own stock draw, with the card it saw
@@ -58,6 +58,9 @@ def viewer(header: Header, seat: int, seats: tuple[int, int], dealer: int) -> in
 def redact(source: BinaryIO | bytes, seat: int) -> bytes:
     """The view of a sound log for ``seat``, with a fresh digest chain over its own bytes. Rule: LOG-11.
 
+    The view of an unfinished log (a game in progress, LOG-13) is unfinished too: it ends after the last
+    record the replay has placed.
+
     Raises:
         LogError: the log does not replay (a view is only made of a sound log), or no such seat.
     """
@@ -74,7 +77,7 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
     digest = header_digest(head)
     actor: int | None = None
     sees: int | None = None
-    for count, state in enumerate(replayer.states()):
+    for count, state in enumerate(_so_far(replayer.states())):
         rec, match = state.record, state.match
         if isinstance(rec, list) and rec and rec[0] == T_HAND:
             sees = viewer(header, seat, (rec[3], rec[4]), rec[2])
@@ -99,6 +102,16 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
         digest = chain(digest, data)
         actor = match.to_act
     return out.getvalue()
+
+
+def _so_far(states: Iterator[ReplayState]) -> Iterator[ReplayState]:
+    """The states of a log as far as it goes: one that ends cleanly before its trailer is a game in progress
+    (LOG-7, LOG-13), and has a view of what it holds."""
+    try:
+        yield from states
+    except LogTruncated as err:
+        if not err.clean:
+            raise
 
 
 @dataclass

@@ -17,7 +17,7 @@ from engine.fsm import ExecutorName
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
-from knock.conformance.cases import Case, CaseError, CaseHand
+from knock.conformance.cases import CANONICAL, Case, CaseError, CaseHand
 from knock.conformance.notation import resolve
 from replay.log import LogError, LogReader, LogTruncated
 from replay.redact import PublicReplayer
@@ -72,6 +72,10 @@ def _reject(rule: str, hand: int, action: int, **more: Any) -> dict[str, Any]:
     return {"outcome": "reject", "rule": rule, "hand": hand, "action": action, **more}
 
 
+def _log_reject(err: LogError) -> dict[str, Any]:
+    return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
+
+
 # --- playing a case on the engine ---------------------------------------------------------------
 
 
@@ -101,7 +105,11 @@ def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, 
     action written in no known notation."""
     try:
         rules = case.rule_set()
-    except InvalidRules as err:
+        if not case.hands:  # rejected at its draw, if anywhere (CONF-2): the draw is judged alone
+            if case.draw is not None:
+                Match.scripted(rules, cuts=case.cuts, decks=[CANONICAL], executor=executor)
+            return {"outcome": "accept", **summary(None, case.players)}
+    except (InvalidRules, InvalidDeal) as err:  # a rule set no game is played under (RULES-3), a refused draw
         return _reject(err.rule, 0, 0, reason=err.reason)
     match: Match | None = None
     for h, ch in enumerate(case.hands, 1):
@@ -112,6 +120,8 @@ def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, 
             match = deal(case, rules, ch, match, executor)
         except InvalidDeal as err:
             return _reject(err.rule, 0 if err.rule.startswith("MATCH") else h, 0, reason=err.reason)
+        except InvalidRules as err:  # RULES-3: a reduced deck plays single hands, never a game
+            return _reject(err.rule, 0, 0, reason=err.reason)
         for a, written in enumerate(ch.actions, 1):
             try:
                 action = parse_action(case, resolve(match, written), h, a)
@@ -134,7 +144,7 @@ def answer_log(data: bytes, players: int | None = None, *, executor: ExecutorNam
         if LogReader(data).header.view is not None:
             return _answer_view(data)
     except LogError as err:
-        return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
+        return _log_reject(err)
     replayer: Replayer | None = None
     try:
         replayer = Replayer(data, executor=executor)
@@ -142,20 +152,30 @@ def answer_log(data: bytes, players: int | None = None, *, executor: ExecutorNam
             pass
     except LogTruncated as err:
         if not err.clean or replayer is None:
-            return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
+            return _log_reject(err)
     except LogError as err:
-        return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
+        return _log_reject(err)
     assert replayer is not None
     return {"outcome": "accept", **summary(replayer.match, players or replayer.rules.players)}
 
 
 def _answer_view(data: bytes) -> dict[str, Any]:
-    """A per-seat view is answered in public mode (LOG-12): outcome, scores, game_over and winner."""
+    """A per-seat view is answered in public mode (LOG-12): outcome, scores, game_over and winner; a view
+    that ends cleanly before its trailer, of a game in progress, is accepted so far (LOG-7, LOG-13)."""
     try:
-        st = PublicReplayer(data).run()
+        replayer = PublicReplayer(data)
     except LogError as err:
-        return {"outcome": "reject", "rule": err.rule, "record": err.record, "reason": err.reason}
-    return {"outcome": "accept", "view": f"p{st.seat}", "scores": {f"p{s}": v for s, v in enumerate(st.scores)},
+        return _log_reject(err)
+    try:
+        st = replayer.run()
+    except LogTruncated as err:
+        if not err.clean:
+            return _log_reject(err)
+        st = replayer.state
+    except LogError as err:
+        return _log_reject(err)
+    scores = st.scores or (0,) * len(replayer.header.players)  # no hand has ended yet
+    return {"outcome": "accept", "view": f"p{st.seat}", "scores": {f"p{s}": v for s, v in enumerate(scores)},
             "game_over": st.over, "winner": _p(st.winner)}  # fmt: skip
 
 

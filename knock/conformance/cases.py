@@ -17,6 +17,8 @@ from typing import Any
 
 from engine.cards import Card, cards
 from engine.errors import KnockError, NotationError
+from engine.events import CutDrawn
+from engine.match import Match
 from engine.rules import RuleSet
 from knock.conformance.notation import canonical_options
 
@@ -188,18 +190,34 @@ def load_case(path: Path, root: Path | None = None) -> Case:
         options = canonical_options(options)
     except ValueError as err:
         raise CaseError(path, str(err)) from None
-    draw, box = _draw(data, preset == "three_handed" or options.get("players") == 3, path)
+    players = 3 if preset == "three_handed" or options.get("players") == 3 else 2
+    draw, box = _draw(data, players == 3, path)
+    drawn = None if draw is None else _drawn(preset, options, draw, path)
     raw_hands = data.get("hand", [])
     if not isinstance(raw_hands, list):
         raise CaseError(path, "hands are written [[hand]]")
-    hands = tuple(_load_hand(h, i + 1, path, box) for i, h in enumerate(raw_hands))
-    expect = _load_expect(data.get("expect"), hands, path)
-    tamper = data.get("tamper")
-    if tamper is not None:
-        _check_keys(tamper, TAMPER_KEYS, "[tamper]", path)
-        if "record" not in expect and expect["outcome"] == "reject":
-            raise CaseError(path, "a tampered log's rejection gives its record: record = N")
+    hands = tuple(_load_hand(h, i + 1, path, box, drawn) for i, h in enumerate(raw_hands))
+    tamper = None if "tamper" not in data else _load_tamper(data["tamper"], players, path)
+    expect = _load_expect(data.get("expect"), hands, path, tamper is not None)
     return Case(path, name, str(data.get("title", "")), tuple(rules), preset, options, draw, hands, expect, tamper)
+
+
+Draw = tuple[tuple[Card, ...], ...]  #: the draw's rounds, each a card per seat drawing
+
+
+def _drawn(preset: str, options: dict[str, Any], draw: Draw, path: Path) -> tuple[int, tuple[int, int]] | None:
+    """The first hand's dealer and seats that a draw gives (MATCH-2, MATCH-3, THREE-2), as the engine decides
+    them; None when the rule set or the draw is refused (the case is then rejected there, CONF-3). A round
+    the draw does not reach makes the case invalid."""
+    try:
+        match = Match.scripted(RuleSet.preset(preset, **options), cuts=draw, decks=[CANONICAL])
+    except KnockError:
+        return None
+    used = sum(isinstance(e, CutDrawn) for e in match.events)
+    if used < len(draw):
+        raise CaseError(path, f"the draw is decided after {used} round(s); round {used + 1} is never drawn "
+                        "(MATCH-3: only tied seats draw again)")  # fmt: skip
+    return match.dealer, match.seats
 
 
 def _draw(data: dict[str, Any], three: bool, path: Path) -> tuple[tuple[tuple[Card, ...], ...] | None, int | None]:
@@ -224,8 +242,9 @@ def _draw(data: dict[str, Any], three: bool, path: Path) -> tuple[tuple[tuple[Ca
     return (tuple(Card.parse(ROLE_CARDS[role_of[s]]) for s in range(3)),), given["box"]
 
 
-def _load_expect(table: object, hands: tuple[CaseHand, ...], path: Path) -> dict[str, Any]:
-    """The case's ``[expect]`` (CONF-2, CONF-3, CONF-9)."""
+def _load_expect(table: object, hands: tuple[CaseHand, ...], path: Path, log_case: bool = False) -> dict[str, Any]:
+    """The case's ``[expect]`` (CONF-2, CONF-3, CONF-7, CONF-9): a log case's rejection is placed by its
+    ``record`` alone, and ``stage`` does not apply to it."""
     expect = _check_keys(table, EXPECT_KEYS, "[expect]", path)
     outcome = expect.get("outcome")
     if outcome not in ("accept", "reject"):
@@ -243,14 +262,108 @@ def _load_expect(table: object, hands: tuple[CaseHand, ...], path: Path) -> dict
         raise CaseError(path, f"stage is one of {', '.join(STAGES)}")
     if "state" in expect:
         _check_keys(expect["state"], STATE_KEYS, "[expect.state]", path)
-    if not hands and not (outcome == "reject" and stage in ("rules", "draw")):
+    if not hands and not (outcome == "reject" and stage in ("rules", "draw") and not log_case):
         raise CaseError(path, "a case deals at least one [[hand]]")
-    if outcome == "reject" and stage == "action" and not hands[-1].actions:
+    if log_case:
+        if "stage" in expect:
+            raise CaseError(path, "a log case is rejected by the reader at its record: it gives no stage (CONF-7)")
+        if outcome == "reject" and "record" not in expect:
+            raise CaseError(path, "a tampered log's rejection gives its record: record = N")
+    elif outcome == "reject" and stage == "action" and not hands[-1].actions:
         raise CaseError(path, "a case rejected at an action ends with that action")
     return expect
 
 
-def _load_hand(table: object, number: int, path: Path, box: int | None = None) -> CaseHand:
+def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
+    """A log case's ``[tamper]`` (CONF-7), every value checked for its form (a value of another form makes the
+    case invalid, CONF-2); ``view`` becomes the seat's number."""
+    t = dict(_check_keys(table, TAMPER_KEYS, "[tamper]", path))
+
+    def number(value: object, what: str) -> int:
+        if type(value) is not int or value < 0:
+            raise CaseError(path, f"[tamper] {what} is a whole number, 0 or more, not {value!r}")
+        return value
+
+    def fields(value: object, what: str, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> dict[str, Any]:
+        tab = _check_keys(value, {*required, *optional}, f"[tamper] {what}", path)
+        missing = [k for k in required if k not in tab]
+        if missing:
+            raise CaseError(path, f"[tamper] {what} is a table with {' and '.join(required)}, e.g. "
+                            f"{what} = {{ {', '.join(f'{k} = 3' for k in required)} }}")  # fmt: skip
+        return tab
+
+    if "view" in t:
+        view = t["view"]
+        seat = view if type(view) is int else seat_of(view, "[tamper] view", path)
+        if not 0 <= seat < players:
+            raise CaseError(path, f"[tamper] view: a seat of this game, p0 to p{players - 1}, not {view!r}")
+        t["view"] = seat
+    if "header" in t:
+        if not isinstance(t["header"], dict):
+            raise CaseError(path, "[tamper] header is a table of the header keys to set: header = { version = [2, 0] }")
+        _record_value(t["header"], "header", path)
+    for key, at in (("replace", "record"), ("insert", "before")):
+        if key in t:
+            tab = fields(t[key], key, (at, "value"))
+            number(tab[at], f"{key} {at}")
+            _record_value(tab["value"], key, path)
+    if "delete" in t:
+        number(t["delete"], "delete")
+    if "rechain" in t and not isinstance(t["rechain"], bool):
+        raise CaseError(path, "[tamper] rechain is true or false")
+    if "append" in t:
+        _record_value(t["append"], "append", path)
+    if "flip" in t:
+        tab = fields(t["flip"], "flip", ("record",), ("byte", "mask"))
+        number(tab["record"], "flip record")
+        number(tab.get("byte", 0), "flip byte")
+        if number(tab.get("mask", 1), "flip mask") not in range(1, 256):
+            raise CaseError(path, f"[tamper] flip mask is a byte, 1 to 255, not {tab['mask']!r}")
+    if "append_bytes" in t:
+        _hex(t["append_bytes"], "append_bytes", path)
+    if "truncate" in t:
+        if isinstance(t["truncate"], dict):
+            tab = fields(t["truncate"], "truncate", ("record", "keep"))
+            number(tab["record"], "truncate record")
+            number(tab["keep"], "truncate keep")
+        else:
+            number(t["truncate"], "truncate")
+    return t
+
+
+def _hex(value: object, what: str, path: Path) -> bytes:
+    try:
+        if isinstance(value, str):
+            return bytes.fromhex(value)
+    except ValueError:
+        pass
+    raise CaseError(path, f"[tamper] {what}: bytes are written in hex, e.g. 'c0ff', not {value!r}")
+
+
+def _record_value(value: object, what: str, path: Path) -> None:
+    """Check a value a log case writes into a log: TOML text, numbers, booleans, arrays and tables, with
+    ``{bin = "hex"}`` for bytes (CONF-7); a date or a time has no msgpack form."""
+    if isinstance(value, dict):
+        if set(value) == {"bin"}:
+            _hex(value["bin"], what, path)
+        for v in value.values():
+            _record_value(v, what, path)
+    elif isinstance(value, list):
+        for v in value:
+            _record_value(v, what, path)
+    elif not isinstance(value, str | int | float | bool):
+        raise CaseError(path, f"[tamper] {what}: a log holds no {type(value).__name__} ({value!r})")
+
+
+def _load_hand(
+    table: object,
+    number: int,
+    path: Path,
+    box: int | None = None,
+    drawn: tuple[int, tuple[int, int]] | None = None,
+) -> CaseHand:
+    """One ``[[hand]]``. The first hand's dealer and seats are those the draw gives (``drawn``), when the case
+    gives a draw or the roles and the engine accepts it (CONF-2, CONF-11)."""
     where = f"hand {number}"
     t = _check_keys(table, HAND_KEYS, where, path)
     seats = sorted(int(k[1]) for k in t if re.fullmatch(r"p[0-2]", k))
@@ -260,9 +373,13 @@ def _load_hand(table: object, number: int, path: Path, box: int | None = None) -
     if "dealer" in t:
         dealer = seat_of(t["dealer"], f"{where} dealer", path)
     elif number == 1:
-        dealer = seats[1] if box is None else box
+        dealer = drawn[0] if drawn is not None else seats[1] if box is None else box
     else:
         raise CaseError(path, f"{where}: every hand after the first names its dealer")
+    if number == 1 and drawn is not None and (dealer, tuple(seats)) != drawn:
+        d, (a, b) = drawn
+        raise CaseError(path, f"{where}: the draw has p{d} deal to p{a} and p{b} (MATCH-2, THREE-2), not p{dealer} "
+                        f"to p{seats[0]} and p{seats[1]}: leave the dealer out or write the draw's")  # fmt: skip
     if "upcard" not in t:
         raise CaseError(path, f"{where}: no upcard")
     upcard = _cards_of(t["upcard"], f"{where} upcard", path)

@@ -16,7 +16,7 @@ from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolatio
 from engine.fsm import ExecutorName
 from engine.match import Match
 from knock.conformance.answer import deal, parse_action
-from knock.conformance.cases import Case, CaseHand
+from knock.conformance.cases import CANONICAL, Case, CaseHand
 from knock.conformance.notation import resolve
 from knock.conformance.tamper import tamper_log
 from replay.codec import (
@@ -89,6 +89,8 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
     except InvalidRules:
         head = _header_bytes(case, {"name": case.preset, **case.options})
         return Compiled(head, {**want, "record": 0})
+    if not case.hands:
+        return _draw_alone(case, out, want, executor)
     match: Match | None = None
     writer: LogWriter | None = None
     for h, ch in enumerate(case.hands, 1):
@@ -139,22 +141,44 @@ def _bad_deal(
     deck = bytes(c.index for c in ch.deck) if not draw_fault else b""
     if len(deck) == 52 and len(set(deck)) == 52:
         return Compiled(None, want, f"this faulty deal has no log form: {err.reason}")
+    sitter = next((s for s in range(case.players) if s not in ch.seats), None)
     if writer is None:
-        head = _header_bytes(case, case.rule_set().to_dict())
-        out.write(head)
-        raw = _Raw(out, header_digest(head), 0)
-        seats = list(range(case.players))
-        last_cut = 0
-        for rnd in case.cuts:
-            last_cut = raw.write([T_CUT, seats[: len(rnd)], bytes(c.index for c in rnd)])
+        raw, last_cut = _draw_records(case, out)
         if draw_fault:  # the draw is judged when the first hand is dealt: write that hand, expect the last cut
-            sitter = next((s for s in range(case.players) if s not in ch.seats), None)
             raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
             raw.write([T_DEAL, bytes(c.index for c in ch.deck)])
             return Compiled(out.getvalue(), {**want, "record": last_cut})
     else:
         raw = _Raw(out, writer.digest, writer.records)
-    sitter = next((s for s in range(case.players) if s not in ch.seats), None)
     raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
     at = raw.write([T_DEAL, deck])
     return Compiled(out.getvalue(), {**want, "record": at})
+
+
+def _draw_records(case: Case, out: io.BytesIO) -> tuple[_Raw, int]:
+    """The header and a cut record per round of the case's draw, as given; returns the last cut's number."""
+    head = _header_bytes(case, case.rule_set().to_dict())
+    out.write(head)
+    raw = _Raw(out, header_digest(head), 0)
+    seats = list(range(case.players))
+    last_cut = 0
+    for rnd in case.cuts:
+        last_cut = raw.write([T_CUT, seats[: len(rnd)], bytes(c.index for c in rnd)])
+    return raw, last_cut
+
+
+def _draw_alone(case: Case, out: io.BytesIO, want: dict[str, Any], executor: ExecutorName) -> Compiled:
+    """The log of a case that deals no hand (CONF-2: rejected at its draw): the header and the draw's rounds.
+    A reader judges the draw when the first hand begins, so a draw the engine refuses is followed by a first
+    hand (the seats p0 and p1, p1 dealing, the deck in canonical order) and is rejected at its last round; a
+    draw the engine accepts ends the log there, a game not yet dealt (accepted so far, CONF-5)."""
+    if case.draw is None:
+        return Compiled(_header_bytes(case, case.rule_set().to_dict()), want)
+    raw, last_cut = _draw_records(case, out)
+    try:
+        Match.scripted(case.rule_set(), cuts=case.cuts, decks=[CANONICAL], executor=executor)
+    except InvalidDeal:
+        raw.write([T_HAND, 1, 1, 0, 1, 2 if case.players == 3 else None])
+        raw.write([T_DEAL, bytes(c.index for c in CANONICAL)])
+        return Compiled(out.getvalue(), {**want, "record": last_cut})
+    return Compiled(out.getvalue(), want)

@@ -101,9 +101,30 @@ def run_case(
     """Run one case: with Knock in both modes, or through an adapter command (CONF-6).
 
     ``executor`` runs every game of the case (by default the case mode plays on the engine's default,
-    ``"library"``, and the log is compiled and replayed in the ``"compiled"`` mode).
+    ``"library"``, and the log is compiled and replayed in the ``"compiled"`` mode). Whatever the case holds,
+    the result is its pass or fail: an error nothing else expects (a bug) fails the case, saying so, and
+    the runner goes on with the others (CONF-2).
     """
     result = CaseResult(case.name, case.rules, case.outcome, True)
+    try:
+        _run(case, result, adapter, workdir, timeout, executor)
+    except Exception as err:  # the runner's last resort: one case fails, never the run
+        result.passed = False
+        for mode in ("adapter",) if adapter is not None else ("case", "log"):
+            result.modes.setdefault(mode, "fail")  # the mode that met the error, and those it stopped
+        result.problems.append(f"internal error (a bug in Knock): {type(err).__name__}: {err}")
+    return result
+
+
+def _run(
+    case: Case,
+    result: CaseResult,
+    adapter: str | None,
+    workdir: Path | None,
+    timeout: float,
+    executor: ExecutorName | None,
+) -> None:
+    """Fill ``result`` with the case's modes and problems (``run_case``)."""
 
     def record(mode: str, problems: list[str]) -> None:
         result.modes[mode] = "fail" if problems else "pass"
@@ -114,10 +135,10 @@ def run_case(
         compiled = compile_case(case, executor=executor or "compiled")
     except CaseError as err:
         record("case", [err.reason])
-        return result
-    except KnockError as err:  # e.g. a view of a game that is not over cannot be made (LOG-11)
+        return
+    except KnockError as err:  # e.g. a view of a log that does not replay cannot be made (LOG-11)
         record("log", [f"the log form cannot be made: {err}"])
-        return result
+        return
     if adapter is not None:
         problems = _adapter_problems(adapter, case, compiled, workdir or Path("."), timeout)
         if isinstance(problems, Unsupported):
@@ -125,7 +146,7 @@ def run_case(
             result.unsupported = problems.reason
         else:
             record("adapter", problems)
-        return result
+        return
     if case.tamper is None:
         try:
             record("case", compare(case, answer_case(case, executor=executor or "library"), log=False))
@@ -138,7 +159,6 @@ def run_case(
     else:
         answer = answer_log(compiled.data, executor=executor or "compiled")
         record("log", compare(dataclasses.replace(case, expect=compiled.expect), answer, log=True))
-    return result
 
 
 @dataclass(frozen=True)

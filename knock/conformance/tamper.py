@@ -46,16 +46,21 @@ def rechain(items: list[tuple[Any, bytes]]) -> list[tuple[Any, bytes]]:
 
 
 def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
-    """Apply a case's ``[tamper]`` edits to its compiled log (CONF-7), in the order the format lists them.
-    Raises ``CaseError`` for a record number the log does not have."""
+    """Apply a case's ``[tamper]`` edits (as ``cases`` checked them: ``view`` a seat number) to its compiled
+    log (CONF-7), in the order the format lists them.
+
+    Raises:
+        CaseError: an edit the log cannot take: a record or a byte it does not have.
+        LogError: the log has no view (``redact`` makes one of a sound log, finished or not).
+    """
     if "view" in spec:
-        data = redact(data, int(spec["view"]))
+        data = redact(data, spec["view"])
     items = _split(data)
-    n = len(items)
 
     def index(v: Any, what: str) -> int:
-        if type(v) is not int or not 0 <= v < n:
-            raise CaseError(path, f"[tamper] {what}: a record number 0..{n - 1}, not {v!r}")
+        """A record number of the log as the edits so far leave it."""
+        if type(v) is not int or not 0 <= v < len(items):
+            raise CaseError(path, f"[tamper] {what}: a record number 0..{len(items) - 1}, not {v!r}")
         return v
 
     if "header" in spec:
@@ -76,10 +81,25 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
         items.append((_value(spec["append"]), pack(_value(spec["append"]))))
     out = bytearray(b"".join(raw for _, raw in items))
     if "flip" in spec:
-        at = sum(len(raw) for _, raw in items[: index(spec["flip"].get("record"), "flip")])
-        out[at + int(spec["flip"].get("byte", 0))] ^= int(spec["flip"].get("mask", 1))
+        i, byte = index(spec["flip"]["record"], "flip"), spec["flip"].get("byte", 0)
+        if byte >= len(items[i][1]):
+            raise CaseError(path, f"[tamper] flip: record {i} has {len(items[i][1])} bytes, no byte {byte}")
+        out[_start(items, i) + byte] ^= spec["flip"].get("mask", 1)
     if "append_bytes" in spec:
         out += bytes.fromhex(spec["append_bytes"])
-    if "truncate" in spec:
-        out = out[: len(out) - int(spec["truncate"])]
+    cut = spec.get("truncate")
+    if isinstance(cut, dict):  # the records before N and the first K bytes of record N
+        i = index(cut["record"], "truncate")
+        if cut["keep"] >= len(items[i][1]):
+            raise CaseError(path, f"[tamper] truncate: record {i} has {len(items[i][1])} bytes; keep fewer")
+        out = out[: _start(items, i) + cut["keep"]]
+    elif cut is not None:
+        if cut > len(out):
+            raise CaseError(path, f"[tamper] truncate: the log has {len(out)} bytes, not {cut}")
+        out = out[: len(out) - cut]
     return bytes(out)
+
+
+def _start(items: list[tuple[Any, bytes]], record: int) -> int:
+    """Where a record's bytes begin in the log."""
+    return sum(len(raw) for _, raw in items[:record])

@@ -140,9 +140,24 @@ def test_a_redraw_round_deals_cards_to_the_tied_seats_only() -> None:
     with pytest.raises(InvalidDeal, match="MATCH-2") as info:
         draw(THREE, "Kc Kd 3h", "5s 9c 2d")
     assert info.value.rule == "MATCH-2"
-    # And a tie with no second round to draw from is refused too (redraw is the default).
-    with pytest.raises(InvalidDeal, match="MATCH-2"):
+    # And a tie with no second round to draw from is refused too (redraw is the default), under this rule.
+    with pytest.raises(InvalidDeal, match="MATCH-3: the draw is tied: the 2 tied seats draw again"):
         draw(STANDARD, "7c 7d")
+
+
+@pytest.mark.rule("MATCH-2")
+@pytest.mark.parametrize(
+    ("rounds", "message"),
+    [
+        (["Kd Kd"], "a card cannot be drawn twice (Kd Kd)"),
+        (["Kd"], "one card from each of the 2 seats drawing, got 1: Kd"),
+        ([], "one card from each of the 2 seats drawing, got 0: none"),
+    ],
+)
+def test_a_refused_draw_says_what_is_wrong_with_it(rounds: list[str], message: str) -> None:
+    with pytest.raises(InvalidDeal, match="MATCH-2") as info:
+        draw(STANDARD, *rounds)
+    assert message in info.value.reason
 
 
 @pytest.mark.rule("MATCH-3")
