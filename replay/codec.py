@@ -189,7 +189,7 @@ def unpacked(stream: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[Any, bytes]
     start = 0
     base = 0  # stream offset of pending[0]
     eof = False
-    limit = MAX_HEADER_BYTES
+    limit, header = MAX_HEADER_BYTES, True
     while True:
         try:
             value = unpacker.unpack()
@@ -220,10 +220,10 @@ def unpacked(stream: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[Any, bytes]
         start = end
         if len(raw) > limit:
             raise CodecError(f"a value of {len(raw)} bytes, over the format's limit of {limit}")
-        if limit == MAX_HEADER_BYTES:  # the header; a record's depth is bounded by its form (check_form)
+        if header:  # a record's depth is bounded by its form (check_form)
             if too_deep(value):
                 raise CodecError(f"a value nests arrays or maps more than {MAX_DEPTH} deep")
-            limit = MAX_RECORD_BYTES
+            limit, header = MAX_RECORD_BYTES, False
         yield value, raw
 
 
@@ -342,12 +342,26 @@ def _n_or_nil(v: Any) -> bool:
 
 
 def _numbers(v: Any) -> bool:
-    return type(v) is list and all(type(x) is int and x >= 0 for x in v)
+    """A list of numbers. (Loops, not generators, in the checks of the common records: they run for most.)"""
+    if type(v) is not list:
+        return False
+    for x in v:  # noqa: SIM110 -- a loop is twice as fast as all() over a generator here
+        if type(x) is not int or x < 0:
+            return False
+    return True
 
 
 def _codes(v: Any, allowed: bytes = _CARD_CODES) -> bool:
     """Card codes: a ``bin`` of bytes 0..51 (and 255 where a view hides a card)."""
     return type(v) is bytes and not v.translate(None, allowed)
+
+
+def _all_codes(vs: list[Any]) -> bool:
+    """A list of card codes' ``bin`` values (melds)."""
+    for v in vs:  # noqa: SIM110 -- as in _numbers
+        if type(v) is not bytes or v.translate(None, _CARD_CODES):
+            return False
+    return True
 
 
 def _view_deck(v: Any) -> bool:
@@ -356,18 +370,16 @@ def _view_deck(v: Any) -> bool:
 
 
 def _spread_form(v: list[Any]) -> bool:
-    return all(_codes(m) for m in v[1:])
+    return _all_codes(v[1:])
 
 
 def _layoff_form(v: list[Any]) -> bool:
-    return (
-        len(v) == 3
-        and type(v[1]) is list
-        and all(_codes(m) for m in v[1])
-        and type(v[2]) is list
-        and all(type(lo) is list and len(lo) == 2 and type(lo[0]) is int and 0 <= lo[0] < 52 and _codes(lo[1])
-                for lo in v[2])
-    )  # fmt: skip
+    if len(v) != 3 or type(v[1]) is not list or type(v[2]) is not list or not _all_codes(v[1]):
+        return False
+    for lo in v[2]:
+        if type(lo) is not list or len(lo) != 2 or type(lo[0]) is not int or not 0 <= lo[0] < 52 or not _codes(lo[1]):
+            return False
+    return True
 
 
 def _action(v: Any, view: bool) -> bool:
@@ -378,20 +390,31 @@ def _action(v: Any, view: bool) -> bool:
     return (v[0] == T_SPREAD and _spread_form(v)) or (v[0] == T_LAYOFF and _layoff_form(v))
 
 
+def _hand(v: list[Any], view: bool) -> bool:
+    _, number, dealer, a, b, sitter = v
+    return _n(number) and _n(dealer) and _n(a) and _n(b) and _n_or_nil(sitter)
+
+
+def _result(v: list[Any], view: bool) -> bool:
+    _, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, scores = v
+    return (
+        _n(number) and _n(kind) and _n(points) and _n(multiplier) and _n(reason) and _n_or_nil(winner)
+        and _n_or_nil(knocker) and _n_or_nil(dw_a) and _n_or_nil(dw_b) and _numbers(scores)
+    )  # fmt: skip
+
+
 #: Every array record's form (LOG-2): its length (None: any), a check of the whole, and how the table writes it.
 FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
-    T_CUT: (3, lambda v, _: _numbers(v[1]) and 1 <= len(v[1]) <= 3 and _codes(v[2]), "[0, [seat, …], bin cards]"),
-    T_HAND: (6, lambda v, _: all(_n(x) for x in v[1:5]) and _n_or_nil(v[5]),
-             "[1, number, dealer, seat_a, seat_b, sitter or nil]"),
+    T_CUT: (3, lambda v, _: _numbers(v[1]) and 1 <= len(v[1]) <= 3 and _codes(v[2]),
+            "[0, [seat, …], bin cards]"),
+    T_HAND: (6, _hand, "[1, number, dealer, seat_a, seat_b, sitter or nil]"),
     T_DEAL: (2, lambda v, view: _codes(v[1]) or (view and _view_deck(v[1])),
              "[2, bin card codes] (in a view: 52 codes, 255 for a card not shown, the upcard shown)"),
     T_SPREAD: (None, lambda v, _: _spread_form(v), "[3, bin meld, …]"),
     T_LAYOFF: (3, lambda v, _: _layoff_form(v), "[4, [bin meld, …], [[card, bin meld], …]]"),
     T_ADVICE: (3, lambda v, view: _n(v[1]) and (_action(v[2], view) or (view and v[2] is None)),
                "[5, seat, action]"),
-    T_RESULT: (11, lambda v, _: all(_n(v[i]) for i in (1, 2, 4, 8, 9)) and all(_n_or_nil(v[i]) for i in (3, 5, 6, 7))
-               and _numbers(v[10]),
-               "[6, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, [score, …]]"),
+    T_RESULT: (11, _result, "[6, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, [score, …]]"),
     T_GAME_OVER: (3, lambda v, _: _n(v[1]) and _numbers(v[2]), "[7, winner, [total, …]]"),
     T_CHECKPOINT: (2, lambda v, _: type(v[1]) is bytes, "[8, bin digest]"),
     T_TRAILER: (3, lambda v, _: _n(v[1]) and type(v[2]) is bytes, "[9, count, bin digest]"),
