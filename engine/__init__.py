@@ -27,8 +27,8 @@ from engine.errors import (
     NotationError,
 )
 from engine.fsm import MatchPhase, Phase
-from engine.hand import Hand, Observation
-from engine.match import Match, MatchObservation
+from engine.hand import Hand
+from engine.match import Match
 from engine.melds import (
     Arrangement,
     Meld,
@@ -43,6 +43,7 @@ from engine.rules import CutTiebreak, DeadHandRoles, KnockLimit, NextDealer, Okl
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from engine.standings import Standings, standings
+from engine.visibility import MatchObservation, Observation
 
 __version__ = "0.1.0"
 

@@ -13,10 +13,11 @@ from typing import Protocol
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, LayOff, PassUpcard, Spread, TakeUpcard
 from engine.cards import to_mask
-from engine.hand import Hand, Observation
+from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
 from engine.showdown import best_defence
+from engine.visibility import Observation
 
 
 class Bot(Protocol):

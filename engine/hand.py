@@ -11,7 +11,6 @@ A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from typing import assert_never
 
 from engine import fsm, legal
@@ -31,7 +30,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, shuffled_deck, to_mask
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidSeat, render
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, render
 from engine.events import (
     BigGinDeclared,
     Dealt,
@@ -60,6 +59,8 @@ from engine.showdown import (
     check_spread,
     well_formed_layoffs,
 )
+from engine.visibility import Observation as Observation  # re-exported: its home was here
+from engine.visibility import observe_hand
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
 
@@ -79,36 +80,6 @@ def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
     if upcard.rank == 1 and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
         return 0
     return upcard.value
-
-
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """What one seat may see. Rules: VIS-1, VIS-2.
-
-    ``opponent_known`` are the cards the opponent took from the discard pile and still holds;
-    ``taken`` is this seat's card taken from the discard pile this turn (it may not be discarded, TURN-4).
-    """
-
-    seat: int
-    phase: Phase
-    to_act: int | None
-    dealer: int
-    hand: tuple[Card, ...]
-    discard_pile: tuple[Card, ...]
-    stock_size: int
-    upcard: Card
-    knock_limit: int
-    opponent_hand_size: int
-    opponent_known: tuple[Card, ...]
-    taken: Card | None
-    knocker: int | None
-    knock_discard: Card | None
-    spread: SpreadLaid | None
-    defence: DefenceLaid | None
-    result: HandResult | None
-    rules: RuleSet
-    stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
-    must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
 
 
 class Hand:
@@ -297,32 +268,8 @@ class Hand:
         return from_mask(self.hands[seat])
 
     def observation(self, seat: int) -> Observation:
-        """Exactly what ``seat`` may see. Rules: VIS-1, VIS-2."""
-        if seat not in self.seats:
-            raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {self.seats})")
-        other = self.other(seat)
-        return Observation(
-            seat=seat,
-            phase=self.phase,
-            to_act=self.to_act,
-            dealer=self.dealer,
-            hand=from_mask(self.hands[seat]),
-            discard_pile=tuple(self.discards),
-            stock_size=len(self.stock),
-            upcard=self.upcard,
-            knock_limit=self.knock_limit,
-            opponent_hand_size=self.hands[other].bit_count(),
-            opponent_known=from_mask(self.known[other]),
-            taken=self.taken if self.turn == seat else None,
-            knocker=self.knocker,
-            knock_discard=self.knock_card if self.knocker == seat else None,  # LAY-7: face down
-            spread=self.spread,
-            defence=self.defence,
-            result=self.result,
-            rules=self.rules,
-            stock_only=self.stock_only,
-            must_knock=self.must_knock and self.turn == seat,
-        )
+        """Exactly what ``seat`` may see (``engine.visibility`` decides). Rules: VIS-1, VIS-2."""
+        return observe_hand(self, seat)
 
     def state_key(self) -> tuple[object, ...]:
         """Everything that defines the hand's state, as one comparable value."""

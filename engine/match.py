@@ -12,23 +12,23 @@ executor (``executor=``, default ``"library"``) is its hands' executor too.
 
 from __future__ import annotations
 
-import dataclasses
 import random
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
 from typing import Protocol, cast
 
 from engine import fsm
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
-from engine.errors import IllegalAction, InvalidDeal, InvalidRules, InvalidSeat, render
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules, render
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import ExecutorName, MatchPhase, Phase
-from engine.hand import Hand, Observation
+from engine.hand import Hand
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.standings import Standings, standings
+from engine.visibility import MatchObservation as MatchObservation  # re-exported: its home was here
+from engine.visibility import observe_match
 
 
 class Chance(Protocol):
@@ -91,24 +91,6 @@ class ScriptedChance:
     def deck(self) -> tuple[Card, ...] | None:
         d = next(self._decks, None)
         return None if d is None else tuple(d)
-
-
-@dataclass(frozen=True, slots=True)
-class MatchObservation:
-    """What one seat may see of the game: the public game state and its view of the current hand.
-
-    A sitter sees the captain's view (THREE-8) or, with ``sitter_sees_captain_hand`` off, only the
-    public part of it.
-    """
-
-    seat: int
-    role: str  #: "dealer" or "non_dealer" in two-player games; "box", "captain" or "sitter"
-    number: int
-    dealer: int
-    sitter: int | None
-    scores: tuple[int, ...]
-    to_act: int | None
-    hand: Observation | None
 
 
 class Match:
@@ -249,19 +231,8 @@ class Match:
         return self.standings().winner if self.is_over else None
 
     def observation(self, seat: int) -> MatchObservation:
-        """What ``seat`` may see. Rules: VIS-1, THREE-8."""
-        if not 0 <= seat < self.rules.players:
-            raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {self.rules.players}")
-        view: Observation | None = None
-        if self.hand is not None:
-            if seat in self.seats:
-                view = self.hand.observation(seat)
-            else:
-                view = self.hand.observation(self.captain)
-                if not self.rules.sitter_sees_captain_hand:
-                    view = dataclasses.replace(view, hand=(), taken=None, knock_discard=None)
-        role = next(name for name, s in self.roles().items() if s == seat)
-        return MatchObservation(seat, role, self.number, self.dealer, self.sitter, self.scores, self.to_act, view)
+        """What ``seat`` may see (``engine.visibility`` decides). Rules: VIS-1, THREE-8."""
+        return observe_match(self, seat)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (sorted); empty between hands and at the end."""

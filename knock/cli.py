@@ -6,7 +6,6 @@ Subcommands: demo, play, simulate, show, verify, redact, spec, conform (run, cov
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import re
 import sys
@@ -20,19 +19,16 @@ from engine.errors import KnockError
 from engine.events import (
     CutDrawn,
     Dealt,
-    DrewStock,
     GameOver,
     HandDead,
     HandEnded,
     HandScored,
     HandStarted,
-    Knocked,
-    MatchEvent,
 )
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
-from engine.seats import other_seat
+from engine.visibility import SeatLens, Seen
 from knock import __version__
 from knock import audit as audit_mod
 from knock import conformance as conf
@@ -40,9 +36,10 @@ from knock import play as play_mod
 from knock import simulate as sim
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs, shared
+from replay.audit import verify, view_transcript
 from replay.log import LogReader, LogWriter, write_log
-from replay.redact import redact, view_transcript
-from replay.replayer import Replayer, verify
+from replay.redact import redact
+from replay.replayer import Replayer
 from replay.verdict import Verdict
 
 try:
@@ -96,43 +93,8 @@ def render(text: str) -> str:
     return CARD_TOKEN.sub(lambda m: card_markup(Card.parse(m.group(0))), escape(text))
 
 
-class SeatView:
-    """The events as one seat saw them (VIS-1, THREE-8): others' stock draws and knock discards without
-    their card, deals with only the cards it was shown. Keeps track of whose cards the seat sees.
-    """
-
-    def __init__(self, seat: int, sitter_sees: bool) -> None:
-        self.seat, self.sitter_sees = seat, sitter_sees
-        self.sees: int | None = seat
-
-    def filter(self, events: Sequence[MatchEvent]) -> list[MatchEvent | HiddenCard]:
-        out: list[MatchEvent | HiddenCard] = []
-        for e in events:
-            if isinstance(e, HandStarted):
-                captain = other_seat(e.seats, e.dealer)
-                self.sees = self.seat if self.seat in e.seats else (captain if self.sitter_sees else None)
-            elif isinstance(e, Dealt):
-                a, b = (h if s == self.sees else () for s, h in zip(e.seats, e.hands, strict=True))
-                e = dataclasses.replace(e, hands=(a, b), stock=())
-            elif isinstance(e, DrewStock | Knocked) and e.seat != self.sees:
-                out.append(HiddenCard(e.seat, "draws from the stock" if isinstance(e, DrewStock) else "knocks"))
-                continue
-            out.append(e)
-        return out
-
-
-@dataclasses.dataclass(frozen=True)
-class HiddenCard:
-    """An event whose card the seat was not shown."""
-
-    seat: int
-    what: str
-
-    def __str__(self) -> str:
-        return f"p{self.seat} {self.what}"
-
-
-def print_events(events: Sequence[MatchEvent | HiddenCard], names: list[str], history: bool = True) -> None:
+def print_events(events: Sequence[Seen], names: list[str], history: bool = True) -> None:
+    """Events (all of them, or as a seat saw them) as a readable history."""
     safe = [escape(n) for n in names]
 
     def text(event: object) -> str:
@@ -301,7 +263,7 @@ def play(
     match = Match.new(rules, seed=seed)
     path = play_mod.log_path(log, seed)
     path.parent.mkdir(parents=True, exist_ok=True)
-    view = SeatView(seat, rules.sitter_sees_captain_hand)
+    lens = SeatLens(rules, seat)
 
     def ask(prompt: str) -> str:
         try:
@@ -314,7 +276,7 @@ def play(
         console.print(f"[bold]Knock[/]: {rules.name} Gin to {rules.target}; you are p{seat}; log: {path}")
         try:
             play_mod.play_game(
-                match, seat, players, console, ask, lambda evs: print_events(view.filter(evs), names), render,
+                match, seat, players, console, ask, lambda evs: print_events(lens.see_all(evs), names), render,
                 writer.sync,
             )  # fmt: skip
         except play_mod.Quit:
@@ -445,7 +407,7 @@ def show(
     if not 0 <= seat < len(names):
         raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
     console.print(f"[bold]What {names[seat]} saw[/] (cards it was not shown are not printed)")
-    print_events(SeatView(seat, match.rules.sitter_sees_captain_hand).filter(match.events), names)
+    print_events(SeatLens(match.rules, seat).see_all(match.events), names)
 
 
 @app.command(name="redact")

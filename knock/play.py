@@ -16,9 +16,9 @@ from engine.bots import Bot
 from engine.cards import to_mask
 from engine.errors import IllegalAction, NotationError
 from engine.events import HandEnded, HandStarted, MatchEvent
-from engine.hand import Observation
 from engine.match import Match
 from engine.melds import best_arrangement
+from engine.visibility import Observation
 
 Ask = Callable[[str], str]
 Show = Callable[[list[MatchEvent]], None]
@@ -118,7 +118,7 @@ def play_game(
             auto_fn = hand.auto_spread if isinstance(legal[0], Spread) else hand.auto_defence
             action: Action | Advise = choose(console, ask, obs, legal, markup, auto_fn)
         else:
-            if match.sitter == seat and to_act == match.captain and match.rules.sitter_sees_captain_hand:
+            if match.sitter == seat and to_act == match.captain:
                 _advise(match, seat, console, ask, markup)
             action = bots[to_act].choose(hand.observation(to_act), match.legal_actions())
         try:
@@ -130,10 +130,10 @@ def play_game(
 
 
 def _advise(match: Match, seat: int, console: Console, ask: Ask, markup: Callable[[str], str]) -> None:
-    hand = match.hand
-    assert hand is not None
+    obs = match.observation(seat).hand
+    if obs is None or not obs.hand:
+        return  # THREE-8: a sitter who is not shown the captain's cards has nothing to advise on
     options = match.advice_options()
-    obs = hand.observation(match.captain)
     console.print(f"the captain p{match.captain} is to act; his cards: {describe_hand(obs, markup)}")
     for i, a in enumerate(options[:30], start=1):
         console.print(markup(f"  {i:>2}. suggest {a.suggestion}"))

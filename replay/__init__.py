@@ -1,1 +1,3 @@
-"""Knock's log replayer (the event log and the audit: see the README's list of what is not built yet)."""
+"""Knock's log library: ``codec`` (records), ``log`` (header, writer, reader), ``grammar`` (the record grammar),
+``replayer`` (the one replay loop, and strict replay of full logs), ``public`` (per-seat views in public mode),
+``redact`` (making per-seat views) and ``audit`` (reports that never raise)."""

@@ -1,60 +1,72 @@
-"""The replayer: rebuild a game from its log alone, re-check every action and every derived record.
+"""The replayer: one driver reads a log through the record grammar; a model gives each record its meaning.
 
-Rules: LOG-8, LOG-9. Replay never calls a random number generator: the draws and deck orders come from
-the log's records, through ``Match.scripted``. Replay runs the engine's compiled executor (its performance
-mode, ``engine.fsm``) unless asked for ``executor="library"``; both give the same game.
+Rules: LOG-8, LOG-9, LOG-12. ``drive`` is the one replay loop, for full logs and per-seat views alike: it
+reads each record, asks the grammar (``replay.grammar``) whether the reader's state accepts its kind, lets the
+model take it, and moves to the state the model picks among the row's. A full log is replayed strictly by
+``Replayer``: the engine re-applies every action through its one validation path and recomputes every derived
+record, and replay never calls a random number generator (the draws and deck orders come from the records,
+through ``Match.scripted``). Replay runs the engine's compiled executor (its performance mode, ``engine.fsm``)
+unless asked for ``executor="library"``; both give the same game. A per-seat view is replayed in public mode
+by ``replay.public.ViewReplayer``. The audits built on both are in ``replay.audit``.
 """
 
 from __future__ import annotations
 
-from collections import deque
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from engine.actions import Action, Advise
 from engine.cards import Card
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidRules, KnockError
-from engine.events import GameOver, HandEnded, MatchEvent
+from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules
+from engine.events import GameOver, HandEnded, HandScored, MatchEvent
 from engine.fsm import ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
-from replay.codec import (
-    RECORD_NAMES,
-    T_ADVICE,
-    T_CHECKPOINT,
-    T_COMMIT,
-    T_CUT,
-    T_DEAL,
-    T_HAND,
-    T_LAYOFF,
-    T_REVEAL,
-    T_SPREAD,
-    T_TRAILER,
-    CodecError,
-    action_of,
-    commitment,
-    event_record,
-    record_type,
-)
+from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
+from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
 from replay.log import Entry, LogError, LogReader
 
-INPUTS = (T_SPREAD, T_LAYOFF, T_ADVICE)
-SEALS = ([T_CHECKPOINT], [T_TRAILER])
+#: A record's handler: takes the record (the grammar accepted it at the row's state) and returns the next state.
+Handler = Callable[[Row, Entry], At]
 
 
-def expected_records(events: list[MatchEvent]) -> list[Any]:
-    """The records (and seals) a log holds for these engine events, in order (LOG-4, LOG-6)."""
-    out: list[Any] = []
-    for e in events:
-        rec = event_record(e)
-        if rec is not None:
-            out.append(rec)
-        if isinstance(e, HandEnded):
-            out.append([T_CHECKPOINT])
-        elif isinstance(e, GameOver):
-            out.append([T_TRAILER])
-    return out
+class Model(Protocol):
+    """What a record means to a replay: a handler per record kind, and the error for a record out of place."""
+
+    handlers: dict[Kind, Handler]
+
+    def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
+        """The error for a record of ``kind`` where the grammar does not accept it (``at``)."""
+        ...
+
+    def unfinished(self, at: At, index: int) -> LogError:
+        """The error for a log that ends at ``at``, before its trailer."""
+        ...
+
+
+def drive(reader: LogReader, model: Model, *, view: bool = False) -> Iterator[tuple[Entry, At]]:
+    """The one replay loop: every record through the grammar and the model; yields each with the state after it.
+
+    Raises:
+        LogError: the first record the reader, the grammar or the model refuses, with its number.
+    """
+    at = At.CUT
+    accepts = ACCEPTS
+    handlers = model.handlers
+    for entry in reader.entries():
+        kind = classify(entry.record, view)
+        row = accepts[at].get(kind)
+        if row is None:
+            raise model.refuse(at, kind, entry)
+        after = handlers[kind](row, entry)
+        if after not in row.next:
+            raise InternalError(f"record {entry.index}: {kind.value} leads from {at.value} to {row.next}, "
+                                f"not to {after.value}")  # fmt: skip
+        at = after
+        yield entry, at
+    if at is not At.END:
+        raise model.unfinished(at, reader.index)
 
 
 class ReplayError(LogError):
@@ -75,15 +87,24 @@ class ReplayError(LogError):
 
 @dataclass(frozen=True, slots=True)
 class ReplayState:
-    """The game after one record: the record's index and value, and the live match (read it, don't change it)."""
+    """The game after one record: the record's index and value, the live match (read it, don't change it), and
+    the engine's event the record stands for (None for the log's own framing: commitments, salts, seals)."""
 
     index: int
     record: Any
     match: Match
+    event: MatchEvent | None = None
 
 
 class Replayer:
-    """Replays one log strictly: ``states()`` yields the game after every record; ``run()`` replays it all."""
+    """Replays one full log strictly: ``states()`` yields the game after every record; ``run()`` replays it all.
+
+    >>> from engine.bots import GreedyBot, play_match
+    >>> from replay.log import write_log
+    >>> game = play_match(Match.new(seed=5), [GreedyBot(), GreedyBot()])
+    >>> Replayer(write_log(game)).run().events == game.events
+    True
+    """
 
     def __init__(self, source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> None:
         self.executor: ExecutorName = executor
@@ -99,72 +120,25 @@ class Replayer:
             raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
         if len(header.players) != self.rules.players:
             raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
-        self.match: Match | None = None
-        self._expected: deque[Any] = deque()  # derived records (and seals) the log must hold next
-        self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
-        self._deck_codes = b""
+        self.model = Strict(self.reader, self.rules, executor)
+
+    @property
+    def match(self) -> Match | None:
+        """The game rebuilt so far (None before the first deal)."""
+        return self.model.match
 
     def states(self) -> Iterator[ReplayState]:
-        """The game after every record, in order (the draw's records are yielded once the first hand is dealt)."""
-        for done in self._steps():
-            assert self.match is not None
-            for e in done:
-                yield ReplayState(e.index, e.record, self.match)
-
-    def _steps(self) -> Iterator[Sequence[Entry]]:
-        """Replay record by record; yields the records each step consumed."""
-        entries = self.reader.entries()
-        cuts: list[Entry] = []
-        for entry in entries:
-            rec = entry.record
-            kind = rec[0] if isinstance(rec, list) and rec and type(rec[0]) is int else None
-            done: Sequence[Entry] = (entry,)
-            if kind == T_COMMIT:
-                self._take_commitment(entry)
-                if self.match is None:
-                    cuts.append(entry)
-                    continue
-            elif kind == T_REVEAL:
-                self._reveal(entry)
-            elif kind == T_CHECKPOINT:
-                if self._commit is not None:
-                    raise ReplayError("LOG-10", entry.index, "the hand ends without revealing its salt")
-                self._expect_seal(entry, "checkpoint")
-            elif kind == T_TRAILER:
-                self._expect_seal(entry, "trailer")
-            elif self.match is None:
-                if kind == T_CUT:
-                    cuts.append(entry)
-                    continue
-                if kind != T_HAND:
-                    raise ReplayError(
-                        "LOG-8", entry.index, f"a game starts with the draw, not a {record_type(rec)} record"
-                    )
-                deal = next(entries, None)
-                self._check_committed(entry, deal)
-                self._start(entry, deal, [(c.index, c.record) for c in cuts if c.record[0] == T_CUT])
-                done = [*cuts, entry, *([deal] if deal else [])]
-            elif self._expected:
-                self._compare(entry)
-            elif kind == T_HAND:
-                deal = next(entries, None)
-                self._check_committed(entry, deal)
-                self._deal(entry, deal)
-                done = [entry, *([deal] if deal else [])]
-            elif isinstance(rec, int) or kind in INPUTS:
-                self._act(entry)
-            elif kind not in RECORD_NAMES:
-                raise ReplayError("LOG-2", entry.index, f"no record has the form {rec!r}")
-            else:
-                raise ReplayError(
-                    "LOG-8", entry.index, f"a {record_type(rec)} record where the engine expects an action"
-                )
-            yield done
-        if self._expected:
-            raise ReplayError("LOG-8", self.reader.index, "the log ends before the engine's records",
-                              expected=self._expected[0])  # fmt: skip
-        if self.match is None or not self.match.is_over:
-            raise ReplayError("LOG-8", self.reader.index, "the log ends before the game is over")
+        """The game after every record, in order (the draw's records are yielded once the first hand is dealt,
+        a hand's record with its deal)."""
+        model = self.model
+        ready = model.ready
+        for _ in drive(self.reader, model):
+            if ready:
+                match = model.match
+                assert match is not None
+                for entry, event in ready:
+                    yield ReplayState(entry.index, entry.record, match, event)
+                ready.clear()
 
     def run(self) -> Match:
         """Replay to the end; returns the rebuilt game.
@@ -172,132 +146,11 @@ class Replayer:
         Raises:
             LogError: the first thing wrong with the log, with its record index.
         """
-        for _ in self._steps():
-            pass
-        assert self.match is not None
-        return self.match
-
-    # --- steps -----------------------------------------------------------------------------------
-
-    def _take_commitment(self, entry: Entry) -> None:
-        rec = entry.record
-        if not self.reader.header.commitments:
-            raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
-        if len(rec) != 2 or not isinstance(rec[1], bytes) or len(rec[1]) != 32:
-            raise ReplayError("LOG-2", entry.index, "a commitment is [10, 32-byte digest]")
-        if self._commit is not None or self._expected or (self.match is not None and not self.match.awaiting_deck):
-            raise ReplayError("LOG-10", entry.index, "a commitment stands only just before a hand")
-        self._commit = (entry.index, rec[1])
-
-    def _check_committed(self, hand: Entry, deal: Entry | None) -> None:
-        if self.reader.header.commitments and self._commit is None:
-            raise ReplayError("LOG-10", hand.index, "a hand without its shuffle commitment")
-        if deal is not None and isinstance(deal.record, list) and len(deal.record) == 2:
-            self._deck_codes = deal.record[1] if isinstance(deal.record[1], bytes) else b""
-
-    def _reveal(self, entry: Entry) -> None:
-        rec = entry.record
-        if self._commit is None or not self._expected or self._expected[0] != [T_CHECKPOINT]:
-            raise ReplayError("LOG-10", entry.index, "a salt is revealed only after its hand's result")
-        if len(rec) != 2 or not isinstance(rec[1], bytes):
-            raise ReplayError("LOG-2", entry.index, "a reveal is [11, salt bytes]")
-        at, digest = self._commit
-        if commitment(self._deck_codes, rec[1]) != digest:
-            raise ReplayError("LOG-10", entry.index, f"the deck and salt do not match the commitment of record {at}")
-        self._commit = None
-
-    def _start(self, hand: Entry, deal: Entry | None, cuts: list[tuple[int, Any]]) -> None:
-        deck = self._deck(hand, deal)
-        rounds = []
-        for index, rec in cuts:
-            if len(rec) != 3 or not isinstance(rec[2], bytes) or any(b > 51 for b in rec[2]):
-                raise ReplayError("LOG-2", index, "a cut record is [0, [seats], card codes]")
-            rounds.append(tuple(Card.from_index(b) for b in rec[2]))
-        try:
-            self.match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor)
-        except InvalidDeal as err:
-            at = cuts[-1][0] if cuts and err.rule.startswith("MATCH") else hand.index
-            raise ReplayError(err.rule, at, err.reason) from None
-        except InvalidRules as err:  # a rule set a game cannot be played under (RULES-3): the header's fault
-            raise ReplayError(err.rule, 0, err.reason) from None
-        produced = [(event_record(e), e) for e in self.match.events]
-        logged = [rec for _, rec in cuts] + [hand.record]
-        for (want, _), (index, got) in zip(produced, [*cuts, (hand.index, hand.record)], strict=False):
-            if want != got:
-                raise ReplayError(
-                    "LOG-8", index, "the draw or the first hand differs from the engine's", expected=want, found=got
-                )
-        if len(produced) - 1 != len(logged):  # the engine's Dealt is the deal record itself
-            raise ReplayError("LOG-8", hand.index, f"{len(cuts)} draw rounds logged, the engine drew "
-                              f"{len(produced) - 2}")  # fmt: skip
-
-    def _deck(self, hand: Entry, deal: Entry | None) -> tuple[Card, ...]:
-        if deal is None:
-            raise ReplayError("LOG-7", hand.index + 1, "the log ends before the deal of a hand")
-        rec = deal.record
-        if not (isinstance(rec, list) and len(rec) == 2 and rec[0] == T_DEAL and isinstance(rec[1], bytes)):
-            raise ReplayError("LOG-8", deal.index, "a hand record must be followed by its deal record", found=rec)
-        if len(rec[1]) != 52 or len(set(rec[1])) != 52 or max(rec[1]) > 51:
-            raise ReplayError("DEAL-4", deal.index, "a deck order holds each of the 52 card codes once")
-        return tuple(Card.from_index(b) for b in rec[1])
-
-    def _deal(self, hand: Entry, deal: Entry | None) -> None:
-        assert self.match is not None
-        if not self.match.awaiting_deck:
-            raise ReplayError("LOG-8", hand.index, "a new hand while the engine is not between hands")
-        deck = self._deck(hand, deal)
-        events = self.match.add_deck(deck)
-        want = event_record(events[0])
-        if want != hand.record:
-            raise ReplayError(
-                "LOG-8", hand.index, "the next hand's roles differ from the engine's", expected=want, found=hand.record
-            )
-
-    def _act(self, entry: Entry) -> None:
-        assert self.match is not None
-        rec = entry.record
-        seat = self.match.to_act
-        if seat is None:
-            raise ReplayError("LOG-8", entry.index, "an action while nobody is to act")
-        try:
-            action: Action
-            if isinstance(rec, list) and rec[0] == T_ADVICE:
-                if len(rec) != 3 or type(rec[1]) is not int:
-                    raise CodecError("an advice record is [5, seat, action]")
-                captain = self.match.captain
-                events = self.match.apply(Advise(rec[1], action_of(rec[2], captain)))
-            else:
-                action = action_of(rec, seat)
-                events = self.match.apply(action)
-        except CodecError as err:
-            raise ReplayError("LOG-2", entry.index, err.reason) from None
-        except InvalidMeld as err:  # a well-formed spread or layoff of cards that are no meld
-            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
-        except IllegalAction as err:
-            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
-        records = expected_records(events)
-        if records[0] != rec:
-            raise ReplayError(
-                "LOG-2", entry.index, "the action is not written in its canonical form", expected=records[0], found=rec
-            )
-        self._expected.extend(records[1:])
-
-    def _compare(self, entry: Entry) -> None:
-        want = self._expected.popleft()
-        if want in SEALS:
-            raise ReplayError("LOG-6", entry.index, f"a {record_type(want)} must follow the hand's result here",
-                              found=record_type(entry.record))  # fmt: skip
-        if want != entry.record:
-            raise ReplayError("LOG-8", entry.index, f"the {record_type(want)} record differs from the engine's",
-                              expected=want, found=entry.record)  # fmt: skip
-
-    def _expect_seal(self, entry: Entry, what: str) -> None:
-        """A checkpoint follows every hand's result and the trailer the game's end (the reader checked the digest)."""
-        want = self._expected[0] if self._expected else None
-        if want is None or record_type(want) != what:
-            raise ReplayError("LOG-6", entry.index, f"a {what} where the engine expects "
-                              f"{record_type(want) if want is not None else 'an action'}")  # fmt: skip
-        self._expected.popleft()
+        ready = self.model.ready
+        for _ in drive(self.reader, self.model):
+            ready.clear()
+        assert self.model.match is not None
+        return self.model.match
 
 
 def iter_states(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> Iterator[ReplayState]:
@@ -305,72 +158,272 @@ def iter_states(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled"
     return Replayer(source, executor=executor).states()
 
 
-@dataclass
-class HandReport:
-    number: int
-    dealer: int
-    seats: tuple[int, int]
-    sitter: int | None
-    dealt: dict[int, str] = field(default_factory=dict)  #: each seat's ten cards as dealt
-    upcard: str = ""
-    knock_limit: int = 0
-    actions: list[str] = field(default_factory=list)
-    result: str = ""
-    scores: tuple[int, ...] = ()
-
-
-@dataclass
-class AuditReport:
-    """What ``verify`` found: the header, every hand, the final result and the digest status, or the error."""
-
-    ok: bool
-    players: tuple[str, ...] = ()
-    rules: dict[str, Any] = field(default_factory=dict)
-    hands: list[HandReport] = field(default_factory=list)
-    winner: int | None = None
-    totals: tuple[int, ...] = ()
-    records: int = 0
-    checkpoints: int = 0
-    error: str = ""
-    error_record: int | None = None
-    error_rule: str = ""
-    view: int | None = None  #: the seat, when the log audited is a per-seat view (LOG-12)
-
-
-def verify(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> AuditReport:
-    """Audit a log: replay it strictly and report every hand, the result and the digests. Never raises for a
-    bad log: the report says where and why it fails.
+class Strict:
+    """A full log's records as the engine sees them (LOG-8): each action re-applied through the match's one
+    validation path, each derived record compared with the engine's event. Keeps the live match, the engine's
+    events the log still owes (a result, the game's end) and the pending shuffle commitment (LOG-10).
     """
-    from engine.events import Dealt, HandDead, HandEnded, HandScored, HandStarted
 
-    report = AuditReport(ok=False)
-    try:
-        replayer = Replayer(source, executor=executor)
-        report.players = replayer.reader.header.players
-        report.rules = replayer.rules.to_dict()
-        seen = 0
-        for state in replayer.states():
-            for e in state.match.events[seen:]:
-                if isinstance(e, HandStarted):
-                    report.hands.append(HandReport(e.number, e.dealer, e.seats, e.sitter))
-                elif isinstance(e, Dealt) and report.hands:
-                    report.hands[-1].upcard, report.hands[-1].knock_limit = str(e.upcard), e.knock_limit
-                    report.hands[-1].dealt = {
-                        s: " ".join(map(str, sorted(h))) for s, h in zip(e.seats, e.hands, strict=True)
-                    }
-                elif isinstance(e, HandEnded):
-                    report.hands[-1].result, report.hands[-1].scores = str(e.result), e.scores
-                elif report.hands and not isinstance(e, HandScored | HandDead):
-                    report.hands[-1].actions.append(str(e))
-            seen = len(state.match.events)
-        match = replayer.match
+    def __init__(self, reader: LogReader, rules: RuleSet, executor: ExecutorName = "compiled") -> None:
+        self.reader = reader
+        self.rules = rules
+        self.executor: ExecutorName = executor
+        self.match: Match | None = None
+        self.ready: list[tuple[Entry, MatchEvent | None]] = []  #: records replayed, for ``Replayer.states``
+        self._held: list[Entry] = []  # the draw's records (and a commitment) before the first deal
+        self._hand: Entry | None = None  # a hand record waiting for its deal
+        self._due: list[MatchEvent] = []  # the engine's events whose records come next: a result, the game's end
+        self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
+        self._deck_codes = b""
+        self.handlers: dict[Kind, Handler] = {
+            **dict.fromkeys(ACTIONS, self._act),
+            Kind.CUT: self._cut,
+            Kind.COMMIT: self._take_commitment,
+            Kind.HAND: self._hand_record,
+            Kind.DEAL: self._deal,
+            Kind.RESULT: self._derived,
+            Kind.REVEAL: self._reveal,
+            Kind.CHECKPOINT: self._checkpoint,
+            Kind.GAME_OVER: self._game_over,
+            Kind.TRAILER: self._trailer,
+        }
+
+    # --- the draw and the deals ------------------------------------------------------------------
+
+    def _cut(self, row: Row, entry: Entry) -> At:
+        self._held.append(entry)  # the draw is checked with the first deal, when the engine makes it
+        return At.CUT
+
+    def _take_commitment(self, row: Row | None, entry: Entry) -> At:
+        rec = entry.record
+        if not self.reader.header.commitments:
+            raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
+        if len(rec) != 2 or not isinstance(rec[1], bytes) or len(rec[1]) != 32:
+            raise ReplayError("LOG-2", entry.index, "a commitment is [10, 32-byte digest]")
+        if row is None or self._due:  # out of place, or the game is over
+            raise ReplayError("LOG-10", entry.index, "a commitment stands only just before a hand")
+        self._commit = (entry.index, rec[1])
+        if self.match is None:
+            self._held.append(entry)
+        else:
+            self.ready.append((entry, None))
+        return At.COMMITTED
+
+    def _hand_record(self, row: Row, entry: Entry) -> At:
+        if self._due:  # the game is over: its end is due, not another hand
+            raise self._differs(entry)
+        self._hand = entry  # checked with its deal, which must come next
+        return At.DEAL
+
+    def _deal(self, row: Row | None, entry: Entry) -> At:
+        """A hand and its deal: the first deal starts the game (the draw with it), a later one is the next hand."""
+        hand = self._hand
+        assert hand is not None
+        self._hand = None
+        if self.reader.header.commitments and self._commit is None:
+            raise ReplayError("LOG-10", hand.index, "a hand without its shuffle commitment")
+        if isinstance(entry.record, list) and len(entry.record) == 2:
+            self._deck_codes = entry.record[1] if isinstance(entry.record[1], bytes) else b""
+        if self.match is None:
+            match = self._start(hand, entry)
+            events = iter(match.events)
+            for held in self._held:
+                self.ready.append((held, next(events) if held.record[0] == T_CUT else None))
+            self.ready += zip((hand, entry), events, strict=True)
+        else:
+            match = self._next_hand(hand, entry)
+            self.ready += zip((hand, entry), match.events[-2:], strict=True)
+        assert match.hand is not None
+        return PLAYING[match.hand.phase]
+
+    def _start(self, hand: Entry, deal: Entry) -> Match:
+        deck = self._deck(hand, deal)
+        cuts = [c for c in self._held if c.record[0] == T_CUT]
+        rounds = []
+        for c in cuts:
+            rec = c.record
+            if len(rec) != 3 or not isinstance(rec[2], bytes) or any(b > 51 for b in rec[2]):
+                raise ReplayError("LOG-2", c.index, "a cut record is [0, [seats], card codes]")
+            rounds.append(tuple(Card.from_index(b) for b in rec[2]))
+        try:
+            match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor)
+        except InvalidDeal as err:
+            at = cuts[-1].index if cuts and err.rule.startswith("MATCH") else hand.index
+            raise ReplayError(err.rule, at, err.reason) from None
+        except InvalidRules as err:  # a rule set a game cannot be played under (RULES-3): the header's fault
+            raise ReplayError(err.rule, 0, err.reason) from None
+        produced = [event_record(e) for e in match.events]
+        logged = [*cuts, hand]
+        for want, got in zip(produced, logged, strict=False):
+            if want != got.record:
+                raise ReplayError("LOG-8", got.index, "the draw or the first hand differs from the engine's",
+                                  expected=want, found=got.record)  # fmt: skip
+        if len(produced) - 1 != len(logged):  # the engine's Dealt is the deal record itself
+            raise ReplayError("LOG-8", hand.index, f"{len(cuts)} draw rounds logged, the engine drew "
+                              f"{len(produced) - 2}")  # fmt: skip
+        self.match = match
+        return match
+
+    def _next_hand(self, hand: Entry, deal: Entry) -> Match:
+        match = self.match
         assert match is not None
-        st = match.standings()
-        report.winner, report.totals = st.winner, st.totals
-        report.records, report.checkpoints = replayer.reader.index, replayer.reader.checkpoints
-        report.ok = True
-    except LogError as err:
-        report.error, report.error_record, report.error_rule = str(err), err.record, err.rule
-    except KnockError as err:  # pragma: no cover - every engine error is turned into a LogError above
-        report.error, report.error_rule = str(err), err.rule
-    return report
+        if not match.awaiting_deck:
+            raise ReplayError("LOG-8", hand.index, "a new hand while the engine is not between hands")
+        events = match.add_deck(self._deck(hand, deal))
+        want = event_record(events[0])
+        if want != hand.record:
+            raise ReplayError(
+                "LOG-8", hand.index, "the next hand's roles differ from the engine's", expected=want, found=hand.record
+            )
+        return match
+
+    def _deck(self, hand: Entry, deal: Entry) -> tuple[Card, ...]:
+        rec = deal.record
+        if not (isinstance(rec, list) and len(rec) == 2 and rec[0] == T_DEAL and isinstance(rec[1], bytes)):
+            raise ReplayError("LOG-8", deal.index, "a hand record must be followed by its deal record", found=rec)
+        if len(rec[1]) != 52 or len(set(rec[1])) != 52 or max(rec[1]) > 51:
+            raise ReplayError("DEAL-4", deal.index, "a deck order holds each of the 52 card codes once")
+        return tuple(Card.from_index(b) for b in rec[1])
+
+    # --- play --------------------------------------------------------------------------------------
+
+    def _act(self, row: Row | None, entry: Entry) -> At:
+        """A player's action (or the sitter's advice) through the match's one validation path."""
+        match = self.match
+        rec = entry.record
+        seat = match.to_act if match is not None else None
+        if match is None or seat is None:
+            raise ReplayError("LOG-8", entry.index, "an action while nobody is to act")
+        try:
+            if type(rec) is list and rec[0] == T_ADVICE:
+                if len(rec) != 3 or type(rec[1]) is not int:
+                    raise CodecError("an advice record is [5, seat, action]")
+                events = match.apply(Advise(rec[1], action_of(rec[2], match.captain)))
+            else:
+                action: Action = action_of(rec, seat)
+                events = match.apply(action)
+        except CodecError as err:
+            raise ReplayError("LOG-2", entry.index, err.reason) from None
+        except InvalidMeld as err:  # a well-formed spread or layoff of cards that are no meld
+            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
+        except IllegalAction as err:
+            raise ReplayError(err.rule, entry.index, f"illegal action: {err.reason}", found=rec) from None
+        first = events[0]
+        if type(rec) is list:  # an integer record is its action's only form; an array must be the canonical one
+            want = event_record(first)
+            if want != rec:
+                raise ReplayError("LOG-2", entry.index, "the action is not written in its canonical form",
+                                  expected=want, found=rec)  # fmt: skip
+        self.ready.append((entry, first))
+        hand = match.hand
+        assert hand is not None
+        at = PLAYING.get(hand.phase)
+        if at is not None:
+            return at
+        # The hand ended: the engine scored it (or it died), entered its result and perhaps ended the game.
+        self._due = [e for e in events if isinstance(e, HandEnded | GameOver)]
+        return At.SCORE if any(isinstance(e, HandScored) for e in events) else At.DEAD_HAND
+
+    # --- the hand's end and the game's -----------------------------------------------------------
+
+    def _derived(self, row: Row, entry: Entry) -> At:
+        """A record the engine derives (a result, the game's end): it must be the engine's, exactly."""
+        want = self._due[0]
+        if event_record(want) != entry.record:
+            raise self._differs(entry)
+        del self._due[0]
+        self.ready.append((entry, want))
+        return row.next[0]
+
+    def _game_over(self, row: Row, entry: Entry) -> At:
+        if not self._due:
+            raise ReplayError("LOG-8", entry.index, "a game-over record where the engine expects an action")
+        return self._derived(row, entry)
+
+    def _reveal(self, row: Row | None, entry: Entry) -> At:
+        rec = entry.record
+        if self._commit is None or row is None:
+            raise ReplayError("LOG-10", entry.index, "a salt is revealed only after its hand's result")
+        if len(rec) != 2 or not isinstance(rec[1], bytes):
+            raise ReplayError("LOG-2", entry.index, "a reveal is [11, salt bytes]")
+        at, digest = self._commit
+        if commitment(self._deck_codes, rec[1]) != digest:
+            raise ReplayError("LOG-10", entry.index, f"the deck and salt do not match the commitment of record {at}")
+        self._commit = None
+        self.ready.append((entry, None))
+        return At.REVEALED
+
+    def _checkpoint(self, row: Row, entry: Entry) -> At:
+        """A checkpoint follows every hand's result (the reader checked its digest, LOG-6)."""
+        if self._commit is not None:
+            raise ReplayError("LOG-10", entry.index, "the hand ends without revealing its salt")
+        self.ready.append((entry, None))
+        return At.ROTATE
+
+    def _trailer(self, row: Row, entry: Entry) -> At:
+        self.ready.append((entry, None))
+        return At.END
+
+    # --- records out of place ----------------------------------------------------------------------
+
+    def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
+        """The error for a record the grammar does not accept here: the rule it breaks, as the engine sees it."""
+        index, rec = entry.index, entry.record
+        if at is At.DEAL:  # the hand's own checks come first, then the deal's, which this record fails
+            self._deal(None, entry)
+        elif kind is Kind.COMMIT:
+            self._take_commitment(None, entry)
+        elif kind is Kind.REVEAL:
+            self._reveal(None, entry)
+        elif kind is Kind.CHECKPOINT or kind is Kind.TRAILER:
+            if kind is Kind.CHECKPOINT and self._commit is not None:
+                return ReplayError("LOG-10", index, "the hand ends without revealing its salt")
+            return ReplayError("LOG-6", index, f"a {kind.value} where the engine expects {self._expects(at)}")
+        elif at is At.CUT or (at is At.COMMITTED and self.match is None):
+            if kind is Kind.CUT:
+                return ReplayError("LOG-10", index, "a commitment stands only just before a hand, not the draw")
+            return ReplayError("LOG-8", index, f"a game starts with the draw, not a {record_type(rec)} record")
+        elif at is At.SCORE or at is At.DEAD_HAND or (at is At.ROTATE and self._due):
+            return self._differs(entry)
+        elif at is At.HAND_OVER or at is At.REVEALED or at is At.GAME_OVER:
+            seal = "trailer" if at is At.GAME_OVER else "checkpoint"
+            return ReplayError("LOG-6", index, f"a {seal} must follow the hand's result here", found=record_type(rec))
+        elif kind in ACTIONS:
+            self._act(None, entry)  # the engine names the rule the action breaks (nobody to act, or its own)
+        elif kind is Kind.HAND:
+            return ReplayError("LOG-8", index, "a new hand while the engine is not between hands")
+        elif kind is Kind.BAD_FORM:
+            return ReplayError("LOG-2", index, f"no record has the form {rec!r}")
+        else:
+            return ReplayError("LOG-8", index, f"a {record_type(rec)} record where the engine expects an action")
+        raise InternalError(f"record {index}: the grammar refuses a {kind.value} at {at.value}, the engine takes it")
+
+    def unfinished(self, at: At, index: int) -> LogError:
+        return ReplayError("LOG-8", index, "the log ends before the game is over")
+
+    def _expects(self, at: At) -> str:
+        """What the engine expects next, in words (for messages)."""
+        seal = {At.HAND_OVER: "checkpoint", At.REVEALED: "checkpoint", At.GAME_OVER: "trailer"}.get(at)
+        if seal is not None:
+            return seal
+        return record_type(event_record(self._due[0])) if self._due else "an action"
+
+    def _differs(self, entry: Entry) -> ReplayError:
+        want = event_record(self._due[0])
+        return ReplayError("LOG-8", entry.index, f"the {record_type(want)} record differs from the engine's",
+                           expected=want, found=entry.record)  # fmt: skip
+
+
+if TYPE_CHECKING:  # the audit's names, importable here as before (served by ``__getattr__`` at run time)
+    from replay.audit import AuditReport as AuditReport
+    from replay.audit import HandReport as HandReport
+    from replay.audit import verify as verify
+
+
+def __getattr__(name: str) -> Any:
+    """The audit (``verify``, ``AuditReport``, ``HandReport``) lives in ``replay.audit``; importable here too."""
+    if name in ("verify", "AuditReport", "HandReport"):
+        from replay import audit
+
+        return getattr(audit, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -22,7 +22,7 @@ from typing import Any, Literal
 
 from engine.errors import render
 from replay.log import LogError, LogReader, LogTruncated
-from replay.redact import PublicReplayer
+from replay.public import ViewReplayer
 from replay.replayer import Replayer
 
 Kind = Literal["pass", "unfinished", "fail"]
@@ -96,7 +96,7 @@ class _Progress:
     def __init__(self) -> None:
         self.reader: LogReader | None = None
         self.replayer: Replayer | None = None
-        self.public: PublicReplayer | None = None
+        self.public: ViewReplayer | None = None
 
     def verdict(self, kind: Kind, record: int | None, rule: str, message: str, *, internal: bool = False) -> Verdict:
         reader = self.reader
@@ -125,7 +125,7 @@ def _judge(data: bytes, progress: _Progress) -> Verdict:
         progress.reader = progress.replayer.reader
         progress.replayer.run()
     else:
-        progress.public = PublicReplayer(data)
+        progress.public = ViewReplayer(data)
         progress.reader = progress.public.reader
         progress.public.run()
     reader = progress.reader

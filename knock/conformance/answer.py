@@ -20,7 +20,7 @@ from engine.rules import RuleSet
 from knock.conformance.cases import CANONICAL, Case, CaseError, CaseHand
 from knock.conformance.notation import resolve
 from replay.log import LogError, LogReader, LogTruncated
-from replay.redact import PublicReplayer
+from replay.public import ViewReplayer
 from replay.replayer import Replayer
 
 
@@ -163,7 +163,7 @@ def _answer_view(data: bytes) -> dict[str, Any]:
     """A per-seat view is answered in public mode (LOG-12): outcome, scores, game_over and winner; a view
     that ends cleanly before its trailer, of a game in progress, is accepted so far (LOG-7, LOG-13)."""
     try:
-        replayer = PublicReplayer(data)
+        replayer = ViewReplayer(data)
     except LogError as err:
         return _log_reject(err)
     try:

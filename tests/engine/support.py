@@ -9,7 +9,7 @@ import pytest
 from engine.actions import Action, Discard, DrawStock, parse_action
 from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.events import Discarded, DrewDiscard, DrewStock, Knocked, UpcardTaken
+from engine.events import Discarded, DrewDiscard, DrewStock, UpcardTaken
 from engine.hand import Hand
 
 
@@ -67,13 +67,14 @@ def cards_in(value: object) -> set[Card]:
 
 
 def taken_and_held(hand: Hand, seat: int) -> set[Card]:
-    """The cards ``seat`` took from the discard pile and still holds, read from the events (not the engine's state)."""
+    """The cards ``seat`` took from the discard pile and has not discarded face up since, read from the events (not
+    the engine's state): a card he knocks with goes face down, unseen (VIS-1)."""
     held: set[Card] = set()
     for event in hand.events:
         match event:
             case UpcardTaken(seat=s, card=c) | DrewDiscard(seat=s, card=c) if s == seat:
                 held.add(c)
-            case Discarded(seat=s, card=c) | Knocked(seat=s, card=c) if s == seat:
+            case Discarded(seat=s, card=c) if s == seat:
                 held.discard(c)
     return held
 
@@ -89,6 +90,6 @@ def hidden_from(hand: Hand, seat: int, known: set[Card] | None = None) -> set[Ca
         known = taken_and_held(hand, other)
     hidden = set(hand.cards_of(other)) - known - cards_in(hand.spread) - cards_in(hand.defence)
     hidden |= set(hand.stock)
-    if hand.knocker == other and hand.knock_card is not None:
-        hidden.add(hand.knock_card)
+    if hand.knocker == other and hand.knock_card is not None and hand.knock_card not in known:
+        hidden.add(hand.knock_card)  # face down (a card he took from the pile was seen there, VIS-1)
     return hidden - {hand.upcard}

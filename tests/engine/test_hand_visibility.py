@@ -20,10 +20,11 @@ from engine.actions import (
 )
 from engine.cards import Card, cards, to_mask
 from engine.fsm import Phase
-from engine.hand import Hand, Observation
+from engine.hand import Hand
 from engine.melds import best_arrangement, deadwood, discards_within, knock_deadwood
 from engine.rules import RuleSet
 from engine.showdown import best_defence
+from engine.visibility import Observation
 from tests.engine.support import cards_in, hidden_from, taken_and_held
 from tests.helpers import deal, play
 

@@ -17,10 +17,11 @@ from engine.cards import Card, cards, from_mask
 from engine.errors import IllegalAction
 from engine.events import Advised, Dealt, HandStarted, UpcardPassed, UpcardTaken
 from engine.fsm import Phase
-from engine.hand import Hand, Observation
+from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
+from engine.visibility import Observation
 from tests.engine.match_support import (
     JUNK,
     Scenario,
@@ -388,7 +389,8 @@ def test_what_the_sitter_and_the_box_see_at_every_step(sees: bool, seed: int) ->
         b = box_view.hand
         assert b is not None and b.seat == box
         assert not visible_cards(b) & private_cards(hand, captain)
-        assert set(b.opponent_known) <= set(hand.cards_of(captain)) - private_cards(hand, captain)
+        face_down = {hand.knock_card} if hand.knocker == captain and hand.knock_card is not None else set()
+        assert set(b.opponent_known) <= (set(hand.cards_of(captain)) | face_down) - private_cards(hand, captain)
         # and the sitter's view never shows the box's private cards
         assert not visible_cards(s) & private_cards(hand, box)
         # the game-level parts are public

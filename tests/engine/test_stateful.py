@@ -158,9 +158,10 @@ def refusals(m: Match, action: MatchAction) -> set[str]:
 def secret(hand: Hand, seat: int) -> set[Card]:
     """What only ``seat`` knows of his own cards: not taken from the pile, not laid in the showdown, and his
     face-down knock discard (VIS-1, LAY-7)."""
-    out = set(hand.cards_of(seat)) - taken_and_held(hand, seat) - cards_in(hand.spread) - cards_in(hand.defence)
-    if hand.knocker == seat and hand.knock_card is not None:
-        out.add(hand.knock_card)
+    known = taken_and_held(hand, seat)
+    out = set(hand.cards_of(seat)) - known - cards_in(hand.spread) - cards_in(hand.defence)
+    if hand.knocker == seat and hand.knock_card is not None and hand.knock_card not in known:
+        out.add(hand.knock_card)  # (a card he took from the pile was seen there)
     return out
 
 

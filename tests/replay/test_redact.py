@@ -11,8 +11,12 @@ from engine.bots import Bot, GreedyBot, RandomBot
 from engine.cards import Card
 from engine.match import Match
 from engine.rules import RuleSet
+from engine.seats import other_seat
+from engine.visibility import MatchObservation
 from replay.codec import DISCARD_BASE, KNOCK_BASE, T_DEAL, T_LAYOFF, T_SPREAD, chain, header_digest, pack, unpacked
+from replay.grammar import PLAYING, At
 from replay.log import LogError, LogReader, write_log
+from replay.public import PublicState, ViewReplayer
 from replay.redact import KNOCK_HIDDEN, T_SEEN_DRAW, UNKNOWN, PublicReplayer, redact
 from replay.replayer import Replayer
 
@@ -122,7 +126,7 @@ def test_a_view_replays_in_public_mode_to_the_public_state(preset: str, seed: in
     played = game(preset, seed, sitter_sees_captain_hand=seed % 2 == 0)
     data = write_log(played, commit_key=b"k")
     for seat in range(played.rules.players):
-        public = PublicReplayer(redact(data, seat))
+        public = ViewReplayer(redact(data, seat))
         for pub, state in zip(public.states(), Replayer(data).states(), strict=True):
             m = state.match
             hand = m.hand
@@ -142,7 +146,7 @@ def test_a_view_is_not_a_full_log_and_a_full_log_is_not_a_view() -> None:
     with pytest.raises(LogError, match="LOG-11"):
         Replayer(redact(data, 0)).run()
     with pytest.raises(LogError, match="LOG-12"):
-        PublicReplayer(data)
+        ViewReplayer(data)
     with pytest.raises(LogError, match="LOG-11"):
         redact(data, 5)
 
@@ -171,7 +175,7 @@ def test_a_forged_view_is_caught_in_public_mode() -> None:
     forged = list(body)
     forged[draws[0]] = [T_SEEN_DRAW, own_card]  # a card the seat already holds
     with pytest.raises(LogError, match="LOG-12") as info:
-        PublicReplayer(reseal(header, forged)).run()
+        ViewReplayer(reseal(header, forged)).run()
     assert info.value.record == draws[0] + 1
 
 
@@ -192,3 +196,101 @@ def test_a_view_drops_free_metadata_and_hides_advice_from_the_box() -> None:
                 heard += r[2] is not None
                 hidden += r[2] is None
         assert heard + hidden > 0
+
+
+# --- one visibility: a seat's observation is what its view replays to -----------------------------------------
+
+VARIANTS: list[tuple[str, dict[str, Any]]] = [
+    ("standard", {}),
+    ("standard", {"wall_pickup_to_knock": True}),
+    ("standard", {"max_consecutive_discard_pickups": 2, "may_discard_taken_card": True}),
+    ("oklahoma", {"big_gin_bonus": 31, "spades_double": True}),
+    ("three_handed", {}),
+    ("three_handed", {"sitter_sees_captain_hand": False, "wall_pickup_to_knock": True}),
+    ("three_handed", {"three_handed_dead_hand": "box_wins", "immediate_boxes": True, "box_bonus": 25}),
+]
+
+
+def mixed_game(preset: str, seed: int, **options: Any) -> Match:
+    """A seeded game of random and greedy bots, the sitter advising now and then."""
+    rules = RuleSet.preset(preset, **options)
+    bots: list[Bot] = (
+        [RandomBot(seed), GreedyBot(), RandomBot(seed + 7)] if seed % 2 else [GreedyBot(), RandomBot(seed), GreedyBot()]
+    )
+    m = Match.new(rules, seed=seed)
+    n = 0
+    while (seat := m.to_act) is not None:
+        n += 1
+        options_ = m.advice_options()
+        if options_ and n % 3 == 0:
+            m.apply(options_[n % len(options_)])
+        assert m.hand is not None
+        m.apply(bots[seat].choose(m.hand.observation(seat), m.legal_actions()))
+    return m
+
+
+def agrees(obs: MatchObservation, pub: PublicState) -> None:
+    """Everything a seat's observation holds that a view's records carry equals its public replay (the log
+    carries the melds of a spread and a defence, not the cards left over)."""
+    assert (obs.number, obs.dealer, obs.sitter, obs.scores) == (pub.number, pub.dealer, pub.sitter, pub.scores)
+    h = obs.hand
+    assert h is not None
+    playing = pub.phase in PLAYING.values()
+    assert obs.to_act == (pub.turn if playing else None)
+    if playing:
+        assert h.phase.value == pub.phase.value
+    shown = pub.viewer == pub.position
+    assert h.seat == pub.position
+    assert h.hand == tuple(sorted(pub.own))
+    assert (h.discard_pile, h.stock_size, h.upcard, h.knock_limit) == (
+        tuple(pub.discard_pile), pub.stock_size, pub.upcard, pub.knock_limit)  # fmt: skip
+    assert h.opponent_hand_size == pub.held[other_seat(pub.seats, pub.position)]
+    assert set(h.opponent_known) == pub.opponent_known
+    assert h.taken == (pub.taken if shown and pub.turn == pub.position else None)
+    assert (h.knocker, h.knock_discard) == (pub.knocker, pub.knock_discard)
+    assert (h.stock_only, h.must_knock) == (pub.stock_only, pub.must_knock and pub.turn == pub.position)
+    assert (h.spread and tuple(m.cards for m in h.spread.melds)) == pub.spread
+    d = h.defence
+    assert (d and (tuple(m.cards for m in d.melds), tuple((lo.card, lo.onto.cards) for lo in d.layoffs))) == pub.defence
+    assert h.result == pub.result
+
+
+@pytest.mark.rule("VIS-1", "THREE-8", "LOG-11", "LOG-12")
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize(("preset", "options"), VARIANTS, ids=[f"{p}-{i}" for i, (p, _) in enumerate(VARIANTS)])
+def test_each_seats_observation_is_what_its_view_replays_to(preset: str, options: dict[str, Any], seed: int) -> None:
+    played = mixed_game(preset, seed, **options)
+    data = write_log(played, commit_key=b"k" if seed == 2 else None)
+    for seat in range(played.rules.players):
+        full = Replayer(data).states()
+        compared = 0
+        for (entry, pub), state in zip(ViewReplayer(redact(data, seat)).records(), full, strict=True):
+            assert entry.index == state.index
+            if pub.phase in PLAYING.values() or pub.phase in (At.ROTATE, At.END):
+                agrees(state.match.observation(seat), pub)
+                compared += 1
+        assert compared > len(played.events) // 2
+
+
+@pytest.mark.rule("LOG-11", "THREE-8", "THREE-7")
+def test_the_sitter_hears_his_own_advice_even_when_he_does_not_see_the_captains_cards() -> None:
+    played = game("three_handed", 9, advise=True, sitter_sees_captain_hand=False)
+    data = write_log(played)
+    box = sitter = -1
+    heard = 0
+    for seat in range(3):
+        for r in values(redact(data, seat))[1:]:
+            if isinstance(r, list) and r[0] == 1:
+                box, sitter = r[2], r[5]
+            elif isinstance(r, list) and r[0] == 5:
+                assert (r[2] is None) == (seat == box), f"p{seat}, box p{box}, sitter p{sitter}: {r}"
+                heard += seat == sitter
+    assert heard > 0
+
+
+@pytest.mark.rule("LOG-12")
+def test_public_replayer_is_the_view_replayer_under_its_old_name() -> None:
+    view = redact(write_log(game("standard", 3)), 1)
+    with pytest.warns(DeprecationWarning, match="ViewReplayer"):
+        old = PublicReplayer(view)
+    assert old.run() == ViewReplayer(view).run()

@@ -1,0 +1,284 @@
+"""What a seat may see: the one place that decides it. Rules: VIS-1, VIS-2, THREE-7, THREE-8, LOG-11.
+
+``sight`` says, for a seat in a hand, whose cards it is shown and whether it hears the sitter's advice;
+everything else here follows from it, and everything that shows a seat its view asks here:
+
+- ``observe_hand`` and ``observe_match`` — the live state (``Hand.observation``, ``Match.observation``; bots
+  and terminal play use them);
+- ``SeatLens`` — a game's events as the seat saw them, one at a time (``knock show --seat``, terminal play, and
+  the redaction of a log into the seat's view, ``replay.redact``, one record per event);
+- ``shown_meta`` — what a view carries of the log's free metadata (nothing).
+
+>>> from engine.match import Match
+>>> from engine.rules import RuleSet
+>>> m = Match.new(RuleSet.preset("three_handed"), seed=4)
+>>> s = sight(m.rules, m.sitter, m.seats, m.dealer)       # the sitter advises the captain
+>>> s.viewer == m.captain, s.hears_advice
+(True, True)
+>>> sight(m.rules, m.dealer, m.seats, m.dealer).hears_advice  # the box never does
+False
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeAlias
+
+from engine.cards import Card, from_mask
+from engine.errors import InvalidSeat
+from engine.events import (
+    Advised,
+    Dealt,
+    DefenceLaid,
+    DrewDiscard,
+    DrewStock,
+    HandStarted,
+    Knocked,
+    MatchEvent,
+    SpreadLaid,
+    UpcardTaken,
+)
+from engine.fsm import Phase
+from engine.rules import RuleSet
+from engine.scoring import HandResult
+from engine.seats import other_seat
+
+if TYPE_CHECKING:
+    from engine.hand import Hand
+    from engine.match import Match
+
+
+@dataclass(frozen=True, slots=True)
+class Sight:
+    """What one seat sees in one hand. Rules: VIS-1, THREE-8.
+
+    ``position`` is the place at the table the seat looks from: its own seat when it plays, the captain's
+    when it sits out (the sitter advises him). ``viewer`` is the seat whose cards it is shown — the position,
+    or None for a sitter without ``sitter_sees_captain_hand`` (or a seat not in the game). ``hears_advice``:
+    the sitter's suggestions reach the captain and the sitter, never the box.
+    """
+
+    seat: int
+    position: int
+    viewer: int | None
+    hears_advice: bool
+
+
+def sight(rules: RuleSet, seat: int, seats: tuple[int, int], dealer: int) -> Sight:
+    """What ``seat`` sees in a hand dealt by ``dealer`` to ``seats``: the one answer. Rules: VIS-1, THREE-7, THREE-8."""
+    if seat in seats:
+        return Sight(seat, seat, seat, rules.players == 2 or seat != dealer)
+    captain = other_seat(seats, dealer)
+    return Sight(seat, captain, captain if rules.sitter_sees_captain_hand else None, True)
+
+
+# --- the live state ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Observation:
+    """What one seat may see of a hand. Rules: VIS-1, VIS-2.
+
+    ``opponent_known`` are the cards the opponent took from the discard pile and has not discarded face up
+    since (a card he knocks with goes face down: the seat does not see it go, VIS-1, LAY-7);
+    ``taken`` is this seat's card taken from the discard pile this turn (it may not be discarded, TURN-4).
+    """
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand: tuple[Card, ...]
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    upcard: Card
+    knock_limit: int
+    opponent_hand_size: int
+    opponent_known: tuple[Card, ...]
+    taken: Card | None
+    knocker: int | None
+    knock_discard: Card | None
+    spread: SpreadLaid | None
+    defence: DefenceLaid | None
+    result: HandResult | None
+    rules: RuleSet
+    stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
+    must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
+
+
+@dataclass(frozen=True, slots=True)
+class MatchObservation:
+    """What one seat may see of the game: the public game state and its view of the current hand.
+
+    A sitter sees the captain's view (THREE-8) or, with ``sitter_sees_captain_hand`` off, only the
+    public part of it.
+    """
+
+    seat: int
+    role: str  #: "dealer" or "non_dealer" in two-player games; "box", "captain" or "sitter"
+    number: int
+    dealer: int
+    sitter: int | None
+    scores: tuple[int, ...]
+    to_act: int | None
+    hand: Observation | None
+
+
+def observe_hand(hand: Hand, seat: int) -> Observation:
+    """Exactly what ``seat``, one of the hand's two seats, may see of it. Rules: VIS-1, VIS-2.
+
+    Raises:
+        InvalidSeat: the seat holds no cards in this hand.
+    """
+    if seat not in hand.seats:
+        raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {hand.seats})")
+    return _observe(hand, seat, seat)
+
+
+def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
+    """The hand seen from ``position``; its private part (cards, the card taken, the knock discard) only when
+    ``viewer`` is that position."""
+    other = other_seat(hand.seats, position)
+    shown = viewer == position
+    turn = hand.turn
+    known = hand.known[other]
+    if hand.knocker == other and hand.knock_card is not None and _taken(hand, hand.knock_card):
+        known |= hand.knock_card.bit  # VIS-1: it went face down; for this seat it is still the card taken
+    return Observation(
+        seat=position,
+        phase=hand.phase,
+        to_act=hand.to_act,
+        dealer=hand.dealer,
+        hand=from_mask(hand.hands[position]) if shown else (),
+        discard_pile=tuple(hand.discards),
+        stock_size=len(hand.stock),
+        upcard=hand.upcard,
+        knock_limit=hand.knock_limit,
+        opponent_hand_size=hand.hands[other].bit_count(),
+        opponent_known=from_mask(known),
+        taken=hand.taken if shown and turn == position else None,
+        knocker=hand.knocker,
+        knock_discard=hand.knock_card if shown and hand.knocker == position else None,  # LAY-7: face down
+        spread=hand.spread,
+        defence=hand.defence,
+        result=hand.result,
+        rules=hand.rules,
+        stock_only=hand.stock_only,
+        must_knock=hand.must_knock and turn == position,
+    )
+
+
+def _taken(hand: Hand, card: Card) -> bool:
+    """Whether the card a player holds came to him from the discard pile (its last move into a hand)."""
+    for e in reversed(hand.events):
+        if isinstance(e, UpcardTaken | DrewDiscard) and e.card == card:
+            return True
+        if isinstance(e, DrewStock) and e.card == card:
+            return False
+    return False  # dealt to him
+
+
+def observe_match(match: Match, seat: int) -> MatchObservation:
+    """What ``seat`` may see of a game: the public game state and its sight of the current hand.
+    Rules: VIS-1, THREE-8.
+
+    Raises:
+        InvalidSeat: no such seat in the game.
+    """
+    if not 0 <= seat < match.rules.players:
+        raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {match.rules.players}")
+    view: Observation | None = None
+    if match.hand is not None:
+        s = sight(match.rules, seat, match.seats, match.dealer)
+        view = _observe(match.hand, s.position, s.viewer)
+    role = next(name for name, s in match.roles().items() if s == seat)
+    return MatchObservation(seat, role, match.number, match.dealer, match.sitter, match.scores, match.to_act, view)
+
+
+# --- events as a seat saw them ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenDraw:
+    """A stock draw whose card the seat was not shown (LOG-11: a plain ``draw`` in its view)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} draws from the stock"
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenKnock:
+    """A knock whose face-down discard the seat was not shown (LAY-7)."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} knocks"
+
+
+@dataclass(frozen=True, slots=True)
+class HiddenAdvice:
+    """The sitter's advice, which the box does not hear (THREE-8): that it was given, not what it said."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} advises the captain"
+
+
+#: An event as a seat saw it: the event itself, with a deal's unseen hands and the stock left out, or
+#: one of the hidden forms.
+Seen: TypeAlias = MatchEvent | HiddenDraw | HiddenKnock | HiddenAdvice
+
+
+class SeatLens:
+    """A game's events as ``seat`` saw them, in order: feed it every event (``see``, ``see_all``); it keeps
+    track of the seat's sight from each hand's start. Rules: VIS-1, THREE-8, LOG-11.
+
+    >>> from engine.match import Match
+    >>> m = Match.new(seed=3)
+    >>> seen = SeatLens(m.rules, 0).see_all(m.events)
+    >>> deal = seen[-1]
+    >>> [len(h) for h in deal.hands], len(deal.stock)
+    ([10, 0], 0)
+    """
+
+    def __init__(self, rules: RuleSet, seat: int) -> None:
+        if not 0 <= seat < rules.players:
+            raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {rules.players}")
+        self.rules = rules
+        self.seat = seat
+        self.sight: Sight | None = None  #: the seat's sight in the current hand (None before the first)
+
+    def see(self, event: MatchEvent) -> Seen:
+        """What the seat saw of ``event`` (events must come in the game's order)."""
+        s = self.sight
+        match event:
+            case HandStarted(seats=seats, dealer=dealer):
+                self.sight = sight(self.rules, self.seat, seats, dealer)
+            case Dealt(seats=seats, hands=hands):
+                viewer = s.viewer if s is not None else None
+                shown = tuple(h if holder == viewer else () for holder, h in zip(seats, hands, strict=True))
+                return dataclasses.replace(event, hands=(shown[0], shown[1]), stock=())
+            case DrewStock(seat=drawer) if s is None or drawer != s.viewer:
+                return HiddenDraw(drawer)
+            case Knocked(seat=knocker) if s is None or knocker != s.viewer:
+                return HiddenKnock(knocker)
+            case Advised(seat=adviser) if s is None or not s.hears_advice:
+                return HiddenAdvice(adviser)
+            case _:
+                pass
+        return event
+
+    def see_all(self, events: Iterable[MatchEvent]) -> list[Seen]:
+        return [self.see(e) for e in events]
+
+
+def shown_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
+    """What a seat's view carries of a log's free metadata: nothing — it may hold anything (a game's seed
+    rebuilds every deal). Rule: LOG-11."""
+    return {}

@@ -1,0 +1,369 @@
+"""A per-seat view replayed in public mode: the same driver and grammar as a full log, with the public rules.
+
+Rule: LOG-12 (spec/log-format.md). A view's reader cannot re-apply the actions (it does not know the hidden
+cards), so ``Public`` gives each record its public meaning: the roles, whose turn it is, the phase of the hand
+(the hand machine's guards restated on what every seat sees: the stock's size, the pickups in a row, the
+cards each seat holds), the discard pile, the stock, the cards the seat holds or advises on, the cards each
+seat took from the pile, the spreads and every result. It refuses a view in which the seat discards a card it
+does not hold, an opponent discards one the seat holds, a drawn card was seen before, more cards are drawn
+than the stock holds, or a record stands where the grammar does not allow it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, BinaryIO
+
+from engine.cards import Card
+from engine.errors import InvalidRules
+from engine.fsm import STOCK_FLOOR
+from engine.hand import HAND_SIZE, knock_limit_for
+from engine.rules import RuleSet
+from engine.scoring import HandResult
+from engine.seats import other_seat
+from engine.visibility import sight
+from replay.codec import DISCARD_BASE, KNOCK_BASE, KNOCK_HIDDEN, UNKNOWN, CodecError, result_of
+from replay.grammar import ACTIONS, At, Kind, Row
+from replay.log import Entry, Header, LogError, LogReader
+from replay.replayer import Handler, drive
+
+UPCARD_AT = 2 * HAND_SIZE  #: the upcard's place in a deal record (DEAL-3)
+
+
+@dataclass
+class PublicState:
+    """The public state of a game as one seat's view shows it (LOG-12); ``seat`` sees ``viewer``'s cards."""
+
+    seat: int
+    number: int = 0
+    dealer: int = 0
+    seats: tuple[int, int] = (0, 1)
+    sitter: int | None = None
+    position: int = 0  #: the seat this one looks from: itself, or the captain for a sitter (THREE-8)
+    viewer: int | None = None  #: whose cards the seat sees this hand (its own, the captain's, or none)
+    phase: At = At.CUT  #: where the game stands (the grammar's state)
+    turn: int | None = None  #: the seat to act
+    upcard: Card | None = None
+    knock_limit: int = 0
+    discard_pile: list[Card] = field(default_factory=list)
+    stock_size: int = 0
+    held: dict[int, int] = field(default_factory=dict)  #: how many cards each seat of the hand holds
+    own: set[Card] = field(default_factory=set)  #: the cards of ``viewer``
+    known: dict[int, set[Card]] = field(default_factory=dict)  #: cards each seat took from the pile and holds
+    seen: set[Card] = field(default_factory=set)  #: every card this seat has been shown in this hand
+    taken: Card | None = None  #: the card the seat to act took from the pile this turn
+    pickups: int = 0  #: discard pickups in a row (DEAD-3)
+    stock_only: bool = False  #: both passed the upcard (OFFER-4)
+    must_knock: bool = False  #: the last discard was taken under the 50th-card rule (DEAD-2)
+    knocker: int | None = None
+    knock_discard: Card | None = None  #: the knocker's face-down card, when the viewer is the knocker
+    big_gin: bool = False
+    spread: tuple[tuple[Card, ...], ...] | None = None  #: the knocker's melds
+    defence: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, tuple[Card, ...]], ...]] | None = None
+    result: HandResult | None = None
+    scores: tuple[int, ...] = ()
+    results: list[list[Any]] = field(default_factory=list)
+    over: bool = False
+    winner: int | None = None
+
+    @property
+    def opponent_known(self) -> set[Card]:
+        """The cards the opponent of ``position`` took from the pile and still holds."""
+        return self.known.get(other_seat(self.seats, self.position), set())
+
+
+class ViewReplayer:
+    """Replays a per-seat view: its framing and digests (as any log), the grammar, the turn order, the stock
+    count, the seat's own cards and everything it was shown. Rule: LOG-12.
+    """
+
+    def __init__(self, source: BinaryIO | bytes) -> None:
+        self.reader = LogReader(source)
+        header = self.reader.header
+        if header.view is None:
+            raise LogError("LOG-12", 0, "not a per-seat view (the header names no 'view')")
+        try:
+            rules = RuleSet.from_dict(header.rules)
+        except InvalidRules as err:
+            raise LogError(err.rule, 0, f"the header's rule set is not valid: {err.reason}") from None
+        except TypeError as err:
+            raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
+        self.header = header
+        self.state = PublicState(seat=header.view, scores=(0,) * len(header.players))
+        self.model = Public(header, rules, self.state)
+
+    def records(self) -> Iterator[tuple[Entry, PublicState]]:
+        """Every record with the public state after it (one object, updated in place)."""
+        st = self.state
+        for entry, at in drive(self.reader, self.model, view=True):
+            st.phase = at
+            yield entry, st
+
+    def states(self) -> Iterator[PublicState]:
+        """The public state after every record (one object, updated in place)."""
+        for _, st in self.records():
+            yield st
+
+    def run(self) -> PublicState:
+        for _ in self.states():
+            pass
+        return self.state
+
+
+class Public:
+    """A view's records as the seat sees them: the public rules, the seat's own cards (LOG-12)."""
+
+    def __init__(self, header: Header, rules: RuleSet, state: PublicState) -> None:
+        self.header = header
+        self.rules = rules
+        self.st = state
+        self._committed = False
+        simple: dict[Kind, Handler] = {
+            Kind.PASS: self._pass,
+            Kind.TAKE: self._pickup,
+            Kind.PICKUP: self._pickup,
+            Kind.DRAW: self._draw,
+            Kind.SEEN_DRAW: self._draw,
+            Kind.DISCARD: self._discard,
+            Kind.KNOCK: self._knock,
+            Kind.HIDDEN_KNOCK: self._knock,
+            Kind.BIG_GIN: self._knock,
+            Kind.DECLINE: self._decline,
+            Kind.SPREAD: self._spread,
+            Kind.LAYOFF: self._layoff,
+            Kind.ADVICE: self._advice,
+        }
+        self.handlers: dict[Kind, Handler] = {
+            **simple,
+            Kind.CUT: self._cut,
+            Kind.COMMIT: self._commit,
+            Kind.HAND: self._hand,
+            Kind.DEAL: self._deal,
+            Kind.RESULT: self._result,
+            Kind.REVEAL: self._framing,
+            Kind.CHECKPOINT: self._framing,
+            Kind.GAME_OVER: self._game_over,
+            Kind.TRAILER: self._framing,
+        }
+
+    # --- the draw and the deals ------------------------------------------------------------------
+
+    def _cut(self, row: Row, entry: Entry) -> At:
+        rec = entry.record
+        ok = len(rec) == 3 and isinstance(rec[1], list) and isinstance(rec[2], bytes) and len(rec[1]) == len(rec[2])
+        if not ok or any(b > 51 for b in rec[2]) or not all(type(s) is int for s in rec[1]):
+            raise LogError("LOG-12", entry.index, "a cut record is [0, [seats], card codes]")
+        return At.CUT
+
+    def _commit(self, row: Row, entry: Entry) -> At:
+        if not self.header.commitments:
+            raise LogError("LOG-12", entry.index, "a shuffle commitment in a view whose header declares none")
+        self._committed = True
+        return At.COMMITTED
+
+    def _hand(self, row: Row, entry: Entry) -> At:
+        st, rec, players = self.st, entry.record, len(self.header.players)
+        if self.header.commitments and not self._committed:
+            raise LogError("LOG-12", entry.index, "a hand without its shuffle commitment")
+        self._committed = False
+        fields = rec[1:] if len(rec) == 6 else []
+        if not fields or not all(type(v) is int or (v is None and i == 4) for i, v in enumerate(fields)):
+            raise LogError("LOG-12", entry.index, "a hand record is [1, number, dealer, seat_a, seat_b, sitter]")
+        number, dealer, a, b, sitter = fields
+        third = None if players == 2 else 3 - a - b
+        if not 0 <= a < b < players or dealer not in (a, b) or sitter != third:
+            raise LogError("LOG-12", entry.index, f"hand {number}: no such roles in a game of {players}")
+        st.number, st.dealer, st.seats, st.sitter = number, dealer, (a, b), sitter
+        s = sight(self.rules, st.seat, st.seats, dealer)
+        st.position, st.viewer = s.position, s.viewer
+        return At.DEAL
+
+    def _deal(self, row: Row, entry: Entry) -> At:
+        st, rec = self.st, entry.record
+        codes = rec[1] if len(rec) == 2 else None
+        if not isinstance(codes, bytes) or len(codes) != 52 or any(c > 51 and c != UNKNOWN for c in codes):
+            raise LogError("LOG-12", entry.index, "a deal in a view is 52 card codes, 255 for a card not seen")
+        first = None if st.viewer is None else (1 if st.viewer == st.dealer else 0)  # DEAL-3: the viewer's places
+        shown = [i for i, c in enumerate(codes) if c != UNKNOWN]
+        mine = [] if first is None else list(range(first, UPCARD_AT, 2))
+        if shown != sorted([*mine, UPCARD_AT]):
+            raise LogError("LOG-12", entry.index, f"the view shows the dealt cards at {shown}, the seat sees "
+                           f"{len(mine)} and the upcard")  # fmt: skip
+        st.upcard = Card.from_index(codes[UPCARD_AT])
+        st.own = {Card.from_index(codes[i]) for i in mine}
+        st.seen = st.own | {st.upcard}
+        st.discard_pile, st.stock_size = [st.upcard], 52 - UPCARD_AT - 1
+        st.held = dict.fromkeys(st.seats, HAND_SIZE)
+        st.known = {s: set() for s in st.seats}
+        st.knock_limit = knock_limit_for(self.rules, st.upcard)
+        st.turn = other_seat(st.seats, st.dealer)
+        st.taken = st.knocker = st.knock_discard = st.spread = st.defence = st.result = None
+        st.pickups, st.stock_only, st.must_knock, st.big_gin = 0, False, False, False
+        return At.UPCARD_OFFER
+
+    # --- play --------------------------------------------------------------------------------------
+
+    def _actor(self, entry: Entry) -> int:
+        if self.st.turn is None:  # pragma: no cover - the grammar takes actions only while a seat is to act
+            raise LogError("LOG-12", entry.index, "an action while nobody is to act")
+        return self.st.turn
+
+    def _pass(self, row: Row, entry: Entry) -> At:
+        st = self.st
+        actor = self._actor(entry)
+        st.turn = other_seat(st.seats, actor)
+        st.stock_only = actor == st.dealer  # OFFER-4: both passed
+        return At.DRAW if actor == st.dealer else At.UPCARD_OFFER
+
+    def _pickup(self, row: Row, entry: Entry) -> At:
+        st = self.st
+        actor = self._actor(entry)
+        if not st.discard_pile:
+            raise LogError("LOG-12", entry.index, "a pickup from an empty discard pile")
+        card = st.discard_pile.pop()
+        if actor == st.viewer:
+            st.own.add(card)
+        st.known[actor].add(card)
+        st.held[actor] += 1
+        st.taken = card
+        st.pickups += 1
+        st.must_knock = row.state is At.WALL  # DEAD-2
+        return At.DISCARD
+
+    def _draw(self, row: Row, entry: Entry) -> At:
+        st, rec = self.st, entry.record
+        actor = self._actor(entry)
+        if row.kind is Kind.SEEN_DRAW:
+            if actor != st.viewer or len(rec) != 2 or type(rec[1]) is not int or not 0 <= rec[1] < 52:
+                raise LogError("LOG-12", entry.index, "only the viewer's own draw shows its card")
+            card = Card.from_index(rec[1])
+            if card in st.seen:
+                raise LogError("LOG-12", entry.index, f"{card} drawn from the stock was seen before")
+            st.own.add(card)
+            st.seen.add(card)
+        elif actor == st.viewer:
+            raise LogError("LOG-12", entry.index, "the viewer's own draw must show its card")
+        st.stock_size -= 1
+        if st.stock_size < 0:
+            raise LogError("LOG-12", entry.index, "more cards drawn than the stock holds")
+        st.held[actor] += 1
+        st.taken, st.stock_only, st.pickups = None, False, 0
+        return At.DISCARD
+
+    def _discard(self, row: Row, entry: Entry) -> At:
+        st = self.st
+        actor = self._actor(entry)
+        card = Card.from_index(entry.record - DISCARD_BASE)
+        if actor == st.viewer:
+            if card not in st.own:
+                raise LogError("LOG-12", entry.index, f"the viewer discards {card}, which it does not hold")
+            st.own.discard(card)
+        elif card in st.own:
+            raise LogError("LOG-12", entry.index, f"p{actor} discards {card}, which the viewer holds")
+        st.known[actor].discard(card)
+        st.held[actor] -= 1
+        st.discard_pile.append(card)
+        st.seen.add(card)
+        st.taken = None
+        st.turn = other_seat(st.seats, actor)
+        # The hand machine's guards on a discard (DEAD-1, DEAD-2, DEAD-3), on what every seat sees.
+        cap = self.rules.max_consecutive_discard_pickups
+        capped = cap is not None and st.pickups >= cap
+        if st.stock_size > STOCK_FLOOR and not capped:
+            return At.DRAW
+        if capped or not self.rules.wall_pickup_to_knock:
+            return At.DEAD_HAND
+        return At.WALL
+
+    def _knock(self, row: Row, entry: Entry) -> At:
+        st, rec = self.st, entry.record
+        actor = self._actor(entry)
+        if row.kind is not Kind.BIG_GIN:
+            if (rec == KNOCK_HIDDEN) != (actor != st.viewer):
+                raise LogError("LOG-12", entry.index, "only the viewer's own knock shows its face-down card")
+            if rec != KNOCK_HIDDEN:
+                card = Card.from_index(rec - KNOCK_BASE)
+                if card not in st.own:
+                    raise LogError("LOG-12", entry.index, f"the viewer knocks with {card}, which it does not hold")
+                st.own.discard(card)
+                st.knock_discard = card
+            st.held[actor] -= 1
+        st.knocker = actor
+        st.big_gin = row.kind is Kind.BIG_GIN
+        st.taken, st.must_knock = None, False
+        return At.KNOCK
+
+    def _decline(self, row: Row, entry: Entry) -> At:
+        self._actor(entry)
+        return At.DEAD_HAND
+
+    def _spread(self, row: Row, entry: Entry) -> At:
+        st = self.st
+        actor = self._actor(entry)
+        st.spread = tuple(self._cards(m, entry) for m in entry.record[1:])
+        st.turn = other_seat(st.seats, actor)  # the defender answers (LAY-1)
+        gin = sum(len(m) for m in st.spread) == st.held[actor]  # KNOCK-5: every card melded
+        return At.SCORE if gin else At.LAYOFF
+
+    def _layoff(self, row: Row, entry: Entry) -> At:
+        rec = entry.record
+        self._actor(entry)
+        if len(rec) != 3 or not isinstance(rec[1], list) or not isinstance(rec[2], list):
+            raise LogError("LOG-12", entry.index, "a layoff record is [4, [melds], [layoffs]]")
+        melds = tuple(self._cards(m, entry) for m in rec[1])
+        layoffs = []
+        for lo in rec[2]:
+            if not isinstance(lo, list) or len(lo) != 2 or type(lo[0]) is not int or not 0 <= lo[0] < 52:
+                raise LogError("LOG-12", entry.index, "a layoff is [card code, meld]")
+            layoffs.append((Card.from_index(lo[0]), self._cards(lo[1], entry)))
+        self.st.defence = (melds, tuple(layoffs))
+        return At.SCORE
+
+    def _advice(self, row: Row, entry: Entry) -> At:
+        rec = entry.record
+        if len(rec) != 3 or type(rec[1]) is not int:
+            raise LogError("LOG-12", entry.index, "an advice record is [5, seat, action or nil]")
+        return row.state
+
+    @staticmethod
+    def _cards(value: Any, entry: Entry) -> tuple[Card, ...]:
+        if not isinstance(value, bytes) or any(b > 51 for b in value):
+            raise LogError("LOG-12", entry.index, "a meld is card codes 0..51 as bytes")
+        return tuple(Card.from_index(b) for b in value)
+
+    # --- the hand's end and the game's -----------------------------------------------------------
+
+    def _result(self, row: Row, entry: Entry) -> At:
+        st = self.st
+        try:
+            st.result = result_of(entry.record, st.seats)
+        except CodecError as err:
+            raise LogError("LOG-12", entry.index, err.reason) from None
+        st.results.append(entry.record)
+        st.scores = tuple(entry.record[10])
+        st.turn = None
+        return At.HAND_OVER
+
+    def _framing(self, row: Row, entry: Entry) -> At:
+        """A salt, a checkpoint or the trailer: public, and checked by the reader's digests (LOG-6)."""
+        return row.next[0]
+
+    def _game_over(self, row: Row, entry: Entry) -> At:
+        st, rec = self.st, entry.record
+        if len(rec) != 3 or type(rec[1]) is not int or not isinstance(rec[2], list):
+            raise LogError("LOG-12", entry.index, "a game-over record is [7, winner, totals]")
+        st.over, st.winner = True, rec[1]
+        return At.GAME_OVER
+
+    # --- records out of place ----------------------------------------------------------------------
+
+    def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
+        if kind is Kind.BAD_CODE or kind is Kind.BAD_FORM:
+            return LogError("LOG-12", entry.index, f"not a record of a view: {entry.record!r:.60}")
+        if kind in ACTIONS and self.st.turn is None:
+            return LogError("LOG-12", entry.index, f"a {kind.value} while nobody is to act")
+        return LogError("LOG-12", entry.index, f"a {kind.value} record where the game is at {at.value}")
+
+    def unfinished(self, at: At, index: int) -> LogError:
+        return LogError("LOG-12", index, "the view ends before the game is over")
