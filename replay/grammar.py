@@ -80,6 +80,8 @@ class Kind(enum.Enum):
     BAD_CODE = "bad code"  #: an integer that is no action code (or a boolean)
     BAD_FORM = "bad form"  #: anything else that is no record
 
+    __hash__ = object.__hash__  # members are singletons compared by identity; the default hashes the name
+
 
 #: Kinds a player's action is written as (an action record, LOG-4); ``BAD_CODE`` is an action that is no action.
 ACTIONS: frozenset[Kind] = frozenset(
@@ -154,6 +156,8 @@ class At(enum.Enum):
     ROTATE = "rotate"  #: between hands: the next hand (or its commitment), or the game's end record
     GAME_OVER = "game_over"  #: the game's end read: the trailer comes next
     END = "end"  #: the trailer read: nothing may follow (LOG-7)
+
+    __hash__ = object.__hash__
 
 
 #: The machine states each reader state may stand for (``engine.fsm``: the match's phase, and the hand's). A hand's

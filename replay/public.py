@@ -15,7 +15,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from engine.cards import Card
+from engine.cards import DECK, Card
 from engine.errors import InvalidRules
 from engine.fsm import STOCK_FLOOR
 from engine.hand import HAND_SIZE, knock_limit_for
@@ -204,21 +204,18 @@ class Public:
 
     # --- play --------------------------------------------------------------------------------------
 
-    def _actor(self, entry: Entry) -> int:
-        if self.st.turn is None:  # pragma: no cover - the grammar takes actions only while a seat is to act
-            raise LogError("LOG-12", entry.index, "an action while nobody is to act")
-        return self.st.turn
-
     def _pass(self, row: Row, entry: Entry) -> At:
         st = self.st
-        actor = self._actor(entry)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
         st.turn = other_seat(st.seats, actor)
         st.stock_only = actor == st.dealer  # OFFER-4: both passed
         return At.DRAW if actor == st.dealer else At.UPCARD_OFFER
 
     def _pickup(self, row: Row, entry: Entry) -> At:
         st = self.st
-        actor = self._actor(entry)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
         if not st.discard_pile:
             raise LogError("LOG-12", entry.index, "a pickup from an empty discard pile")
         card = st.discard_pile.pop()
@@ -233,7 +230,8 @@ class Public:
 
     def _draw(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record
-        actor = self._actor(entry)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
         if row.kind is Kind.SEEN_DRAW:
             if actor != st.viewer or len(rec) != 2 or type(rec[1]) is not int or not 0 <= rec[1] < 52:
                 raise LogError("LOG-12", entry.index, "only the viewer's own draw shows its card")
@@ -253,8 +251,9 @@ class Public:
 
     def _discard(self, row: Row, entry: Entry) -> At:
         st = self.st
-        actor = self._actor(entry)
-        card = Card.from_index(entry.record - DISCARD_BASE)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
+        card = DECK[entry.record - DISCARD_BASE]
         if actor == st.viewer:
             if card not in st.own:
                 raise LogError("LOG-12", entry.index, f"the viewer discards {card}, which it does not hold")
@@ -278,7 +277,8 @@ class Public:
 
     def _knock(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record
-        actor = self._actor(entry)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
         if row.kind is not Kind.BIG_GIN:
             if (rec == KNOCK_HIDDEN) != (actor != st.viewer):
                 raise LogError("LOG-12", entry.index, "only the viewer's own knock shows its face-down card")
@@ -295,12 +295,12 @@ class Public:
         return At.KNOCK
 
     def _decline(self, row: Row, entry: Entry) -> At:
-        self._actor(entry)
         return At.DEAD_HAND
 
     def _spread(self, row: Row, entry: Entry) -> At:
         st = self.st
-        actor = self._actor(entry)
+        actor = st.turn
+        assert actor is not None  # the grammar takes an action only while a seat is to act
         st.spread = tuple(self._cards(m, entry) for m in entry.record[1:])
         st.turn = other_seat(st.seats, actor)  # the defender answers (LAY-1)
         gin = sum(len(m) for m in st.spread) == st.held[actor]  # KNOCK-5: every card melded
@@ -308,7 +308,6 @@ class Public:
 
     def _layoff(self, row: Row, entry: Entry) -> At:
         rec = entry.record
-        self._actor(entry)
         if len(rec) != 3 or not isinstance(rec[1], list) or not isinstance(rec[2], list):
             raise LogError("LOG-12", entry.index, "a layoff record is [4, [melds], [layoffs]]")
         melds = tuple(self._cards(m, entry) for m in rec[1])

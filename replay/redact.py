@@ -8,39 +8,19 @@ recomputed. A view replays in public mode (``replay.public.ViewReplayer``).
 
 from __future__ import annotations
 
+import importlib
 import io
 import warnings
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
 from engine.visibility import SeatLens, shown_meta
-from replay.audit import audit, verify_view, view_transcript
-from replay.codec import (
-    KNOCK_HIDDEN,
-    T_CHECKPOINT,
-    T_SEEN_DRAW,
-    T_TRAILER,
-    UNKNOWN,
-    chain,
-    header_digest,
-    pack,
-    view_record,
-)
+from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, view_record
 from replay.log import LogError, LogTruncated
-from replay.public import PublicState, ViewReplayer
+from replay.public import ViewReplayer
 from replay.replayer import Replayer, ReplayState
 
-__all__ = [
-    "KNOCK_HIDDEN",
-    "T_SEEN_DRAW",
-    "UNKNOWN",
-    "PublicReplayer",
-    "PublicState",
-    "audit",
-    "redact",
-    "verify_view",
-    "view_transcript",
-]
+__all__ = ["PublicReplayer", "redact"]
 
 
 def redact(source: BinaryIO | bytes, seat: int) -> bytes:
@@ -97,3 +77,19 @@ class PublicReplayer(ViewReplayer):
             "replay.redact.PublicReplayer is now replay.public.ViewReplayer", DeprecationWarning, stacklevel=2
         )
         super().__init__(source)
+
+
+#: Names that moved to their own modules, importable here for one more release (with a warning).
+_MOVED = {
+    "audit": "replay.audit", "verify_view": "replay.audit", "view_transcript": "replay.audit",
+    "PublicState": "replay.public", "UNKNOWN": "replay.codec", "T_SEEN_DRAW": "replay.codec",
+    "KNOCK_HIDDEN": "replay.codec",
+}  # fmt: skip
+
+
+def __getattr__(name: str) -> Any:
+    home = _MOVED.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    warnings.warn(f"replay.redact.{name} is now {home}.{name}", DeprecationWarning, stacklevel=2)
+    return getattr(importlib.import_module(home), name)

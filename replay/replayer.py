@@ -12,6 +12,7 @@ by ``replay.public.ViewReplayer``. The audits built on both are in ``replay.audi
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
@@ -421,8 +422,9 @@ if TYPE_CHECKING:  # the audit's names, importable here as before (served by ``_
 
 
 def __getattr__(name: str) -> Any:
-    """The audit (``verify``, ``AuditReport``, ``HandReport``) lives in ``replay.audit``; importable here too."""
+    """The audit's names moved to ``replay.audit``; importable here for one more release, with a warning."""
     if name in ("verify", "AuditReport", "HandReport"):
+        warnings.warn(f"replay.replayer.{name} is now replay.audit.{name}", DeprecationWarning, stacklevel=2)
         from replay import audit
 
         return getattr(audit, name)

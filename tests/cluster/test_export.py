@@ -17,9 +17,9 @@ from knock import export
 from knock import simulate as sim
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
+from replay.audit import verify
 from replay.codec import T_CHECKPOINT, T_TRAILER
 from replay.log import LogReader
-from replay.replayer import verify
 
 GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cluster.md"

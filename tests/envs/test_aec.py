@@ -16,8 +16,9 @@ from engine.rules import RuleSet
 from knock.envs import KnockAEC, aec_env
 from knock.envs import tables as T
 from knock.envs.table import Table, max_hand_points
+from replay.audit import verify
 from replay.log import LogTruncated
-from replay.replayer import iter_states, verify
+from replay.replayer import iter_states
 from tests.engine.match_support import JUNK, KNOCKER
 from tests.envs.support import random_episode, scripted_table
 

@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from engine.fsm import EXECUTOR_NAMES, ExecutorName
-from replay.replayer import Replayer, verify
+from replay.audit import verify
+from replay.replayer import Replayer
 from tests.helpers import tool_check
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -16,9 +16,10 @@ from hypothesis import strategies as st
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
+from replay.audit import verify
 from replay.codec import T_CHECKPOINT, T_COMMIT, T_RESULT, T_REVEAL, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import LogError, LogReader, LogTampered, LogTruncated, LogWriter, write_log
-from replay.replayer import Replayer, ReplayError, verify
+from replay.replayer import Replayer, ReplayError
 
 ROOT = Path(__file__).resolve().parents[2]
 PRESETS = ["standard", "oklahoma", "three_handed"]

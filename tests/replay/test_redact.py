@@ -13,11 +13,24 @@ from engine.match import Match
 from engine.rules import RuleSet
 from engine.seats import other_seat
 from engine.visibility import MatchObservation
-from replay.codec import DISCARD_BASE, KNOCK_BASE, T_DEAL, T_LAYOFF, T_SPREAD, chain, header_digest, pack, unpacked
+from replay.codec import (
+    DISCARD_BASE,
+    KNOCK_BASE,
+    KNOCK_HIDDEN,
+    T_DEAL,
+    T_LAYOFF,
+    T_SEEN_DRAW,
+    T_SPREAD,
+    UNKNOWN,
+    chain,
+    header_digest,
+    pack,
+    unpacked,
+)
 from replay.grammar import PLAYING, At
 from replay.log import LogError, LogReader, write_log
 from replay.public import PublicState, ViewReplayer
-from replay.redact import KNOCK_HIDDEN, T_SEEN_DRAW, UNKNOWN, PublicReplayer, redact
+from replay.redact import PublicReplayer, redact
 from replay.replayer import Replayer
 
 CASES = [("standard", 1), ("oklahoma", 2), ("three_handed", 3), ("three_handed", 4), ("standard", 5)]
