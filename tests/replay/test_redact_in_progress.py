@@ -12,7 +12,8 @@ from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import T_CHECKPOINT, T_DEAL, unpacked
 from replay.log import LogError, LogTruncated, write_log
-from replay.redact import PublicReplayer, redact
+from replay.public import ViewReplayer
+from replay.redact import redact
 from replay.verdict import judge
 
 
@@ -54,7 +55,7 @@ def test_the_view_of_a_game_in_progress_is_the_start_of_the_finished_games_view(
 @pytest.mark.rule("LOG-11", "LOG-12", "LOG-13")
 def test_the_view_of_a_game_in_progress_replays_in_public_mode_as_far_as_it_goes() -> None:
     data = finished_log("standard", 3)
-    replayer = PublicReplayer(redact(data[: end_of_first(data, T_CHECKPOINT)], 1))
+    replayer = ViewReplayer(redact(data[: end_of_first(data, T_CHECKPOINT)], 1))
     with pytest.raises(LogTruncated) as cut:
         replayer.run()
     assert cut.value.clean and not replayer.state.over

@@ -25,10 +25,12 @@ from typing import Any
 
 import msgpack
 
+from replay.audit import audit, verify, verify_view, view_transcript
 from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, unpacked
 from replay.log import LogError, LogReader
-from replay.redact import PublicReplayer, audit, redact, verify_view, view_transcript
-from replay.replayer import Replayer, verify
+from replay.public import ViewReplayer
+from replay.redact import redact
+from replay.replayer import Replayer
 from replay.verdict import judge
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -64,7 +66,7 @@ def _run_replayer(data: bytes) -> None:
 
 
 def _run_public(data: bytes) -> None:
-    PublicReplayer(data).run()
+    ViewReplayer(data).run()
 
 
 def _redact_each(data: bytes) -> None:
