@@ -49,11 +49,9 @@ from engine.events import (
     UpcardTaken,
     WallDeclined,
 )
-from engine.hand import HAND_SIZE
 from engine.melds import Meld
-from engine.scoring import HandResult, ResultKind
+from engine.scoring import ResultKind
 from engine.showdown import Layoff
-from engine.visibility import HiddenAdvice, HiddenDraw, HiddenKnock, Seen
 
 FORMAT = "knock-log"
 VERSION = (1, 0)
@@ -445,32 +443,6 @@ def check_form(record: Any, view: bool = False) -> None:
         raise CodecError(f"a {RECORD_NAMES[record[0]]} record is {form}, not {render(record)}")
 
 
-def view_record(seen: Seen) -> Record:
-    """The record of an event as a seat saw it, in the seat's view of the log (LOG-11); ``engine.visibility``
-    decides what is seen, this only writes it down."""
-    match seen:
-        case HiddenDraw():
-            return DRAW
-        case DrewStock(card=c):  # a draw the seat saw: its own (or, for a sitter, the captain's)
-            return [T_SEEN_DRAW, c.index]
-        case HiddenKnock():
-            return KNOCK_HIDDEN
-        case HiddenAdvice(seat=seat):
-            return [T_ADVICE, seat, None]
-        case Dealt():
-            codes = bytearray(UNKNOWN for _ in range(52))
-            non_dealer, dealer = (0, 1) if seen.seats[0] != seen.dealer else (1, 0)
-            for i, c in enumerate(seen.hands[non_dealer]):  # DEAL-3: the non-dealer's cards at 0, 2, 4, ...
-                codes[2 * i] = c.index
-            for i, c in enumerate(seen.hands[dealer]):
-                codes[2 * i + 1] = c.index
-            codes[2 * HAND_SIZE] = seen.upcard.index  # a log is of the standard deck: the upcard is at 20
-            return [T_DEAL, bytes(codes)]
-    record = event_record(seen)
-    assert record is not None, f"{seen!r} has no record of its own"
-    return record
-
-
 # --- records to actions -------------------------------------------------------------------------
 
 
@@ -522,28 +494,6 @@ def action_of(record: Record, seat: int) -> Action:
             los.append(Layoff(Card.from_index(lo[0]), _meld(lo[1])))
         return LayOff(seat, tuple(_meld(m) for m in melds), tuple(los))
     raise CodecError(f"not an action record: {render(record)}")
-
-
-def result_of(record: Any, seats: tuple[int, int]) -> HandResult:
-    """The hand result a ``result`` record states (LOG-2), for a reader that cannot work it out (a view).
-
-    Raises:
-        CodecError: not a result record of the right shape.
-    """
-    if not (isinstance(record, list) and len(record) == 11 and record[0] == T_RESULT):
-        raise CodecError("a result record is [6, number, kind, winner, points, knocker, deadwood, deadwood, "
-                         "multiplier, reason, scores]")  # fmt: skip
-    _, number, kind, winner, points, knocker, dw0, dw1, multiplier, reason, scores = record
-    ints = (number, kind, points, multiplier, reason)
-    optional = (winner, knocker, dw0, dw1)
-    if not all(type(v) is int for v in ints) or not all(v is None or type(v) is int for v in optional):
-        raise CodecError("a result record's fields are integers (winner, knocker and deadwood may be nil)")
-    if not 0 <= kind < len(KINDS) or not 0 <= reason < len(REASONS) or (dw0 is None) != (dw1 is None):
-        raise CodecError("a result record names an unknown kind or reason, or half a deadwood pair")
-    if not isinstance(scores, list) or not all(type(v) is int for v in scores):
-        raise CodecError("a result record ends with the running scores, a list of integers")
-    deadwood = None if dw0 is None else (dw0, dw1)
-    return HandResult(ResultKind(KINDS[kind]), winner, points, knocker, deadwood, multiplier, REASONS[reason], seats)
 
 
 def record_type(record: Any) -> str:

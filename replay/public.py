@@ -20,10 +20,10 @@ from engine.errors import InvalidRules
 from engine.fsm import STOCK_FLOOR
 from engine.hand import HAND_SIZE, knock_limit_for
 from engine.rules import RuleSet
-from engine.scoring import HandResult
+from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.visibility import sight
-from replay.codec import DISCARD_BASE, KNOCK_BASE, KNOCK_HIDDEN, UNKNOWN, CodecError, result_of
+from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
 from replay.grammar import ACTIONS, At, Kind, Row
 from replay.log import Entry, Header, LogError, LogReader
 from replay.replayer import Handler, drive
@@ -71,6 +71,28 @@ class PublicState:
     def opponent_known(self) -> set[Card]:
         """The cards the opponent of ``position`` took from the pile and still holds."""
         return self.known.get(other_seat(self.seats, self.position), set())
+
+
+def result_of(record: Any, seats: tuple[int, int]) -> HandResult:
+    """The hand result a ``result`` record states (LOG-2), for a reader that cannot work it out (a view).
+
+    Raises:
+        CodecError: not a result record of the right shape.
+    """
+    if not (isinstance(record, list) and len(record) == 11 and record[0] == T_RESULT):
+        raise CodecError("a result record is [6, number, kind, winner, points, knocker, deadwood, deadwood, "
+                         "multiplier, reason, scores]")  # fmt: skip
+    _, number, kind, winner, points, knocker, dw0, dw1, multiplier, reason, scores = record
+    ints = (number, kind, points, multiplier, reason)
+    optional = (winner, knocker, dw0, dw1)
+    if not all(type(v) is int for v in ints) or not all(v is None or type(v) is int for v in optional):
+        raise CodecError("a result record's fields are integers (winner, knocker and deadwood may be nil)")
+    if not 0 <= kind < len(KINDS) or not 0 <= reason < len(REASONS) or (dw0 is None) != (dw1 is None):
+        raise CodecError("a result record names an unknown kind or reason, or half a deadwood pair")
+    if not isinstance(scores, list) or not all(type(v) is int for v in scores):
+        raise CodecError("a result record ends with the running scores, a list of integers")
+    deadwood = None if dw0 is None else (dw0, dw1)
+    return HandResult(ResultKind(KINDS[kind]), winner, points, knocker, deadwood, multiplier, REASONS[reason], seats)
 
 
 class ViewReplayer:

@@ -2,7 +2,7 @@
 
 Rule: LOG-11 (spec/log-format.md). ``redact(log, seat)`` gives the log a client at that seat may receive: the
 log is replayed strictly, each record's event passes through the seat's ``SeatLens`` and is written as
-the view's record (``replay.codec.view_record``); the log's own framing is kept, its checkpoints and trailer
+the view's record (``view_record``); the log's own framing is kept, its checkpoints and trailer
 recomputed. A view replays in public mode (``replay.public.ViewReplayer``).
 """
 
@@ -14,8 +14,24 @@ import warnings
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
-from engine.visibility import SeatLens, shown_meta
-from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, view_record
+from engine.events import Dealt, DrewStock
+from engine.hand import HAND_SIZE
+from engine.visibility import HiddenAdvice, HiddenDraw, HiddenKnock, SeatLens, Seen, shown_meta
+from replay.codec import (
+    DRAW,
+    KNOCK_HIDDEN,
+    T_ADVICE,
+    T_CHECKPOINT,
+    T_DEAL,
+    T_SEEN_DRAW,
+    T_TRAILER,
+    UNKNOWN,
+    Record,
+    chain,
+    event_record,
+    header_digest,
+    pack,
+)
 from replay.log import LogError, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer, ReplayState
@@ -56,6 +72,32 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
         out.write(data)
         digest = chain(digest, data)
     return out.getvalue()
+
+
+def view_record(seen: Seen) -> Record:
+    """The record of an event as a seat saw it, in the seat's view of the log (LOG-11); ``engine.visibility``
+    decides what is seen, this only writes it down."""
+    match seen:
+        case HiddenDraw():
+            return DRAW
+        case DrewStock(card=c):  # a draw the seat saw: its own (or, for a sitter, the captain's)
+            return [T_SEEN_DRAW, c.index]
+        case HiddenKnock():
+            return KNOCK_HIDDEN
+        case HiddenAdvice(seat=seat):
+            return [T_ADVICE, seat, None]
+        case Dealt():
+            codes = bytearray(UNKNOWN for _ in range(52))
+            non_dealer, dealer = (0, 1) if seen.seats[0] != seen.dealer else (1, 0)
+            for i, c in enumerate(seen.hands[non_dealer]):  # DEAL-3: the non-dealer's cards at 0, 2, 4, ...
+                codes[2 * i] = c.index
+            for i, c in enumerate(seen.hands[dealer]):
+                codes[2 * i + 1] = c.index
+            codes[2 * HAND_SIZE] = seen.upcard.index  # a log is of the standard deck: the upcard is at 20
+            return [T_DEAL, bytes(codes)]
+    record = event_record(seen)
+    assert record is not None, f"{seen!r} has no record of its own"
+    return record
 
 
 def _so_far(states: Iterator[ReplayState]) -> Iterator[ReplayState]:
