@@ -56,7 +56,7 @@ class Sight:
 
     ``position`` is the place at the table the seat looks from: its own seat when it plays, the captain's
     when it sits out (the sitter advises him). ``viewer`` is the seat whose cards it is shown — the position,
-    or None for a sitter without ``sitter_sees_captain_hand`` (or a seat not in the game). ``hears_advice``:
+    or None for a sitter without ``sitter_sees_captain_hand``. ``hears_advice``:
     the sitter's suggestions reach the captain and the sitter, never the box.
     """
 
