@@ -30,6 +30,7 @@ from engine.actions import (
     parse_action,
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, shuffled_deck, to_mask
+from engine.deal import check_deal, check_seats
 from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, render
 from engine.events import (
     BigGinDeclared,
@@ -151,7 +152,7 @@ class Hand:
 
     def __init__(self, rules: RuleSet, dealt: Dealt, *, executor: ExecutorName = "library") -> None:
         """Start a hand from its ``Dealt`` event (prefer the class methods)."""
-        _check_deal(dealt, rules)
+        check_deal(dealt, rules)
         self.executor = fsm.executor("hand", executor)
         self.rules = rules
         self.seats = dealt.seats
@@ -214,7 +215,7 @@ class Hand:
         if len(deck) != len(full) or len(held) != len(full) or (rules.reduced and not held.issubset(full)):
             what = "the 52 cards" if len(full) == 52 else f"the {len(full)} cards of the rule set's reduced deck"
             raise InvalidDeal("DEAL-4", f"a deck order must hold each of {what} once")
-        _check_seats(seats, dealer)
+        check_seats(seats, dealer)
         size = rules.hand_size
         first, second = deck[0 : 2 * size : 2], deck[1 : 2 * size : 2]  # non-dealer first
         hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
@@ -245,7 +246,7 @@ class Hand:
         hs = tuple(cards(h) if isinstance(h, str) else tuple(h) for h in hands)
         up = Card.parse(upcard) if isinstance(upcard, str) else upcard
         st = cards(stock) if isinstance(stock, str) else tuple(stock)
-        _check_seats(seats, dealer)
+        check_seats(seats, dealer)
         return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up), seats), executor=executor)
 
     # --- public state --------------------------------------------------------------------------
@@ -571,33 +572,3 @@ class Refused(Exception):
         super().__init__(f"{rule}: {reason}")
         self.rule = rule
         self.reason = reason
-
-
-def _check_seats(seats: tuple[int, int], dealer: int) -> None:
-    if len(seats) != 2 or not 0 <= seats[0] < seats[1]:
-        raise InvalidDeal("DEAL-1", f"a hand has two seats in ascending order, not {seats!r}")
-    if dealer not in seats:
-        raise InvalidDeal("DEAL-1", f"the dealer must be one of the seats {seats}, not {dealer!r}")
-
-
-def _check_deal(d: Dealt, rules: RuleSet) -> None:
-    """A deal must be a partition of the deck: 10 + 10 cards, the upcard and a 31-card stock (with a reduced deck,
-    ``hand_size`` cards each, the upcard and the rest of its cards). Rules: DEAL-4, RULES-3.
-    """
-    _check_seats(d.seats, d.dealer)
-    size = rules.hand_size
-    for seat in (0, 1):
-        if len(d.hands[seat]) != size:
-            raise InvalidDeal("DEAL-4", f"p{d.seats[seat]} must be dealt {size} cards, not {len(d.hands[seat])}")
-    everything = [*d.hands[0], *d.hands[1], d.upcard, *d.stock]
-    if len(set(everything)) != len(everything):
-        dup = sorted({c for c in everything if everything.count(c) > 1})
-        raise InvalidDeal("DEAL-4", f"cards dealt twice: {' '.join(map(str, dup))}")
-    full = rules.deck
-    if len(full) != 52:
-        foreign = sorted(set(everything) - set(full))
-        if foreign:
-            raise InvalidDeal("DEAL-4", f"cards not in the rule set's reduced deck: {' '.join(map(str, foreign))}")
-    if len(everything) != len(full):
-        missing = sorted(set(full) - set(everything))
-        raise InvalidDeal("DEAL-4", f"the deal must use all {len(full)} cards; missing: {' '.join(map(str, missing))}")
