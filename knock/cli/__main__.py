@@ -1,0 +1,5 @@
+"""``python -m knock.cli``: the ``knock`` command."""
+
+from knock.cli import main
+
+main()
