@@ -45,7 +45,7 @@ from engine.showdown import Layoff
 from engine.standings import Standings, standings
 from engine.visibility import MatchObservation, Observation
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 __all__ = [
     "DECK",

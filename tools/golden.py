@@ -102,10 +102,15 @@ def transcript(data: bytes, executor: ExecutorName = "compiled") -> str:
     return "".join(f"{e}\n" for e in match.events)
 
 
+#: The writer named in every golden log's header (LOG-1): the release that first wrote them, pinned so that the
+#: goldens stay byte-identical from release to release (the field names a writer; it changes no rule).
+GOLDEN_WRITER = "knock-gin 0.1.0"
+
+
 def outputs(executor: ExecutorName = "compiled") -> dict[Path, bytes]:
     out: dict[Path, bytes] = {}
     for name, (preset, options, seed) in GAMES.items():
-        data = write_log(play(preset, options, seed, executor), meta={"golden": name})
+        data = write_log(play(preset, options, seed, executor), meta={"golden": name}, engine=GOLDEN_WRITER)
         out[GOLDEN / f"{name}.knock"] = data
         out[GOLDEN / f"{name}.txt"] = transcript(data, executor).encode()
     return out

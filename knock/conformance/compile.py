@@ -9,7 +9,6 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-import engine
 from engine.actions import Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolation
@@ -58,9 +57,14 @@ class _Raw:
         return self.records
 
 
+#: The writer named in the suite's compiled logs (LOG-1): the release that first compiled them, pinned so that the
+#: shipped logs stay byte-identical from release to release.
+SUITE_WRITER = "knock-gin 0.1.0"
+
+
 def _header_bytes(case: Case, rules: dict[str, Any]) -> bytes:
     names = tuple(f"p{s}" for s in range(case.players))
-    header = Header(VERSION, f"knock-gin {engine.__version__}", rules, names, {"case": case.path.stem}, False)
+    header = Header(VERSION, SUITE_WRITER, rules, names, {"case": case.path.stem}, False)
     return pack(header.to_wire())
 
 
@@ -99,7 +103,7 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
                 return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
             match = deal(case, rules, ch, match, executor)
             if writer is None:
-                writer = LogWriter(out, match, meta={"case": case.path.stem})
+                writer = LogWriter(out, match, meta={"case": case.path.stem}, engine=SUITE_WRITER)
             writer.sync()
         except InvalidDeal as err:
             return _bad_deal(case, ch, h, err, out, writer, want)
