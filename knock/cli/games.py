@@ -214,4 +214,5 @@ def play(
     who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
     console.print(f"[bold]{who}[/] after {match.number} hands; totals {totals}")
     checked = f"{verdict.record} records, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
-    console.print(f"log: {path} ({checked}); seed {setup.seed} — the same deals again with --seed {setup.seed}")
+    console.print(f"log: {path} ({checked})")
+    console.print(f"seed {setup.seed} — the same deals again with --seed {setup.seed}")

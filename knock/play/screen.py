@@ -184,7 +184,7 @@ def narrate(event: Seen, names: Names, rules_players: int) -> str | None:
         case HandEnded():
             return None  # the score sheet says it
         case GameOver(winner=w, totals=totals):
-            others = ", ".join(str(t) for s, t in enumerate(totals) if s != w)
+            others = " and ".join(str(t) for s, t in enumerate(totals) if s != w)
             return f"game over: {names.does(w, 'win')} the game, {totals[w]} to {others}"
         case _:
             return str(event)
@@ -232,20 +232,18 @@ def role_text(match: Match, me: int, names: Names) -> str:
         return "you deal" if roles["dealer"] == me else f"{names.who(roles['dealer'])} deals"
     box, captain = names.who(roles["box"]), names.who(roles["captain"])
     if roles["sitter"] == me:
-        return f"you sit out: {captain} (captain) against {box} (box)"
-    other = captain if roles["box"] == me else box
-    mine = "box" if roles["box"] == me else "captain"
-    return f"you are the {mine}, against {other}; {names.who(roles['sitter'])} sits out"
+        return f"you sit out, advising {captain}"
+    return f"you are the box v {captain}" if roles["box"] == me else f"you are captain v {box}"
 
 
 def status(match: Match, obs: Observation, names: Names) -> str:
-    """The status line: hand, top of the discard pile, stock left, knock limit, scores, the person's role."""
+    """The status: hand, top of the discard pile, stock left, knock limit; then the scores and the person's role
+    (two short lines rather than one that wraps)."""
     top = obs.discard_pile[-1] if obs.discard_pile else None
     scores = ", ".join(f"{names.who(s)} {score}" for s, score in enumerate(match.scores))
-    return " │ ".join([
-        f"hand {match.number}", f"discard pile {top or 'empty'}", f"stock {obs.stock_size}",
-        f"knock limit {obs.knock_limit}", f"{scores} (to {match.rules.target})", role_text(match, names.me, names),
-    ])  # fmt: skip
+    table = f"hand {match.number} │ discard pile {top or 'empty'} │ stock {obs.stock_size}"
+    table += f" │ knock limit {obs.knock_limit}"
+    return f"{table}\nscore {scores} (to {match.rules.target}) │ {role_text(match, names.me, names)}"
 
 
 def cards_text(obs: Observation) -> str:
