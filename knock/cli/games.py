@@ -111,31 +111,39 @@ def simulate(
 
 @app.command()
 def play(
-    preset: Annotated[str | None, typer.Option(help=f"Rule set: {', '.join(PRESETS)} (default standard).")] = None,
+    preset: Annotated[
+        str | None, typer.Option(metavar="PRESET", help=f"Rule set: {', '.join(PRESETS)} (default standard).")
+    ] = None,
     seat: Annotated[
-        int | None, typer.Option(help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate). Default 0.")
+        int | None,
+        typer.Option(metavar="SEAT", help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate). Default 0."),
     ] = None,
     bots: Annotated[
         str | None,
         typer.Option(
+            metavar="BOT,BOT",
             help=f"The bots of the other seats, in seat order, comma separated ({', '.join(BOT_NAMES)}); "
-            "one name for all of them. Default heuristic."
+            "one name for all of them. Default heuristic.",
         ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(min=0, max=2**63 - 1, help="Seed of the game (default: random, printed when the game ends)."),
+        typer.Option(metavar="N", help="Seed of the game, 0 to 2**63-1 (default: random, printed when the game ends)."),
     ] = None,
     out: Annotated[
         Path | None,
         typer.Option(
-            "-o", "--out", help="Where to write the game's log; it must not exist (default out/play-DATE-TIME.knock)."
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Where to write the game's log; it must not exist (default out/play-DATE-TIME.knock).",
         ),
     ] = None,
     settings: Annotated[
-        list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE", help="A rule-set option, key=value (repeatable)."),
     ] = None,
-    name: Annotated[str | None, typer.Option(help="Your name in the log (default: you).")] = None,
+    name: Annotated[str | None, typer.Option(metavar="NAME", help="Your name in the log (default: you).")] = None,
     resume: Annotated[
         Path | None,
         typer.Option(metavar="LOG", help="Continue the unfinished game logged in LOG, appending to it."),
@@ -164,6 +172,8 @@ def play(
                                      param_hint="--resume")  # fmt: skip
         session, save = play_mod.resume(resume)
     else:
+        if seed is not None and not 0 <= seed < 2**63:
+            raise typer.BadParameter(f"{seed} is not in 0 to 2**63-1", param_hint="--seed")
         rules = RuleSet.preset(preset or "standard", **parse_settings(settings or []))
         chosen = 0 if seat is None else seat
         if not 0 <= chosen < rules.players:

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table as Grid
 
-from engine.actions import Action, Advise
+from engine.actions import Action, Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import HandEnded, HandStarted, MatchEvent
@@ -149,30 +149,40 @@ class Table:
         game, me = self.session.match, self.session.me
         hand = game.hand
         assert hand is not None
-        obs = hand.observation(me)
-        legal = game.legal_actions()
-        offered = self.offer(obs, legal, "your cards", "your")
-        ctx = Context(me, hand.phase, [a for a, _ in offered], legal, obs.hand, _top(obs), obs.knock_limit)
+        self.decide(hand.observation(me), me, "your cards", advising=False)
+
+    def decide(self, obs: Observation, seat: int, cards: str, *, advising: bool) -> bool:
+        """Show the options and ask until the person makes a legal move (as the sitter: gives legal advice, or none).
+        False when ``undo`` took the game back instead."""
+        legal = self.session.match.legal_actions()
+        offered = self.offer(obs, legal, cards, "his" if advising else "your")
+        ctx = Context(seat, obs.phase, [a for a, _ in offered], legal, obs.hand, _top(obs), obs.knock_limit)
+        prompt, help_text = ("your advice (a number, a move, or Enter for none): ", ADVICE_HELP) if advising else (
+            "your move: ", HELP)  # fmt: skip
         while True:
-            command = read(self.ask("your move: "), ctx)
+            text = self.ask(prompt)
+            command = Word("none") if advising and not text.strip() else read(text, ctx)
             match command:
                 case Move(action=action):
+                    move: MatchAction = Advise(self.session.me, action) if advising else action
                     try:
-                        self.session.match.check(action)
+                        self.session.match.check(move)
                     except IllegalAction as err:
                         self.refuse(err.rule, err.reason, obs)
                         continue
-                    self.session.apply(action)
-                    return
+                    self.session.apply(move)
+                    return True
                 case Refusal(rule=rule, reason=reason):
                     self.refuse(rule, reason, obs)
                 case Typo(message=message):
-                    self.say(message, "yellow")
+                    self.say(message.replace("a move such as", "advice such as") if advising else message, "yellow")
+                case Word(name="none") if advising:
+                    return True
                 case Word(name="none"):
                     self.say("there is no advice to give: it is your move", "yellow")
                 case Word(name=name):
-                    if self.word(name, obs, legal, offered, HELP):
-                        return
+                    if self.word(name, obs, legal, offered, help_text):
+                        return False
 
     def offer(self, obs: Observation, legal: Sequence[Action], cards: str, your: str) -> list[tuple[Action, str]]:
         """Show the status line, the cards, the spread to answer, and the numbered options."""
@@ -244,33 +254,9 @@ class Table:
         self.asked_at = len(game.events)
         if hand is None or view is None or not view.hand or len(choices) <= 1:
             return
-        legal = game.legal_actions()
         captain = self.names.who(game.captain)
-        offered = self.offer(view, legal, f"{captain} (captain) is to act; his cards", "his")
-        ctx = Context(game.captain, hand.phase, [a for a, _ in offered], legal, view.hand, _top(view), view.knock_limit)
-        while True:
-            text = self.ask("your advice (a number, a move, or Enter for none): ")
-            command = read(text, ctx) if text.strip() else Word("none")
-            match command:
-                case Move(action=action):
-                    advice = Advise(self.session.me, action)
-                    try:
-                        self.session.match.check(advice)
-                    except IllegalAction as err:
-                        self.refuse(err.rule, err.reason, view)
-                        continue
-                    self.session.apply(advice)
-                    break
-                case Refusal(rule=rule, reason=reason):
-                    self.refuse(rule, reason, view)
-                case Typo(message=message):
-                    self.say(message.replace("a move such as", "advice such as"), "yellow")
-                case Word(name="none"):
-                    break
-                case Word(name=name):
-                    if self.word(name, view, legal, offered, ADVICE_HELP):
-                        return
-        self.asked_at = len(self.session.match.events)
+        if self.decide(view, game.captain, f"{captain} (captain) is to act; his cards", advising=True):
+            self.asked_at = len(self.session.match.events)
 
 
 _SECOND = {"does": "do", "is": "are", "sits": "sit", "may": "may"}

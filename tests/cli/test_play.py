@@ -323,6 +323,24 @@ def test_undo_goes_on_in_a_new_log_branched_from_the_old_one(tmp_path: Path) -> 
         assert verdict.record is not None and records(branched)[:k] == records(data)[:k] and k < verdict.record
 
 
+@pytest.mark.rule("LOG-14", "THREE-7")
+def test_the_sitter_may_take_back_his_advice(tmp_path: Path) -> None:
+    from engine.match import Match
+
+    rules = RuleSet.preset("three_handed", target=30)
+    seat = Match.new(rules, seed=4).sitter
+    assert seat is not None
+    script = Script(["1", "undo", "2"])
+    table, out = sit(tmp_path / "s.knock", Setup(rules, 4, seat, ("greedy", "greedy")), script)
+    assert run(table)
+    said = out.getvalue()
+    assert "took back your advice 'pass'" in said and "you advise greedy#" in said
+    assert [p for p in script.prompts[:3]] == ["your advice (a number, a move, or Enter for none): "] * 3
+    advice = [a for a in table.session.actions if isinstance(a, Advise)]
+    assert isinstance(advice[0].suggestion, TakeUpcard)  # the second thought, not the first
+    assert judge((tmp_path / "s.undo.knock").read_bytes()).kind == "pass"
+
+
 # --- resuming: the log is the save file ------------------------------------------------------------------------
 
 
