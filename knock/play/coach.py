@@ -85,8 +85,8 @@ def reason(obs: Observation, legal: Sequence[Action], action: Action, your: str 
             return f"{action_text(action)}: {top} would not make a meld, and taking it {gain}"
         case Spread() | LayOff():
             shown = dict(options(obs, legal)).get(action, action_text(action))
-            kind = "spread that leaves" if isinstance(action, Spread) else "answer that lays off most and leaves"
-            return f"the {kind} the least deadwood: {shown}"
+            kind = "spread" if isinstance(action, Spread) else "answer"
+            return f"the {kind} that leaves the least deadwood: {shown}"
         case BigGin():
             return "big gin: all eleven cards meld"
         case DeclineWall():

@@ -102,7 +102,7 @@ def answer_text(melds: Sequence[Meld], layoffs: Sequence[Layoff], left: Sequence
     if layoffs:
         parts.append(layoff_text(layoffs))
     what = "; ".join(parts) or "show no melds and lay off nothing"
-    return f"{what} — deadwood {fmt(left) or 'none'} = {sum(c.value for c in left)}"
+    return f"{what} — " + (f"deadwood {fmt(left)} = {sum(c.value for c in left)}" if left else "no deadwood")
 
 
 def result_text(result: HandResult, names: Names) -> str:
@@ -112,7 +112,7 @@ def result_text(result: HandResult, names: Names) -> str:
     knocker, defender = result.knocker, result.defender
     assert knocker is not None and defender is not None
     kd, dd = result.deadwood_of(knocker), result.deadwood_of(defender)
-    against = f"{kd} against {'your' if defender == names.me else names.whose(defender)} {dd}"
+    against = f"{kd} against {names.whose(defender)} {dd}"
     times = f" ×{result.multiplier}" if result.multiplier != 1 else ""
     points = f"{result.points} points{times} to {names.who(result.winner)}"
     match result.kind:
@@ -123,7 +123,8 @@ def result_text(result: HandResult, names: Names) -> str:
         case ResultKind.KNOCK:
             return f"{names.does(knocker, 'knock')} and {_s(knocker, names, 'win')} ({against}): {points}"
         case ResultKind.UNDERCUT:
-            return f"{names.does(defender, 'undercut')} {names.who(knocker)} ({against}): {points}"
+            under = f"{dd} against {names.whose(knocker)} {kd}"
+            return f"{names.does(defender, 'undercut')} {names.who(knocker)} ({under}): {points}"
         case _:
             return f"{names.does(knocker, 'knock')} and {_s(knocker, names, 'tie')} ({against}): no score"
 
@@ -252,8 +253,8 @@ def cards_text(obs: Observation) -> str:
         return "(not shown)"
     arr = best_arrangement(to_mask(obs.hand))
     melds = "  ".join(f"[{m.cards[0]}" + "".join(f" {c}" for c in m.cards[1:]) + "]" for m in arr.melds)
-    dead = fmt(arr.deadwood_cards) or "none"
-    return f"{melds}  deadwood {dead} = {arr.deadwood}".strip()
+    dead = f"deadwood {fmt(arr.deadwood_cards)} = {arr.deadwood}" if arr.deadwood_cards else "no deadwood"
+    return f"{melds}  {dead}".strip()
 
 
 def options(obs: Observation, legal: Sequence[Action], your: str = "your") -> list[tuple[Action, str]]:
