@@ -113,8 +113,8 @@ def result_text(result: HandResult, names: Names) -> str:
     assert knocker is not None and defender is not None
     kd, dd = result.deadwood_of(knocker), result.deadwood_of(defender)
     against = f"{kd} against {names.whose(defender)} {dd}"
-    times = f" ×{result.multiplier}" if result.multiplier != 1 else ""
-    points = f"{result.points} points{times} to {names.who(result.winner)}"
+    times = f" (×{result.multiplier}, a spade upcard)" if result.multiplier != 1 else ""
+    points = f"{result.points} points to {names.who(result.winner)}{times}"
     match result.kind:
         case ResultKind.GIN:
             return f"{names.does(knocker, 'go', 'goes')} gin ({dd} deadwood caught): {points}"
