@@ -198,9 +198,10 @@ def play(
     setup = session.setup
     match = session.match
     table = play_mod.Table(session, save, console, ask, render, new=resume is None)
+    against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
     console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, against "
-                  + " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
-                  + f"; log: {save.path}" + (" (resumed)" if resume is not None else "") + "; ? for help")  # fmt: skip
+                  f"{against}; ? for help")  # fmt: skip
+    console.print(f"log: {save.path}" + (" (resumed)" if resume is not None else ""))
     if resume is not None:
         table.resumed()
     try:
