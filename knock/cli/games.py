@@ -12,14 +12,13 @@ from rich.table import Table
 from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.match import Match
 from engine.rules import PRESETS, RuleSet
-from engine.visibility import SeatLens
 from knock import play as play_mod
 from knock import simulate as sim
 from knock.cli.common import CLUSTER, SEED, app, bot_names, console, parse_settings, print_events, render
 from knock.cluster.runner import Runner
 from knock.cluster.storage import shared
 from replay.audit import verify
-from replay.log import LogWriter, write_log
+from replay.log import write_log
 
 
 @app.command()
@@ -112,50 +111,119 @@ def simulate(
 
 @app.command()
 def play(
-    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
-    seat: Annotated[int, typer.Option(help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate).")] = 0,
-    bots: Annotated[str, typer.Option(help=f"The other seats' bots ({', '.join(BOT_NAMES)}).")] = "heuristic",
-    seed: Annotated[int, SEED] = 1,
-    log: Annotated[Path | None, typer.Option(help="Where to log the game (default out/play-SEED.knock).")] = None,
+    preset: Annotated[
+        str | None, typer.Option(metavar="PRESET", help=f"Rule set: {', '.join(PRESETS)} (default standard).")
+    ] = None,
+    seat: Annotated[
+        int | None,
+        typer.Option(metavar="SEAT", help="Your seat: 0 or 1 (0, 1 or 2 three-handed; roles rotate). Default 0."),
+    ] = None,
+    bots: Annotated[
+        str | None,
+        typer.Option(
+            metavar="BOT,BOT",
+            help=f"The bots of the other seats, in seat order, comma separated ({', '.join(BOT_NAMES)}); "
+            "one name for all of them. Default heuristic.",
+        ),
+    ] = None,
+    seed: Annotated[
+        int | None,
+        typer.Option(metavar="N", help="Seed of the game, 0 to 2**63-1 (default: random, printed when the game ends)."),
+    ] = None,
+    out: Annotated[
+        Path | None,
+        typer.Option(
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Where to write the game's log; it must not exist (default out/play-DATE-TIME.knock).",
+        ),
+    ] = None,
     settings: Annotated[
-        list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
+        list[str] | None,
+        typer.Option("--set", metavar="KEY=VALUE", help="A rule-set option, key=value (repeatable)."),
+    ] = None,
+    name: Annotated[str | None, typer.Option(metavar="NAME", help="Your name in the log (default: you).")] = None,
+    resume: Annotated[
+        Path | None,
+        typer.Option(metavar="LOG", help="Continue the unfinished game logged in LOG, appending to it."),
     ] = None,
 ) -> None:
-    """Play a game against bots in the terminal. Choose by number or type an action (discard Kh, knock Kh,
-    pickup, draw, pass, take); 0 picks the best spread or layoff for you; q quits. As the sitter you may
-    advise the captain.
+    """Play a game against bots in the terminal; the log, written as you play, is the save file.
+
+    Choose a move by its number or type it (take, pass, draw, pickup, discard K♥ or just K♥, knock K♥, gin);
+    ? lists everything, hint asks the heuristic bot, score shows the score sheet, undo takes back your last move
+    (the game goes on in a new log), q stops (resume with --resume LOG). As the sitter you may advise the captain.
 
     Example: knock play --preset three_handed --seat 2 --bots heuristic,greedy
     """
-    rules = RuleSet.preset(preset, **parse_settings(settings or []))
-    if not 0 <= seat < rules.players:
-        raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
-    names_in = bot_names(bots, None)
-    others = [s for s in range(rules.players) if s != seat]
-    players = {s: make_bot(names_in[i % len(names_in)], seed + s) for i, s in enumerate(others)}
-    names = [f"p{s} (you)" if s == seat else f"{players[s].name}#{s}" for s in range(rules.players)]
-    match = Match.new(rules, seed=seed)
-    path = play_mod.log_path(log, seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    lens = SeatLens(rules, seat)
+    import contextlib
+    import secrets
+
+    from replay.verdict import judge
+
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401 -- line editing at the prompt, where the platform has it
+    if resume is not None:
+        given = [flag for flag, value in (("--preset", preset), ("--seat", seat), ("--bots", bots), ("--seed", seed),
+                 ("--out", out), ("--set", settings), ("--name", name)) if value is not None]  # fmt: skip
+        if given:
+            raise typer.BadParameter(f"a resumed game keeps its own setup: leave out {', '.join(given)}",
+                                     param_hint="--resume")  # fmt: skip
+        session, save = play_mod.resume(resume)
+    else:
+        if seed is not None and not 0 <= seed < 2**63:
+            raise typer.BadParameter(f"{seed} is not in 0 to 2**63-1", param_hint="--seed")
+        rules = RuleSet.preset(preset or "standard", **parse_settings(settings or []))
+        chosen = 0 if seat is None else seat
+        if not 0 <= chosen < rules.players:
+            raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
+        names = bot_names(bots or "heuristic", None)
+        if len(names) == 1:
+            names *= rules.players - 1
+        if len(names) != rules.players - 1:
+            raise typer.BadParameter(f"give {rules.players - 1} bots, one per other seat in seat order (or one name "
+                                     "for all)", param_hint="--bots")  # fmt: skip
+        setup = play_mod.Setup(rules, secrets.randbits(63) if seed is None else seed, chosen, tuple(names),
+                               name or "you")  # fmt: skip
+        session = play_mod.Session(setup)
+        save = play_mod.Save.create(out or play_mod.fresh_path(), session)
 
     def ask(prompt: str) -> str:
         try:
-            return console.input(prompt)
+            return input(prompt)  # not console.input: readline then keeps the prompt, and ends an empty line
         except EOFError:
             raise play_mod.Quit from None
 
-    with path.open("wb") as stream:
-        writer = LogWriter(stream, match, players=names, meta={"seed": seed, "tool": "knock play", "human": seat})
-        console.print(f"[bold]Knock[/]: {rules.name} Gin to {rules.target}; you are p{seat}; log: {path}")
-        try:
-            play_mod.play_game(
-                match, seat, players, console, ask, lambda evs: print_events(lens.see_all(evs), names), render,
-                writer.sync,
-            )  # fmt: skip
-        except play_mod.Quit:
-            console.print(f"game stopped; the log so far is in {path}")
-            return
+    setup = session.setup
+    match = session.match
+    table = play_mod.Table(session, save, console, ask, render, new=resume is None)
+    against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
+    console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, against "
+                  f"{against}; ? for help")  # fmt: skip
+    console.print(f"log: {save.path}" + (" (resumed)" if resume is not None else ""))
+    if resume is not None:
+        table.resumed()
+    try:
+        table.play()
+    except (play_mod.Quit, KeyboardInterrupt) as stop:
+        table.save.close()
+        path = table.save.path
+        if isinstance(stop, KeyboardInterrupt):
+            console.print()
+        console.print(f"stopped: the game so far is in {path} (unfinished at record {table.save.records}); "
+                      f"go on with: knock play --resume {path}")  # fmt: skip
+        raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
+    table.save.close()
+    path = table.save.path
+    match = table.session.match
     st = match.standings()
-    console.print(f"[bold]{names[st.winner or 0]} won[/]; totals " + ", ".join(
-        f"{n} {t}" for n, t in zip(names, st.totals, strict=True)))  # fmt: skip
+    assert st.winner is not None
+    players = table.session.setup.players
+    verdict = judge(path.read_bytes())
+    totals = ", ".join(f"{n} {t}" for n, t in zip(players, st.totals, strict=True))
+    who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
+    console.print(f"[bold]{who}[/] after {match.number} hands; totals {totals}")
+    checked = f"{verdict.record} records, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
+    console.print(f"log: {path} ({checked})")
+    console.print(f"seed {setup.seed} — the same deals again with --seed {setup.seed}")

@@ -24,7 +24,7 @@ CONSUMERS = {
     "engine/hand.py": {"observe_hand"},
     "engine/match.py": {"observe_match"},
     "replay/redact.py": {"SeatLens", "shown_meta"},
-    "knock/cli/games.py": {"SeatLens"},
+    "knock/play/table.py": {"SeatLens"},
     "knock/cli/logs.py": {"SeatLens"},
 }
 

@@ -1,0 +1,155 @@
+"""The game's log is its save file (event sourcing): written as the game goes, resumed from, branched by undo.
+
+- A new game's log gets a name of its own (``out/play-YYYYMMDD-HHMMSS.knock``, then ``-2``, ``-3`` … in the
+  same second) and is never written over: it is created exclusively, like ``-o FILE``.
+- The log is flushed after every move (LOG-5 asks for every hand), so a game stopped any way — ``q``, Ctrl-C,
+  a crash between two moves — is a valid unfinished log (LOG-13) that ``resume`` continues.
+- ``resume`` replays the log strictly (``replay.verdict.judge``), rebuilds the game from its seed and moves,
+  checks that the rebuilt game writes the very bytes of the file, and appends to it: the finished log is byte
+  for byte the log of the same game played straight through.
+- ``branch`` (undo) starts a new log from the records before the person's last decision; its ``meta`` names the
+  parent log's digest, its record count and the records the two share (LOG-14). The parent stays as it was.
+"""
+
+from __future__ import annotations
+
+import io
+import time
+from pathlib import Path
+from typing import Any, BinaryIO
+
+from engine.actions import Advise, MatchAction
+from engine.match import Match
+from knock.play.session import PlayError, Session, Setup
+from replay.codec import T_ADVICE, action_of
+from replay.grammar import ACTIONS, classify
+from replay.log import LogReader, LogTruncated, LogWriter
+from replay.verdict import judge
+
+#: Where a game's log goes when no ``--out`` is given.
+FOLDER = Path("out")
+
+
+def fresh_path(folder: Path = FOLDER, stem: str | None = None, suffix: str = ".knock") -> Path:
+    """A name no file has yet: ``play-YYYYMMDD-HHMMSS.knock`` (or ``stem``), then ``-2``, ``-3`` … ."""
+    base = stem or time.strftime("play-%Y%m%d-%H%M%S")
+    n = 1
+    while True:
+        path = folder / f"{base}{'' if n == 1 else f'-{n}'}{suffix}"
+        if not path.exists():
+            return path
+        n += 1
+
+
+class Save:
+    """A game's log being written (the stream is the file, opened for writing or appending)."""
+
+    def __init__(self, path: Path, stream: BinaryIO, writer: LogWriter) -> None:
+        self.path = path
+        self.stream = stream
+        self.writer = writer
+
+    @classmethod
+    def create(cls, path: Path, session: Session, meta: dict[str, Any] | None = None) -> Save:
+        """A new log of ``session`` at ``path``, which must not exist (it is never written over).
+
+        Raises:
+            PlayError: the file exists.
+        """
+        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            stream = path.open("xb")
+        except FileExistsError:
+            raise PlayError(f"{path} exists: a game's log is never written over (choose another --out)") from None
+        writer = LogWriter(stream, session.match, players=session.setup.players, meta=meta or session.setup.meta())
+        save = cls(path, stream, writer)
+        save.sync()
+        return save
+
+    def sync(self) -> None:
+        """Write the records of the moves since the last call, and flush them to the file."""
+        self.writer.sync()
+        self.stream.flush()
+
+    def close(self) -> None:
+        self.stream.close()
+
+    @property
+    def records(self) -> int:
+        return self.writer.records
+
+    def branch(self, session: Session) -> Save:
+        """A new log for ``session``, a take-back of this one: the same setup, its records up to the point
+        taken back to, and ``meta.branch`` naming this log. Rule: LOG-14."""
+        self.sync()
+        branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": records_of(session.match),
+                  "file": self.path.name}  # fmt: skip
+        stem = self.path.stem.split(".undo")[0]
+        path = fresh_path(self.path.parent, f"{stem}.undo", self.path.suffix or ".knock")
+        self.close()
+        return Save.create(path, session, {**session.setup.meta(), "branch": branch})
+
+
+def _actions(data: bytes, session: Session) -> None:
+    """Replay every action record of ``data`` into ``session`` (the log is known to be valid so far)."""
+    reader = LogReader(data)
+    try:
+        for entry in reader.entries():
+            if classify(entry.record) not in ACTIONS:
+                continue
+            match = session.match
+            rec = entry.record
+            action: MatchAction
+            if isinstance(rec, list) and rec[0] == T_ADVICE:
+                action = Advise(rec[1], action_of(rec[2], match.captain))
+            else:
+                assert match.to_act is not None
+                action = action_of(rec, match.to_act)
+            session.follow(action, f"record {entry.index}")
+    except LogTruncated as err:
+        if not err.clean:
+            raise
+
+
+def resume(path: Path) -> tuple[Session, Save]:
+    """Continue the unfinished game logged at ``path``, appending to the file.
+
+    Raises:
+        PlayError: the log is finished, fails (with its verdict), or is not a game of ``knock play``.
+    """
+    try:
+        data = path.read_bytes()
+    except OSError as err:
+        raise PlayError(f"cannot read {path}: {err.strerror or err}") from None
+    verdict = judge(data)
+    if verdict.kind == "pass":
+        raise PlayError(f"{path} is a finished game ({verdict.hands} hands, totals "
+                        f"{', '.join(map(str, verdict.scores))}): there is nothing to resume")  # fmt: skip
+    if verdict.kind == "fail":
+        raise PlayError(f"cannot resume {path}: the log fails at record {verdict.record}: {verdict.message}")
+    header = LogReader(data).header
+    if header.view is not None:
+        raise PlayError(f"cannot resume {path}: it is a per-seat view (LOG-11), which hides the deals")
+    setup = Setup.from_header(header)
+    session = Session(setup)
+    _actions(data, session)
+    probe = io.BytesIO()
+    writer = LogWriter(probe, session.match, players=header.players, meta=header.meta, engine=header.engine)
+    rebuilt = probe.getvalue()
+    if not rebuilt.startswith(data):
+        raise PlayError(f"cannot resume {path}: its deals are not those of the seed in its meta, or it was written "
+                        "another way (the rebuilt game does not write the same bytes)")  # fmt: skip
+    stream = path.open("ab")
+    stream.write(rebuilt[len(data) :])
+    writer.stream = stream
+    save = Save(path, stream, writer)
+    save.sync()
+    return session, save
+
+
+def records_of(match: Match) -> int:
+    """How many records the log of ``match`` holds so far."""
+    return LogWriter(io.BytesIO(), match).records
+
+
+__all__ = ["FOLDER", "Save", "fresh_path", "resume"]
