@@ -282,3 +282,13 @@ def shown_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
     """What a seat's view carries of a log's free metadata: nothing — it may hold anything (a game's seed
     rebuilds every deal). Rule: LOG-11."""
     return {}
+
+
+def unseen(what: str, seat: int) -> Seen:
+    """The form a seat's view (LOG-11) gives what it was not shown, by the view record's kind — ``draw`` (the
+    card), ``knock`` (the face-down discard) or ``advice`` (what the sitter said) — for a reader of views, which
+    holds these forms and nothing more."""
+    forms: dict[str, type[HiddenDraw | HiddenKnock | HiddenAdvice]] = {
+        "draw": HiddenDraw, "knock": HiddenKnock, "advice": HiddenAdvice,
+    }  # fmt: skip
+    return forms[what](seat)
