@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from engine import describe
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
 from engine.events import (
@@ -107,6 +108,9 @@ class Observation:
     stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
     must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
 
+    def __str__(self) -> str:
+        return describe.observation_text(self)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchObservation:
@@ -124,6 +128,9 @@ class MatchObservation:
     scores: tuple[int, ...]
     to_act: int | None
     hand: Observation | None
+
+    def __str__(self) -> str:
+        return describe.match_observation_text(self)
 
 
 def observe_hand(hand: Hand, seat: int) -> Observation:

@@ -97,7 +97,7 @@ class KnockApp(typer.Typer):
         kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
         super().__init__(**kwargs)
 
-    def command(  # type: ignore[override]  # every keyword of Typer's, with our command class as the default
+    def command(  # every keyword of Typer's, with our command class as the default
         self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
     ) -> Callable[[CommandFunctionType], CommandFunctionType]:
         return super().command(name, cls=cls or KnockCommand, **kwargs)

@@ -197,8 +197,8 @@ def find_logs(locations: list[str]) -> list[str]:
                 out += sorted((str(f) for f in p.rglob(f"*{LOG_SUFFIX}")), key=natural_key)
             elif not p.exists() and any(ch in loc for ch in "*?["):
                 anchor = Path(p.anchor or ".")
-                found = anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else loc)
-                out += sorted((str(f) for f in found), key=natural_key)
+                matched = anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else loc)
+                out += sorted((str(f) for f in matched), key=natural_key)
             else:
                 out.append(loc)
             continue
