@@ -68,7 +68,7 @@ class KnockCommand(TyperCommand):
                 continue
             record = param.get_help_record(ctx)
             if record is not None:
-                name, text = record
+                name, text = plain_record(*record)
                 for option in OPTIONAL_VALUES:  # ``--json[=FILE]``: the value only after ``=``
                     if name.startswith(f"{option} "):
                         name = f"{option}[={name.split(' ', 1)[1]}]"
@@ -79,6 +79,22 @@ class KnockCommand(TyperCommand):
         if opts:
             with formatter.section("Options"):
                 formatter.write_dl(opts)
+
+
+#: Typer's type labels, for an option given no metavar, as the metavar a person reads (a flag takes none).
+TYPE_METAVARS = {"bool": "", "int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER", "path": "FILE",
+                 "str": "TEXT", "list[str]": "TEXT", "list[path]": "FILE"}  # fmt: skip
+RANGE_TEXT = re.compile(r"(; )?(-?\d+<=)?x(<=-?\d+)?(?=[;\]])|(; )?x>=-?\d+(?=[;\]])")
+
+
+def plain_record(name: str, text: str) -> tuple[str, str]:
+    """An option's help line without Typer's type labels (``<int>``) and number ranges (``[0<=x<=9…]``)."""
+    label = re.search(r" <([^<>]+)>$", name)
+    if label:
+        metavar = TYPE_METAVARS.get(label.group(1), "VALUE")
+        name = name[: label.start()] + (f" {metavar}" if metavar else "")
+    text = RANGE_TEXT.sub("", text).replace("  []", "").replace("[; ", "[")
+    return name, text
 
 
 def argument_label(param: TyperArgument) -> str:
