@@ -5,6 +5,8 @@ raw bytes. It takes any value (a record may be damaged or hostile) and never rai
 
 >>> record_text(8 + 51), record_text([4, [b"\\x08\\x15\\x22"], [[6, b"\\x03\\x04\\x05"]]])
 ('discard Ks', 'layoff 9c-9d-9h 7c>4c-5c-6c')
+>>> record_text([4, [b"\x05"], 6])  # a malformed record: its cards still in their notation
+'[4, [6c], 6]'
 >>> record_text([6, 1, 2, 0, 39, 0, 7, 46, 1, 0, [39, 0]])
 'result of hand 1: knock by p0, p0 wins 39 (deadwood 7 and 46), scores 39-0'
 """
@@ -61,8 +63,17 @@ def record_text(record: Any) -> str:
         text = _text(record)
     except Exception:  # a record of the right type and the wrong shape: say what it holds
         text = None
-    text = text if text is not None else render(record, LIMIT)
+    text = text if text is not None else _data(record, 3)
     return text if len(text) <= LIMIT else text[: LIMIT - 1] + "…"
+
+
+def _data(value: Any, depth: int) -> str:
+    """A malformed record as data, its bytes as the cards they code (``[4, [6c], 6]``), bounded as ``render``."""
+    if isinstance(value, bytes) and value and all(b < 52 or b == UNKNOWN for b in value[:60]):
+        return cards_text(value[:60], "-") + ("…" if len(value) > 60 else "")
+    if isinstance(value, list) and depth > 0:
+        return "[" + ", ".join(_data(v, depth - 1) for v in value[:8]) + (", …" if len(value) > 8 else "") + "]"
+    return render(value, 60)
 
 
 def _action(v: Any) -> str | None:

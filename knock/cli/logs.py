@@ -20,7 +20,7 @@ from knock.cli import stepper
 from knock.cli.common import CLUSTER, JOBS, QUIET, STDOUT, app, console, plural, print_events, whole
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
-from replay.audit import view_events
+from replay.audit import ViewEvent, view_events
 from replay.log import LogError, LogReader
 from replay.redact import redact
 from replay.replayer import Replayer
@@ -39,7 +39,8 @@ def verdict_line(path: str, v: Verdict) -> str:
         return f"[green]pass[/]       {where}: {plural(v.hands, 'hand')}, p{v.winner} wins, totals {seats}; " \
             f"{escape(v.message)}"  # fmt: skip
     if v.kind == "unfinished":
-        state = f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal"
+        state = (f"the game over, p{v.winner} wins, totals {seats}" if v.winner is not None
+                 else f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal")  # fmt: skip
         return f"[yellow]unfinished[/] {where}: valid so far, unfinished at record {v.record} ({state}); no trailer"
     bug = " [red](a bug in Knock's reader: please report it with this file)[/]" if v.internal else ""
     return f"[red]FAIL[/]       {where}: {escape(v.message)}{bug}"
@@ -226,7 +227,7 @@ def show_log(data: bytes, names: list[str], seat: int | None) -> None:
     with contextlib.suppress(LogError):  # the verdict after the history says where and why it ends
         for state in replayer.states():
             if state.event is not None:
-                print_events([lens.see(state.event) if lens is not None else state.event], names)
+                show_event(lens.see(state.event) if lens is not None else state.event, names)
 
 
 def show_view(data: bytes, names: list[str]) -> None:
@@ -234,11 +235,16 @@ def show_view(data: bytes, names: list[str]) -> None:
     holds it (the knocker's deadwood cards are in the full log only; the result gives every seat's deadwood)."""
     with contextlib.suppress(LogError):
         for _, _, event in view_events(data):
-            if isinstance(event, HandEnded):
-                kind = HandDead if event.result.kind is ResultKind.DEAD else HandScored
-                print_events([kind(event.result)], names)
             if event is not None:
-                print_events([event], names)  # type: ignore[list-item]  # the view's own forms print as text
+                show_event(event, names)
+
+
+def show_event(event: ViewEvent, names: list[str]) -> None:
+    """One event of a history; a hand's end with its result first (the result record holds both)."""
+    if isinstance(event, HandEnded):
+        kind = HandDead if event.result.kind is ResultKind.DEAD else HandScored
+        print_events([kind(event.result)], names)
+    print_events([event], names)  # type: ignore[list-item]  # a view's own forms print as their text
 
 
 @app.command(name="redact")

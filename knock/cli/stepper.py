@@ -8,15 +8,17 @@ the scores. In a terminal, Enter or space shows the next frame, ``b`` the one be
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from rich.markup import escape
 
 from engine.cards import Card, from_mask, to_mask
+from engine.events import CutDrawn, Dealt, HandEnded, HandStarted
 from engine.match import Match
 from engine.melds import deadwood
 from engine.visibility import SeatLens
@@ -38,6 +40,15 @@ class Frame:
     record: int
     says: str
     position: tuple[str, ...]
+
+
+def line_of(event: object) -> str:
+    """An event in one line: a deal as who deals, the upcard and the knock limit (the cards are in the position)."""
+    if isinstance(event, Dealt):
+        return f"p{event.dealer} deals; upcard {event.upcard}, knock limit {event.knock_limit}"
+    if isinstance(event, HandEnded):
+        return f"{event.result}; {event}"
+    return str(event)
 
 
 def cards_line(cards: Iterable[Card]) -> str:
@@ -68,8 +79,10 @@ def log_frames(data: bytes, seat: int | None) -> tuple[list[Frame], LogError | N
         for state in replayer.states():
             event = state.event
             seen = lens.see(event) if lens is not None and event is not None else event
-            says = name(render(str(seen))) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
-            frames.append(Frame(state.index, says, _match_position(state.match, names, seat)))
+            says = name(render(line_of(seen))) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
+            early = isinstance(event, CutDrawn | HandStarted)  # yielded with the deal after them: no cards yet
+            position = _scores(state.match.scores, names) if early else _match_position(state.match, names, seat)
+            frames.append(Frame(state.index, says, position))
     except LogError as err:
         return frames, err
     return frames, None
@@ -92,8 +105,11 @@ def _match_position(match: Match, names: list[str], seat: int | None) -> tuple[s
     )
     lines.append(f"discard pile {len(hand.discards)}" + (f", top {card_markup(top)}" if top else "")
                  + f" · stock {len(hand.stock)} · knock limit {hand.knock_limit} · {to_act}")  # fmt: skip
-    lines.append("scores " + ", ".join(f"{render(names[i])} {s}" for i, s in enumerate(match.scores)))
-    return tuple(lines)
+    return (*lines, *_scores(match.scores, names))
+
+
+def _scores(scores: tuple[int, ...], names: list[str]) -> tuple[str]:
+    return ("scores " + ", ".join(f"{render(names[i])} {s}" for i, s in enumerate(scores)),)
 
 
 def view_frames(data: bytes, names: list[str]) -> tuple[list[Frame], LogError | None]:
@@ -102,7 +118,7 @@ def view_frames(data: bytes, names: list[str]) -> tuple[list[Frame], LogError | 
     frames: list[Frame] = []
     try:
         for entry, st, event in view_events(data):
-            says = name(render(str(event))) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
+            says = name(render(line_of(event))) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
             frames.append(Frame(entry.index, says, _view_position(entry, st, names)))
     except LogError as err:
         return frames, err
@@ -110,8 +126,8 @@ def view_frames(data: bytes, names: list[str]) -> tuple[list[Frame], LogError | 
 
 
 def _view_position(entry: Entry, st: PublicState, names: list[str]) -> tuple[str, ...]:
-    if st.number == 0:
-        return ("[dim]before the first deal[/]",)
+    if st.number == 0 or st.upcard is None:
+        return _scores(st.scores, names)
     lines = []
     if st.viewer is not None:
         lines.append(f"{render(names[st.viewer])}: {cards_line(st.own)}  [dim]deadwood {deadwood(to_mask(st.own))}[/]")
@@ -119,8 +135,7 @@ def _view_position(entry: Entry, st: PublicState, names: list[str]) -> tuple[str
     to_act = f" · {render(names[st.turn])} to act" if st.turn is not None else ""
     lines.append(f"discard pile {len(st.discard_pile)}" + (f", top {card_markup(top)}" if top else "")
                  + f" · stock {st.stock_size} · knock limit {st.knock_limit}{to_act}")  # fmt: skip
-    lines.append("scores " + ", ".join(f"{render(names[i])} {s}" for i, s in enumerate(st.scores)))
-    return tuple(lines)
+    return (*lines, *_scores(st.scores, names))
 
 
 def show_frame(frame: Frame, count: int, footer: str) -> None:
@@ -133,13 +148,16 @@ def show_frame(frame: Frame, count: int, footer: str) -> None:
 
 def step(frames: list[Frame], last: int, read_key: Callable[[], str] | None = None) -> None:
     """Show the frames one at a time in a terminal (or all of them, in turn, without one); ``last`` is the
-    log's last record."""
-    interactive = read_key is not None or (sys.stdin.isatty() and sys.stdout.isatty())
-    if not interactive:
+    log's last record. In a terminal, keys are read one at a time (cbreak mode, restored after)."""
+    if read_key is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         for frame in frames:
             show_frame(frame, last, "")
         return
-    key = read_key or _read_key
+    with _keys() as key:
+        _step(frames, last, read_key or key)
+
+
+def _step(frames: list[Frame], last: int, key: Callable[[], str]) -> None:
     i = 0
     while frames:
         console.clear()
@@ -155,15 +173,16 @@ def step(frames: list[Frame], last: int, read_key: Callable[[], str] | None = No
             i += 1
 
 
-def _read_key() -> str:
-    """One key press from the terminal, without waiting for Enter (raw mode, restored after)."""
+@contextlib.contextmanager
+def _keys() -> Iterator[Callable[[], str]]:
+    """The terminal in cbreak mode (each key as it is pressed, none lost while a frame is drawn), and a reader."""
     import termios
     import tty
 
     fd = sys.stdin.fileno()
     saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
     try:
-        tty.setraw(fd)
-        return os.read(fd, 1).decode(errors="replace") or "q"
+        yield lambda: os.read(fd, 1).decode(errors="replace") or "q"
     finally:
         termios.tcsetattr(fd, termios.TCSADRAIN, saved)
