@@ -60,5 +60,5 @@ def main() -> None:
     except KnockError as err:
         fail(str(err))
     except OSError as err:
-        fail(os_error(err), 1)
+        fail(os_error(err))
     sys.exit(code if isinstance(code, int) else 0)

@@ -151,8 +151,8 @@ def whole(low: int = 0, high: int = 2**63 - 1, what: str = "a whole number") -> 
     def parse(value: object) -> int:
         text = str(value).strip()
         if not re.fullmatch(r"[+-]?\d{1,30}", text) or not low <= int(text) <= high:
-            upper = "" if high >= 2**62 else f" and at most {high}"
-            raise typer.BadParameter(f"{text[:40]!r} is not {what} of at least {low}{upper}")
+            bounds = f"of at least {low}" if high >= 2**62 else f"from {low} to {high}"
+            raise typer.BadParameter(f"{text[:40]!r} is not {what} {bounds}")
         return int(text)
 
     return parse

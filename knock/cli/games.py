@@ -178,9 +178,9 @@ def simulate(
         raise typer.Exit(130)
     if not quiet:
         where = f"; logs: {logs.rstrip('/')}/game-SEED.knock, manifest in {sim.MANIFEST}/" if logs is not None else ""
-        console.print(f"played {plural(played, 'game')} in {elapsed:.1f} s ({rate}) in "
-                      f"{plural(report.batches, 'batch', 'batches')}; {tally.skipped:,} already written "
-                      f"(skipped); retried batches: {report.retried}{where}")  # fmt: skip
+        console.print(f"played {plural(played, 'game')} in {plural(report.batches, 'batch', 'batches')} in "
+                      f"{elapsed:.1f} s ({rate}); {tally.skipped:,} already written (skipped); retried batches: "
+                      f"{report.retried}{where}")  # fmt: skip
 
 
 def sim_table(tally: sim.Tally, title: str) -> Table:
