@@ -27,7 +27,7 @@ def spec(
     what: Annotated[
         str,
         typer.Argument(
-            metavar="[diagram|table]", parser=choice(WHAT, "form"), help="diagram (Mermaid) or table (Markdown)."
+            metavar="diagram|table", parser=choice(WHAT, "form"), help="diagram (Mermaid) or table (Markdown)."
         ),
     ] = "diagram",
     machine: Annotated[
