@@ -18,10 +18,15 @@ from typing import Any
 from engine.cards import Card
 from engine.errors import render
 from replay.codec import (
+    BIG_GIN,
+    DECLINE,
     DISCARD_BASE,
+    DRAW,
     KINDS,
     KNOCK_BASE,
     KNOCK_HIDDEN,
+    PASS,
+    PICKUP,
     REASONS,
     T_ADVICE,
     T_CHECKPOINT,
@@ -36,10 +41,12 @@ from replay.codec import (
     T_SEEN_DRAW,
     T_SPREAD,
     T_TRAILER,
+    TAKE,
     UNKNOWN,
 )
 
-SIMPLE = {0: "pass", 1: "take", 2: "draw", 3: "pickup", 4: "decline", 5: "big-gin", KNOCK_HIDDEN: "knock (face down)"}
+SIMPLE = {PASS: "pass", TAKE: "take", DRAW: "draw", PICKUP: "pickup", DECLINE: "decline", BIG_GIN: "big-gin",
+          KNOCK_HIDDEN: "knock (face down)"}  # fmt: skip
 LIMIT = 160  #: characters at most, as ``engine.errors.render``
 
 
