@@ -36,6 +36,13 @@ from transitions.core import EventData
 
 from engine.errors import InternalError, KnockError
 
+__all__ = [
+    "HAND", "INITIAL", "MATCH", "MATCH_TABLE", "PLAYER_PHASES", "PLAYER_TRIGGERS", "SPECS", "STOCK_FLOOR", "TABLE",
+    "TERMINAL", "TRIGGERS", "CompiledExecutor", "Executor", "ExecutorName", "Guard", "LibraryExecutor",
+    "MachineSpec", "MatchPhase", "Phase", "Row", "build_machine", "compile_machine", "dead_reason", "executor",
+    "guard", "guards_markdown", "machine_rows", "mermaid", "table_json", "table_markdown",
+]  # fmt: skip
+
 if TYPE_CHECKING:
     from engine.actions import Action, Spread
     from engine.hand import Hand
@@ -94,9 +101,10 @@ class Guard:
 def guard(func: Callable[[Any, Any], bool]) -> Guard:
     """A guard made from a predicate: named after the function, described by its docstring (one line)."""
     description = " ".join((func.__doc__ or "").split())
+    name = func.__name__.lstrip("_")  # the predicates are private to this module; the table names them
     if not description:
-        raise InternalError(f"guard {func.__name__} has no description")
-    return Guard(func.__name__, description, func)
+        raise InternalError(f"guard {name} has no description")
+    return Guard(name, description, func)
 
 
 STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
@@ -117,37 +125,37 @@ def dead_reason(hand: Hand) -> str | None:
 
 
 @guard
-def non_dealer_acts(hand: Hand, action: Action) -> bool:
+def _non_dealer_acts(hand: Hand, action: Action) -> bool:
     """the non-dealer is the one passing the upcard (OFFER-1)"""
     return action.seat != hand.dealer
 
 
 @guard
-def dealer_acts(hand: Hand, action: Action) -> bool:
+def _dealer_acts(hand: Hand, action: Action) -> bool:
     """the dealer is the one passing the upcard: both have passed (OFFER-2, OFFER-4)"""
     return action.seat == hand.dealer
 
 
 @guard
-def play_goes_on(hand: Hand, action: Action) -> bool:
+def _play_goes_on(hand: Hand, action: Action) -> bool:
     """the stock holds more than two cards and the pickup cap is not reached (TURN-2)"""
     return len(hand.stock) > STOCK_FLOOR and dead_reason(hand) is None  # the common case, tried first
 
 
 @guard
-def hand_dies(hand: Hand, action: Action) -> bool:
+def _hand_dies(hand: Hand, action: Action) -> bool:
     """the stock holds two cards and the 50th-card rule is off (DEAD-1), or the pickup cap is reached (DEAD-3)"""
     return dead_reason(hand) is not None
 
 
 @guard
-def wall_offered(hand: Hand, action: Action) -> bool:
+def _wall_offered(hand: Hand, action: Action) -> bool:
     """the stock holds two cards, the 50th-card rule is on and the pickup cap is not reached (DEAD-2)"""
     return len(hand.stock) <= STOCK_FLOOR and dead_reason(hand) is None
 
 
 @guard
-def spread_is_gin(hand: Hand, action: Spread) -> bool:
+def _spread_is_gin(hand: Hand, action: Spread) -> bool:
     """the spread laid leaves no card over (KNOCK-5; always so for a big gin, KNOCK-6)"""
     melded = 0
     for meld in action.melds:
@@ -156,7 +164,7 @@ def spread_is_gin(hand: Hand, action: Spread) -> bool:
 
 
 @guard
-def game_won(match: Match, result: object) -> bool:
+def _game_won(match: Match, result: object) -> bool:
     """a seat has reached the target (MATCH-1), or every Hollywood column is closed (BONUS-4)"""
     return match.standings().over
 
@@ -219,19 +227,19 @@ class MachineSpec:
 P = Phase
 TABLE: tuple[Row, ...] = (
     Row("deal", P.DEAL, P.UPCARD_OFFER, None, "engine", ("DEAL-1", "DEAL-3", "KNOCK-3", "OKLA-1")),
-    Row("pass_upcard", P.UPCARD_OFFER, P.UPCARD_OFFER, non_dealer_acts, "player", ("OFFER-1", "OFFER-2")),
-    Row("pass_upcard", P.UPCARD_OFFER, P.DRAW, dealer_acts, "player", ("OFFER-2", "OFFER-4")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.UPCARD_OFFER, _non_dealer_acts, "player", ("OFFER-1", "OFFER-2")),
+    Row("pass_upcard", P.UPCARD_OFFER, P.DRAW, _dealer_acts, "player", ("OFFER-2", "OFFER-4")),
     Row("take_upcard", P.UPCARD_OFFER, P.DISCARD, None, "player", ("OFFER-1", "OFFER-3")),
     Row("draw_stock", P.DRAW, P.DISCARD, None, "player", ("TURN-2",)),
     Row("draw_discard", P.DRAW, P.DISCARD, None, "player", ("TURN-2", "OFFER-4")),
-    Row("discard", P.DISCARD, P.DRAW, play_goes_on, "player", ("TURN-2", "TURN-3", "TURN-4")),
-    Row("discard", P.DISCARD, P.DEAD_HAND, hand_dies, "player", ("DEAD-1", "DEAD-3")),
-    Row("discard", P.DISCARD, P.WALL, wall_offered, "player", ("DEAD-2",)),
+    Row("discard", P.DISCARD, P.DRAW, _play_goes_on, "player", ("TURN-2", "TURN-3", "TURN-4")),
+    Row("discard", P.DISCARD, P.DEAD_HAND, _hand_dies, "player", ("DEAD-1", "DEAD-3")),
+    Row("discard", P.DISCARD, P.WALL, _wall_offered, "player", ("DEAD-2",)),
     Row("knock", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-1", "KNOCK-2", "TURN-4")),
     Row("big_gin", P.DISCARD, P.KNOCK, None, "player", ("KNOCK-6",)),
     Row("draw_discard", P.WALL, P.DISCARD, None, "player", ("DEAD-2",)),
     Row("decline_wall", P.WALL, P.DEAD_HAND, None, "player", ("DEAD-2",)),
-    Row("spread", P.KNOCK, P.SCORE, spread_is_gin, "player", ("KNOCK-5", "LAY-2")),
+    Row("spread", P.KNOCK, P.SCORE, _spread_is_gin, "player", ("KNOCK-5", "LAY-2")),
     Row("spread", P.KNOCK, P.LAYOFF, None, "player", ("KNOCK-4", "LAY-1")),
     Row("lay_off", P.LAYOFF, P.SCORE, None, "player", ("LAY-5", "LAY-6")),
     Row("score", P.SCORE, P.HAND_OVER, None, "engine", ("SCORE-1", "SCORE-2", "SCORE-3", "SCORE-4", "SCORE-5")),
@@ -244,7 +252,7 @@ MATCH_TABLE: tuple[Row, ...] = (
     Row("draw_cut", M.CUT, M.CUT, None, "engine", ("MATCH-2", "MATCH-3", "THREE-2")),
     Row("start", M.CUT, M.HAND, None, "engine", ("MATCH-2", "THREE-2", "THREE-3")),
     Row("advise", M.HAND, M.HAND, None, "player", ("THREE-7",)),
-    Row("end_hand", M.HAND, M.GAME_OVER, game_won, "engine", ("MATCH-1", "MATCH-6", "THREE-6", *BONUSES)),
+    Row("end_hand", M.HAND, M.GAME_OVER, _game_won, "engine", ("MATCH-1", "MATCH-6", "THREE-6", *BONUSES)),
     Row("end_hand", M.HAND, M.ROTATE, None, "engine", ("MATCH-1", "THREE-6", "BONUS-1")),
     Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "MATCH-7", "THREE-4", "THREE-5")),
 )

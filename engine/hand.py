@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from engine import fsm, legal
+from engine import describe, fsm, legal
 from engine.actions import (
     ACTION_TYPES,
     Action,
@@ -271,6 +271,12 @@ class Hand:
     def observation(self, seat: int) -> Observation:
         """Exactly what ``seat`` may see (``engine.visibility`` decides). Rules: VIS-1, VIS-2."""
         return observe_hand(self, seat)
+
+    def __str__(self) -> str:
+        return describe.hand_text(self)
+
+    def __repr__(self) -> str:
+        return describe.hand_repr(self)
 
     def state_key(self) -> tuple[object, ...]:
         """Everything that defines the hand's state, as one comparable value."""

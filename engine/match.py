@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Protocol, cast
 
-from engine import fsm
+from engine import describe, fsm
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, render
@@ -233,6 +233,12 @@ class Match:
     def observation(self, seat: int) -> MatchObservation:
         """What ``seat`` may see (``engine.visibility`` decides). Rules: VIS-1, THREE-8."""
         return observe_match(self, seat)
+
+    def __str__(self) -> str:
+        return describe.match_text(self)
+
+    def __repr__(self) -> str:
+        return describe.match_repr(self)
 
     def legal_actions(self) -> list[Action]:
         """The legal actions of the seat to act (sorted); empty between hands and at the end."""

@@ -33,6 +33,55 @@ OMITTED_AT_DEFAULT: dict[str, object] = {**DECK_DEFAULTS, **LATER_DEFAULTS}
 MIN_STOCK = 3
 
 
+#: The range of every numeric option (RULES-2); an option whose default is None also takes None.
+RANGES: dict[str, tuple[int, int]] = {
+    "knock_limit_value": (0, 10),
+    "gin_bonus": (0, MAX_POINTS),
+    "undercut_bonus": (0, MAX_POINTS),
+    "big_gin_bonus": (0, MAX_POINTS),
+    "max_consecutive_discard_pickups": (1, 1000),
+    "deck_ranks": (3, 13),
+    "deck_suits": (1, 4),
+    "hand_size": (1, 10),
+    "target": (1, MAX_POINTS),
+    "players": (2, 3),
+    "box_bonus": (0, MAX_POINTS),
+    "game_bonus": (0, MAX_POINTS),
+}
+
+#: What each option does, in one line, and the rule that says it (``knock rules``, RULES-2).
+OPTION_RULES: dict[str, tuple[str, str]] = {
+    "name": ("RULES-1", "the preset the rule set is built from"),
+    "knock_limit": ("KNOCK-3", "how a hand's knock limit is set: fixed, or the first upcard's value (OKLA-1)"),
+    "knock_limit_value": ("KNOCK-3", "the fixed knock limit (0: straight gin)"),
+    "oklahoma_ace": ("OKLA-2", "an ace as the first upcard under knock_limit=upcard: a limit of 1, or gin only"),
+    "gin_bonus": ("SCORE-1", "the gin bonus"),
+    "undercut_bonus": ("SCORE-3", "the undercut bonus"),
+    "undercut_on_tie": ("SCORE-3", "equal deadwood is an undercut"),
+    "big_gin_bonus": ("KNOCK-6", "big gin (eleven cards melded) allowed, with this bonus (none: not allowed)"),
+    "spades_double": ("OKLA-4", "a spade as the first upcard doubles the hand's score"),
+    "may_discard_taken_card": ("TURN-4", "the card taken from the pile may be discarded in the same turn"),
+    "wall_pickup_to_knock": ("DEAD-2", "the 50th-card rule: the last discard may be taken to knock"),
+    "max_consecutive_discard_pickups": ("DEAD-3", "a pickup cap: the hand dies after this many pickups in a row"),
+    "deck_ranks": ("RULES-3", "a reduced deck's ranks (analysis of single hands only)"),
+    "deck_suits": ("RULES-3", "a reduced deck's suits (analysis of single hands only)"),
+    "hand_size": ("RULES-3", "cards dealt to each seat (analysis of single hands only)"),
+    "target": ("MATCH-1", "the score that ends the game"),
+    "next_dealer": ("MATCH-4", "who deals the next two-player hand after one with a winner"),
+    "cut_tiebreak": ("MATCH-3", "tied cards in the draw for deal: drawn again, or settled by suit"),
+    "players": ("THREE-1", "2, or 3 for three-handed Gin in the box"),
+    "three_handed_dead_hand": ("THREE-5", "roles after a dead three-handed hand: unchanged, or as if the box won"),
+    "sitter_sees_captain_hand": ("THREE-8", "the sitter sees the captain's cards"),
+    "box_bonus": ("BONUS-1", "points per box (hand won), added at the game's end (0: off)"),
+    "immediate_boxes": ("BONUS-1", "boxes credited to the running score as they are won"),
+    "spades_double_boxes": ("BONUS-1", "a doubled hand (spades_double) earns two boxes"),
+    "game_bonus": ("BONUS-2", "points to the game's winner (0: off)"),
+    "shutout": ("BONUS-3", "the shutout formula when the losers scored no hand points"),
+    "hollywood": ("BONUS-4", "Hollywood scoring: three games at once, in columns"),
+    "kisses": ("BONUS-6", "two more boxes for gin, one for an undercut"),
+}
+
+
 class KnockLimit(enum.Enum):
     """How a hand's knock limit is set (KNOCK-3, OKLA-1)."""
 
@@ -124,23 +173,11 @@ class RuleSet:
     def __post_init__(self) -> None:
         _enums_from_text(self)
         _check_kinds(self)
-        if not 0 <= self.knock_limit_value <= 10:
-            raise InvalidRules("RULES-2", f"knock_limit_value must be 0..10, got {self.knock_limit_value}")
-        if self.players not in (2, 3):
-            raise InvalidRules("RULES-2", f"players must be 2 or 3, got {self.players}")
-        for name in ("gin_bonus", "undercut_bonus", "target", "box_bonus", "game_bonus"):
-            if not 0 <= getattr(self, name) <= MAX_POINTS:
-                raise InvalidRules("RULES-2", f"{name} must be 0..{MAX_POINTS}")
-        if self.target < 1:
-            raise InvalidRules("RULES-2", "target must be at least 1")
-        if self.big_gin_bonus is not None and not 0 <= self.big_gin_bonus <= MAX_POINTS:
-            raise InvalidRules("RULES-2", f"big_gin_bonus must be None or 0..{MAX_POINTS}")
-        cap = self.max_consecutive_discard_pickups
-        if cap is not None and not 1 <= cap <= 1000:
-            raise InvalidRules("RULES-2", "max_consecutive_discard_pickups must be None or 1..1000")
-        for name, low, high in (("deck_ranks", 3, 13), ("deck_suits", 1, 4), ("hand_size", 1, 10)):
-            if not low <= getattr(self, name) <= high:
-                raise InvalidRules("RULES-2", f"{name} must be {low}..{high}, got {getattr(self, name)}")
+        for name, (low, high) in RANGES.items():
+            value = getattr(self, name)
+            if value is not None and not low <= value <= high:  # None only where the default is (_check_kinds)
+                none = "none or " if _OPTIONS[name].default is None else ""
+                raise InvalidRules("RULES-2", f"{name} must be {none}{low}..{high}, got {value}")
         if self.stock_size < MIN_STOCK:
             raise InvalidRules(
                 "RULES-3",
@@ -242,6 +279,43 @@ _OPTIONS: dict[str, dataclasses.Field[Any]] = {f.name: f for f in dataclasses.fi
 _ENUM_OPTIONS: dict[str, type[enum.Enum]] = {
     f.name: type(f.default) for f in _OPTIONS.values() if isinstance(f.default, enum.Enum)
 }
+
+
+@dataclass(frozen=True, slots=True)
+class OptionInfo:
+    """One rule-set option as ``knock rules`` lists it: its values, its default, the rule that says what it does."""
+
+    name: str
+    values: str  #: ``fixed | upcard``, ``true | false``, ``0..10``, ``none | 1..1000``
+    default: object  #: the standard preset's value
+    rule: str
+    summary: str
+
+    @property
+    def default_text(self) -> str:
+        value = self.default
+        if isinstance(value, enum.Enum):
+            value = value.value
+        return "none" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def options() -> list[OptionInfo]:
+    """Every rule-set option in the header's order (LOG-1), from the rule set's own fields and tables. Rule: RULES-2."""
+    out = []
+    for f in dataclasses.fields(RuleSet):
+        default = f.default
+        if f.name == "name":
+            values = " | ".join(PRESETS)
+        elif isinstance(default, enum.Enum):
+            values = " | ".join(str(m.value) for m in type(default))
+        elif isinstance(default, bool):
+            values = "true | false"
+        else:
+            low, high = RANGES[f.name]
+            values = ("none | " if default is None else "") + f"{low}..{high}"
+        rule, summary = OPTION_RULES[f.name]
+        out.append(OptionInfo(f.name, values, default, rule, summary))
+    return out
 
 
 @functools.cache

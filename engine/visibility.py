@@ -26,6 +26,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from engine import describe
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
 from engine.events import (
@@ -107,6 +108,9 @@ class Observation:
     stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
     must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
 
+    def __str__(self) -> str:
+        return describe.observation_text(self)
+
 
 @dataclass(frozen=True, slots=True)
 class MatchObservation:
@@ -124,6 +128,9 @@ class MatchObservation:
     scores: tuple[int, ...]
     to_act: int | None
     hand: Observation | None
+
+    def __str__(self) -> str:
+        return describe.match_observation_text(self)
 
 
 def observe_hand(hand: Hand, seat: int) -> Observation:
@@ -282,3 +289,13 @@ def shown_meta(meta: Mapping[str, Any]) -> dict[str, Any]:
     """What a seat's view carries of a log's free metadata: nothing — it may hold anything (a game's seed
     rebuilds every deal). Rule: LOG-11."""
     return {}
+
+
+def unseen(what: str, seat: int) -> Seen:
+    """The form a seat's view (LOG-11) gives what it was not shown, by the view record's kind — ``draw`` (the
+    card), ``knock`` (the face-down discard) or ``advice`` (what the sitter said) — for a reader of views, which
+    holds these forms and nothing more."""
+    forms: dict[str, type[HiddenDraw | HiddenKnock | HiddenAdvice]] = {
+        "draw": HiddenDraw, "knock": HiddenKnock, "advice": HiddenAdvice,
+    }  # fmt: skip
+    return forms[what](seat)

@@ -19,7 +19,8 @@ def judge_location(location: str) -> Verdict:
     try:
         data = read_bytes(location)
     except OSError as err:
-        return Verdict("fail", None, "", f"cannot read {location}: {err.strerror or err}")
+        why = str(err.strerror or err)
+        return Verdict("fail", None, "", f"cannot read {location}: {why[:1].lower() + why[1:]}")
     return judge(data)
 
 

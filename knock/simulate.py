@@ -26,6 +26,9 @@ from knock.cluster.storage import Store
 from replay.log import write_log
 
 MANIFEST = "_manifest"
+#: A game of more hands than this is reported as very long: bots that seldom knock (random against random,
+#: about 100 hands a game) play many dead hands; well-matched bots play 2 to 20.
+LONG_GAME = 50
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,11 +162,21 @@ class Tally:
     seats: dict[str, int] = field(default_factory=dict)
     wins: dict[str, int] = field(default_factory=dict)
     points: dict[str, int] = field(default_factory=dict)
+    skipped: int = 0  #: games a run found already written (in the manifest), not played again
+    skipped_hands: int = 0
+    long_games: int = 0  #: games of more than LONG_GAME hands
+    longest: tuple[int, int] = (0, 0)  #: the most hands a game took, and that game's seed
 
-    def add(self, r: GameSummary) -> None:
+    def add(self, r: GameSummary, *, skipped: bool = False) -> None:
         self.games += 1
         self.hands += r.hands
         self.dead_hands += r.dead_hands
+        if skipped:
+            self.skipped += 1
+            self.skipped_hands += r.hands
+        self.long_games += r.hands > LONG_GAME
+        if r.hands > self.longest[0]:
+            self.longest = (r.hands, r.seed)
         for seat, bot in enumerate(r.bots):
             self.seats[bot] = self.seats.get(bot, 0) + 1
             self.wins[bot] = self.wins.get(bot, 0) + (r.winner == seat)
@@ -176,6 +189,20 @@ class BotLine:
     seats_played: int
     wins: int
     average_total: float
+
+
+def wilson(wins: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The Wilson score interval of a win rate (95 % for the default ``z``): sound near 0 and 1 and for few games.
+
+    >>> tuple(round(x, 3) for x in wilson(60, 100))
+    (0.502, 0.691)
+    """
+    if n == 0:
+        return (0.0, 1.0)
+    p = wins / n
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return (max(0.0, centre - half), min(1.0, centre + half))
 
 
 def summarise(results: Tally | Iterable[GameSummary]) -> Iterator[BotLine]:
@@ -204,11 +231,13 @@ def run(
     logs: str | None = None,
     size: int = 0,
     tick: Callable[[int], None] | None = None,
+    tally: Tally | None = None,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
-    (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games.
+    (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
+    into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished.
     """
-    tally = Tally()
+    tally = tally if tally is not None else Tally()
     store = Store(logs) if logs is not None else None
     skipped = 0
     if store is not None:
@@ -220,7 +249,7 @@ def run(
             if summary is None:
                 remaining.append(job)
             else:
-                tally.add(summary)
+                tally.add(summary, skipped=True)
                 skipped += 1
         if skipped and tick:
             tick(skipped)

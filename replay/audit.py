@@ -12,10 +12,27 @@ from typing import Any, BinaryIO
 
 from engine.cards import Card
 from engine.errors import KnockError
-from engine.events import Dealt, HandEnded, HandStarted
+from engine.events import (
+    BigGinDeclared,
+    CutDrawn,
+    Dealt,
+    Discarded,
+    DrewDiscard,
+    DrewStock,
+    GameOver,
+    HandEnded,
+    HandStarted,
+    Knocked,
+    UpcardPassed,
+    UpcardTaken,
+    WallDeclined,
+)
 from engine.fsm import ExecutorName
+from engine.seats import other_seat
+from engine.visibility import Seen, unseen
 from replay.grammar import Kind, classify
-from replay.log import LogError, LogReader
+from replay.log import Entry, LogError, LogReader
+from replay.notation import record_text
 from replay.public import PublicState, ViewReplayer
 from replay.replayer import Replayer
 
@@ -115,52 +132,119 @@ def audit(data: bytes) -> AuditReport:
     return verify_view(data) if view is not None else verify(data)
 
 
-_RESULT_KINDS = ["gin", "big gin", "knock", "undercut", "tie", "dead hand"]
+@dataclass(frozen=True, slots=True)
+class ShownSpread:
+    """The knocker's spread as a per-seat view records it: his melds (his deadwood is in the hand's result)."""
+
+    seat: int
+    melds: tuple[tuple[Card, ...], ...]
+
+    def __str__(self) -> str:
+        return f"p{self.seat} spreads " + (" ".join(_meld(m) for m in self.melds) or "(no melds)")
+
+
+@dataclass(frozen=True, slots=True)
+class ShownDefence:
+    """The defender's answer as a per-seat view records it: his melds and his layoffs, each ``card>meld``."""
+
+    seat: int
+    melds: tuple[tuple[Card, ...], ...]
+    layoffs: tuple[tuple[Card, tuple[Card, ...]], ...]
+
+    def __str__(self) -> str:
+        melds = " ".join(_meld(m) for m in self.melds) or "(no melds)"
+        layoffs = " ".join(f"{card}>{_meld(onto)}" for card, onto in self.layoffs) or "none"
+        return f"p{self.seat} shows {melds}, lays off {layoffs}"
+
+
+@dataclass(frozen=True, slots=True)
+class Note:
+    """A line of a view's history that no engine event says (the sitter's advice, as the view records it)."""
+
+    text: str
+
+    def __str__(self) -> str:
+        return self.text
+
+
+def _meld(cards: tuple[Card, ...]) -> str:
+    return "-".join(map(str, cards))
+
+
+#: A view's record as an event, as the seat saw it (None for the log's framing: salts, checkpoints, the trailer).
+ViewEvent = Seen | ShownSpread | ShownDefence | Note
+
+
+def view_events(source: BinaryIO | bytes) -> Iterator[tuple[Entry, PublicState, ViewEvent | None]]:
+    """A per-seat view's records, each with the public state after it and the event it records as the seat saw
+    it: the same events ``SeatLens`` gives for the full log, as far as the view holds them (LOG-12).
+
+    Raises:
+        LogError: where the view goes wrong (an unfinished view ends in ``LogTruncated``).
+    """
+    public = ViewReplayer(source)
+    actor: int | None = None
+    top: Card | None = None
+    for entry, st in public.records():
+        yield entry, st, _view_event(entry.record, st, actor, top)
+        actor, top = st.turn, st.discard_pile[-1] if st.discard_pile else None
+
+
+def _view_event(rec: Any, st: PublicState, actor: int | None, top: Card | None) -> ViewEvent | None:
+    """What one record of a view stands for; ``actor`` was to act before it, ``top`` topped the discard pile."""
+    kind = classify(rec, view=True)
+    who = actor if actor is not None else -1
+    if kind is Kind.CUT:
+        return CutDrawn(tuple(rec[1]), tuple(Card.from_index(c) for c in rec[2]))
+    if kind is Kind.HAND:
+        return HandStarted(st.number, st.dealer, st.seats, st.sitter)
+    if kind is Kind.DEAL:
+        assert st.upcard is not None  # the deal record shows the upcard (LOG-11)
+        mine = tuple(sorted(st.own))
+        hands = tuple(mine if seat == st.viewer else () for seat in st.seats)
+        return Dealt(st.dealer, (hands[0], hands[1]), st.upcard, (), st.knock_limit, st.seats)
+    simple: dict[Kind, ViewEvent] = {
+        Kind.PASS: UpcardPassed(who), Kind.DRAW: unseen("draw", who), Kind.HIDDEN_KNOCK: unseen("knock", who),
+        Kind.DECLINE: WallDeclined(who), Kind.BIG_GIN: BigGinDeclared(who),
+    }  # fmt: skip
+    if kind in simple:
+        return simple[kind]
+    if (kind is Kind.TAKE or kind is Kind.PICKUP) and top is not None:
+        return UpcardTaken(who, top) if kind is Kind.TAKE else DrewDiscard(who, top)
+    if kind is Kind.SEEN_DRAW:
+        return DrewStock(who, Card.from_index(rec[1]))
+    if kind is Kind.DISCARD:
+        return Discarded(who, st.discard_pile[-1])
+    if kind is Kind.KNOCK and st.knock_discard is not None:
+        return Knocked(who, st.knock_discard)
+    if kind is Kind.SPREAD:
+        return ShownSpread(who, st.spread or ())
+    if kind is Kind.LAYOFF:
+        melds, layoffs = st.defence or ((), ())
+        return ShownDefence(who, melds, layoffs)
+    if kind is Kind.ADVICE:
+        captain = other_seat(st.seats, st.dealer)
+        said = "" if rec[2] is None else f": {record_text(rec[2])}"
+        return unseen("advice", rec[1]) if not said else Note(f"p{rec[1]} advises p{captain}{said}")
+    if kind is Kind.RESULT and st.result is not None:
+        ended = HandEnded(rec[1], st.result, st.scores)
+        return ended
+    if kind is Kind.GAME_OVER:
+        return GameOver(rec[1], tuple(rec[2]))
+    return None
 
 
 def view_transcript(source: BinaryIO | bytes) -> list[str]:
-    """A per-seat view as text, one line per record, saying only what the view shows (LOG-12)."""
-    return list(_transcript(ViewReplayer(source)))
-
-
-def _transcript(public: ViewReplayer) -> Iterator[str]:
-    st: PublicState = public.state
-    actor: int | None = None
-    top: Card | None = None
-    for entry, _ in public.records():
-        rec, who = entry.record, f"p{actor}"
-        kind = classify(rec, view=True)
-        if kind is Kind.CUT:
-            yield "draw for " + ", ".join(f"p{s} {Card.from_index(c)}" for s, c in zip(rec[1], rec[2], strict=False))
-        elif kind is Kind.HAND:
-            roles = f"p{st.dealer} deals" + (f", p{st.sitter} sits out" if st.sitter is not None else "")
-            yield f"hand {st.number}: {roles}"
-        elif kind is Kind.DEAL:
-            mine = " ".join(map(str, sorted(st.own))) or "(none shown)"
-            yield f"  upcard {st.upcard}; the cards you see: {mine}"
-        elif kind is Kind.SEEN_DRAW:
-            yield f"  {who} draws {Card.from_index(rec[1])} from the stock"
-        elif kind is Kind.DRAW:
-            yield f"  {who} draws from the stock"
-        elif kind is Kind.TAKE or kind is Kind.PICKUP:
-            yield f"  {who} picks up {top}"
-        elif kind is Kind.PASS:
-            yield f"  {who} passes the upcard"
-        elif kind is Kind.DISCARD:
-            yield f"  {who} discards {st.discard_pile[-1]}"
-        elif kind is Kind.HIDDEN_KNOCK:
-            yield f"  {who} knocks (the discard is face down)"
-        elif kind is Kind.KNOCK:
-            yield f"  {who} knocks, discarding {st.knock_discard} face down"
-        elif kind is Kind.SPREAD or kind is Kind.LAYOFF:
-            melds = st.spread if kind is Kind.SPREAD else st.defence[0] if st.defence else ()
-            shown = " ".join("-".join(map(str, m)) for m in melds or ()) or "(no melds)"
-            yield f"  {'spread' if kind is Kind.SPREAD else 'defence'}: {shown}"
-        elif kind is Kind.ADVICE:
-            yield f"  p{rec[1]} advises the captain" + ("" if rec[2] is None else f" ({rec[2]!r})")
-        elif kind is Kind.RESULT:
-            winner = "no winner" if rec[3] is None else f"p{rec[3]} scores {rec[4]}"
-            yield f"hand {rec[1]}: {_RESULT_KINDS[rec[2]]}, {winner}; scores {rec[10]}"
-        elif kind is Kind.GAME_OVER:
-            yield f"game over: p{rec[1]} wins; totals {rec[2]}"
-        actor, top = st.turn, st.discard_pile[-1] if st.discard_pile else None
+    """A per-seat view as text, one line per record that says something, only what the view shows (LOG-12)."""
+    lines = []
+    for _, _, event in view_events(source):
+        if isinstance(event, Dealt):
+            seen = [" ".join(map(str, h)) for h in event.hands if h]
+            lines.append(f"p{event.dealer} deals; upcard {event.upcard}, knock limit {event.knock_limit}; the cards "
+                         f"you see: {seen[0] if seen else '(none)'}")  # fmt: skip
+            continue
+        if isinstance(event, HandEnded):
+            lines.append(str(event.result))
+        if event is not None:
+            lines.append(str(event))
+    return lines

@@ -437,10 +437,18 @@ def check_form(record: Any, view: bool = False) -> None:
             return
         raise CodecError(f"unknown action code {record}")
     if type(record) is not list or not record or type(record[0]) is not int or record[0] not in FORMS:
-        raise CodecError(f"no record has the form {render(record)}")
+        raise CodecError(f"no record has the form {_shown(record)}")
     size, ok, form = FORMS[record[0]]
     if (size is not None and len(record) != size) or not ok(record, view):
-        raise CodecError(f"a {RECORD_NAMES[record[0]]} record is {form}, not {render(record)}")
+        raise CodecError(f"a {RECORD_NAMES[record[0]]} record is {form}, not {_shown(record)}")
+
+
+def _shown(record: Any) -> str:
+    """A refused record for its message, cards in their notation (``replay.notation``, which reads this module's
+    codes: imported here, on the error path, not at the top)."""
+    from replay.notation import record_text
+
+    return record_text(record)
 
 
 # --- records to actions -------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from engine.visibility import sight
 from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
 from replay.grammar import ACTIONS, At, Kind, Row
 from replay.log import Entry, Header, LogError, LogReader
+from replay.notation import record_text
 from replay.replayer import Handler, drive
 
 UPCARD_AT = 2 * HAND_SIZE  #: the upcard's place in a deal record (DEAL-3)
@@ -381,7 +382,7 @@ class Public:
 
     def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
         if kind is Kind.BAD_CODE or kind is Kind.BAD_FORM:
-            return LogError("LOG-12", entry.index, f"not a record of a view: {entry.record!r:.60}")
+            return LogError("LOG-12", entry.index, f"not a record of a view: {record_text(entry.record)}")
         if kind in ACTIONS and self.st.turn is None:
             return LogError("LOG-12", entry.index, f"a {kind.value} while nobody is to act")
         return LogError("LOG-12", entry.index, f"a {kind.value} record where the game is at {at.value}")

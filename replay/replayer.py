@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
 from engine.actions import Action, Advise
 from engine.cards import Card
-from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules
+from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules, render
 from engine.events import GameOver, HandEnded, HandScored, MatchEvent
 from engine.fsm import ExecutorName
 from engine.match import Match
@@ -27,6 +27,7 @@ from engine.rules import RuleSet
 from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
 from replay.log import Entry, LogError, LogReader
+from replay.notation import record_text
 
 #: A record's handler: takes the record (the grammar accepted it at the row's state) and returns the next state.
 Handler = Callable[[Row, Entry], At]
@@ -76,14 +77,19 @@ class ReplayError(LogError):
     """
 
     def __init__(self, rule: str, record: int, reason: str, *, expected: Any = None, found: Any = None) -> None:
-        parts = [
-            f"expected {expected!r:.120}" if expected is not None else "",
-            f"found {found!r:.120}" if found is not None else "",
-        ]
+        want, got = _shown(expected), _shown(found)
+        if want == got:  # they differ where words do not look: show the values
+            want, got = render(expected), render(found)
+        parts = [f"expected {want}" if expected is not None else "", f"found {got}" if found is not None else ""]
         detail = f" ({', '.join(p for p in parts if p)})" if any(parts) else ""
         super().__init__(rule, record, reason + detail)
         self.expected = expected
         self.found = found
+
+
+def _shown(value: Any) -> str:
+    """A record (or a record's kind, already in words) for a message: cards in their notation, never raw bytes."""
+    return value if isinstance(value, str) else record_text(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -394,7 +400,7 @@ class Strict:
         elif kind is Kind.HAND:
             return ReplayError("LOG-8", index, "a new hand while the engine is not between hands")
         elif kind is Kind.BAD_FORM:
-            return ReplayError("LOG-2", index, f"no record has the form {rec!r}")
+            return ReplayError("LOG-2", index, f"no record has the form {record_text(rec)}")
         else:
             return ReplayError("LOG-8", index, f"a {record_type(rec)} record where the engine expects an action")
         raise InternalError(f"record {index}: the grammar refuses a {kind.value} at {at.value}, the engine takes it")

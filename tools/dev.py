@@ -69,7 +69,7 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[0] == "test":
         return test(argv[1:])
-    return run(BIN / "knock", "demo", *argv[1:])
+    return run(BIN / "knock", "demo", "--preset", "three_handed", *argv[1:])  # a later --preset overrides it
 
 
 if __name__ == "__main__":

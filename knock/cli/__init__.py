@@ -1,12 +1,14 @@
 """The ``knock`` command.
 
 Subcommands: demo, play, simulate (``knock.cli.games``); verify, export, show, redact (``knock.cli.logs``);
-spec and conform (``knock.cli.spec``). Each has ``--help`` with an example; every error is one line on stderr
-with a non-zero exit status.
+spec, rules and conform (``knock.cli.spec``). Each has ``-h``/``--help`` with an example; every error is one
+line on stderr with a non-zero exit status (2 for a usage error), never a traceback.
 """
 
 from __future__ import annotations
 
+import errno
+import os
 import sys
 
 import typer
@@ -15,9 +17,22 @@ from rich.markup import escape
 
 from engine.errors import KnockError
 from knock.cli import games, logs, spec
-from knock.cli.common import app
+from knock.cli.common import app, expand_optional
 
 __all__ = ["app", "games", "logs", "main", "spec"]
+
+#: Exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
+EXIT_INTERRUPTED = 130
+
+
+def os_error(err: OSError) -> str:
+    """An operating-system error in words, once: ``cannot read /nope: no such file or directory``."""
+    what = err.strerror or (os.strerror(err.errno) if err.errno else str(err))
+    where = err.filename
+    if where is None:
+        return str(err) if err.args and not err.strerror else what[:1].lower() + what[1:]
+    verb = "find" if err.errno == errno.ENOENT else "open" if err.errno == errno.EISDIR else "use"
+    return f"cannot {verb} {where}: {what[:1].lower() + what[1:]}"
 
 
 def main() -> None:
@@ -25,20 +40,25 @@ def main() -> None:
     err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def fail(message: str, code: int = 2) -> None:
-        err_console.print(f"[red]error[/]: {escape(message)}")
+        err_console.print(f"[red]error[/]: {escape(' '.join(message.split()))}")
         sys.exit(code)
 
     try:
-        code = app(standalone_mode=False)
+        code = app(args=expand_optional(sys.argv[1:]), prog_name="knock", standalone_mode=False)
     except typer.TyperException as err:  # usage errors: bad options, values, arguments
         context = getattr(err, "ctx", None)
-        where = context.command_path.replace("knock", "knock", 1) if context is not None else "knock"
+        if type(err).__name__ == "NoArgsIsHelpError" and context is not None:  # ``knock``, ``knock conform``
+            sys.stdout.write(context.get_help() + "\n")
+            sys.exit(2)
+        where = context.command_path if context is not None else "knock"
         message = err.format_message() if hasattr(err, "format_message") else str(err)
-        fail(f"{message} (see {where} --help)", getattr(err, "exit_code", 2))
-    except typer.Abort:
-        fail("aborted", 130)
+        message = message.replace("Value error, ", "")  # how Typer words a parser's refusal
+        fail(f"{message} (see {where} -h)", getattr(err, "exit_code", 2))
+    except (typer.Abort, KeyboardInterrupt):
+        err_console.print("\nstopped (Ctrl-C)")
+        sys.exit(EXIT_INTERRUPTED)
     except KnockError as err:
         fail(str(err))
     except OSError as err:
-        fail(str(err))
+        fail(os_error(err))
     sys.exit(code if isinstance(code, int) else 0)

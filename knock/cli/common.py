@@ -1,15 +1,23 @@
-"""What every ``knock`` subcommand shares: the Typer app, the console, common options, and card rendering."""
+"""What every ``knock`` subcommand shares: the Typer app, the console, the common options, and card rendering.
+
+The common options have one spelling everywhere: ``--seed N``, ``--preset NAME``, ``--set KEY=VALUE``,
+``--bots LIST``, ``-o/--out FILE`` (one output file), ``--logs DIR`` (a folder of logs), ``--json[=FILE]``
+(JSON to stdout, or to FILE), ``-q/--quiet``, ``-h/--help``. Help is plain text (no Rich panels), every
+option with a metavar that says what it takes, and every choice listed.
+"""
 
 from __future__ import annotations
 
 import re
 import sys
-from collections.abc import Sequence
-from typing import Annotated
+from collections.abc import Callable, Sequence
+from typing import Annotated, Any
 
 from engine.bots import BOT_NAMES
 from engine.cards import Card
+from engine.errors import InvalidRules
 from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted
+from engine.rules import PRESETS, RuleSet
 from engine.visibility import Seen
 from knock import __version__
 
@@ -17,14 +25,104 @@ try:
     import typer
     from rich.console import Console
     from rich.markup import escape
+    from typer.core import TyperArgument, TyperCommand, TyperGroup
+    from typer.models import CommandFunctionType
 except ImportError:  # pragma: no cover - the cli extra is not installed
     sys.exit("the knock command needs the cli extra: pip install 'knock-gin[cli]'")
 
-app = typer.Typer(
-    help="Knock: a formally specified Gin Rummy engine with auditable logs.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
+#: Options whose value is optional, with the value they take alone: ``--json`` is ``--json=-`` (stdout), and
+#: ``--json=FILE`` names a file. A value is only ever given after ``=`` (``knock verify --json out/`` judges
+#: ``out/``), so an optional value can never swallow an argument.
+OPTIONAL_VALUES: dict[str, str] = {"--json": "-"}
+STDOUT = "-"
+
+
+def expand_optional(argv: Sequence[str]) -> list[str]:
+    """The command line with every bare option of ``OPTIONAL_VALUES`` given its value alone (before ``--``)."""
+    out: list[str] = []
+    args = iter(argv)
+    for arg in args:
+        if arg == "--":
+            return [*out, arg, *args]
+        out.append(f"{arg}={OPTIONAL_VALUES[arg]}" if arg in OPTIONAL_VALUES else arg)
+    return out
+
+
+class KnockCommand(TyperCommand):
+    """A subcommand whose help names each argument by its metavar (``PATH...``), without Typer's type labels."""
+
+    def collect_usage_pieces(self, ctx: Any) -> list[str]:
+        pieces = [self.options_metavar] if self.options_metavar else []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                pieces.append(argument_label(param) if param.required else f"[{argument_label(param)}]")
+        return pieces
+
+    def format_options(self, ctx: Any, formatter: Any) -> None:
+        args: list[tuple[str, str]] = []
+        opts: list[tuple[str, str]] = []
+        for param in self.get_params(ctx):
+            if isinstance(param, TyperArgument):
+                if not param.hidden:
+                    args.append((argument_label(param), param.help or ""))
+                continue
+            record = param.get_help_record(ctx)
+            if record is not None:
+                name, text = plain_record(*record)
+                for option in OPTIONAL_VALUES:  # ``--json[=FILE]``: the value only after ``=``
+                    if name.startswith(f"{option} "):
+                        name = f"{option}[={name.split(' ', 1)[1]}]"
+                opts.append((name, text))
+        if args:
+            with formatter.section("Arguments"):
+                formatter.write_dl(args)
+        if opts:
+            with formatter.section("Options"):
+                formatter.write_dl(opts)
+
+
+#: Typer's type labels, for an option given no metavar, as the metavar a person reads (a flag takes none).
+TYPE_METAVARS = {"bool": "", "int": "N", "int range": "N", "float": "NUMBER", "float range": "NUMBER", "path": "FILE",
+                 "str": "TEXT", "list[str]": "TEXT", "list[path]": "FILE"}  # fmt: skip
+RANGE_TEXT = re.compile(r"(; )?(-?\d+<=)?x(<=-?\d+)?(?=[;\]])|(; )?x>=-?\d+(?=[;\]])")
+
+
+def plain_record(name: str, text: str) -> tuple[str, str]:
+    """An option's help line without Typer's type labels (``<int>``) and number ranges (``[0<=x<=9…]``)."""
+    label = re.search(r" <([^<>]+)>$", name)
+    if label:
+        metavar = TYPE_METAVARS.get(label.group(1), "VALUE")
+        name = name[: label.start()] + (f" {metavar}" if metavar else "")
+    text = RANGE_TEXT.sub("", text).replace("  []", "").replace("[; ", "[")
+    return name, text
+
+
+def argument_label(param: TyperArgument) -> str:
+    name = param.metavar or (param.name or "arg").upper()
+    return name + ("..." if param.nargs != 1 and not name.endswith("...") else "")
+
+
+class KnockApp(typer.Typer):
+    """A Typer app whose commands are ``KnockCommand``s and whose help is plain text with ``-h`` and ``--help``."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        kwargs.setdefault("rich_markup_mode", None)
+        kwargs.setdefault("add_completion", False)
+        kwargs.setdefault("pretty_exceptions_enable", False)
+        kwargs.setdefault("no_args_is_help", True)
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        super().__init__(**kwargs)
+
+    def command(  # every keyword of Typer's, with our command class as the default
+        self, name: str | None = None, *, cls: type[TyperCommand] | None = None, **kwargs: Any
+    ) -> Callable[[CommandFunctionType], CommandFunctionType]:
+        return super().command(name, cls=cls or KnockCommand, **kwargs)
+
+
+app = KnockApp(
+    help="Knock: a formally specified Gin Rummy engine with auditable logs.\n\nknock COMMAND -h shows a command's "
+    "options and an example; knock rules lists the rule-set options (--set KEY=VALUE).",
+    cls=TyperGroup,
 )
 console = Console(highlight=False, soft_wrap=True)
 
@@ -44,7 +142,88 @@ def knock(
     """Knock: a formally specified Gin Rummy engine with auditable logs."""
 
 
-SEED = typer.Option(min=0, max=2**63 - 1, help="Seed of the game: the draw and every shuffle come from it.")
+# --- values of the common options: parsed here, so that help shows a metavar and never a type or a range ------
+
+
+def whole(low: int = 0, high: int = 2**63 - 1, what: str = "a whole number") -> Callable[[object], int]:
+    """A parser for a whole number in ``low..high`` (help shows the option's metavar, not the range)."""
+
+    def parse(value: object) -> int:
+        text = str(value).strip()
+        if not re.fullmatch(r"[+-]?\d{1,30}", text) or not low <= int(text) <= high:
+            bounds = f"of at least {low}" if high >= 2**62 else f"from {low} to {high}"
+            raise typer.BadParameter(f"{text[:40]!r} is not {what} {bounds}")
+        return int(text)
+
+    return parse
+
+
+def choice(names: Sequence[str], what: str) -> Callable[[object], str]:
+    """A parser for one of ``names`` (listed in the error; the option's metavar lists them in help)."""
+
+    def parse(value: object) -> str:
+        text = str(value)
+        if text not in names:
+            raise typer.BadParameter(f"no {what} {text[:40]!r}; {what}s: {', '.join(names)}")
+        return text
+
+    return parse
+
+
+def one_of(names: Sequence[str]) -> str:
+    """A metavar listing the choices: ``[standard|oklahoma|three_handed]``."""
+    return "[" + "|".join(names) + "]"
+
+
+DEFAULT_PRESET = "standard"  #: the same default rule set for every subcommand
+SEED = typer.Option("--seed", parser=whole(), metavar="N", help="Seed: the draw and every shuffle come from it.")
+PRESET = typer.Option(
+    "--preset", parser=choice(tuple(PRESETS), "preset"), metavar="NAME", help=f"The rule set: {' | '.join(PRESETS)}."
+)
+SETTINGS = typer.Option(
+    "--set", metavar="KEY=VALUE", help="A rule-set option (repeatable): knock rules lists them, e.g. target=50."
+)
+QUIET = typer.Option("-q", "--quiet", help="Print less: no progress, only failures and the totals.")
+JOBS = typer.Option("--jobs", parser=whole(), metavar="N", help="Processes (0: one per core).")
+CLUSTER = typer.Option(
+    "--cluster", metavar="ADDRESS", help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes)."
+)
+BOTS_HELP = f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)})"
+
+
+def rule_set(preset: str, settings: Sequence[str] | None) -> RuleSet:
+    """The rule set a command plays: the preset with the ``--set`` overrides.
+
+    Raises:
+        typer.BadParameter: an option that is not one (a typing mistake, without a rule id), or a value the rules
+            refuse (with its rule id: RULES-2).
+    """
+    overrides = parse_settings(list(settings or []))
+    known = {name for name in RuleSet.__dataclass_fields__ if name != "name"}
+    for key in overrides:
+        if key not in known:
+            close = [k for k in sorted(known) if key.lower().replace("-", "_") in k][:3]
+            hint = f" (did you mean {', '.join(close)}?)" if close else ""
+            raise typer.BadParameter(f"no rule-set option {key!r}{hint}; knock rules lists them", param_hint="--set")
+    try:
+        return RuleSet.preset(preset, **overrides)
+    except InvalidRules as err:
+        raise typer.BadParameter(str(err), param_hint="--set") from None
+
+
+def seat_bots(text: str, players: int) -> list[str]:
+    """The bot of each seat from ``--bots``: names in seat order, repeated in order when fewer than the seats;
+    more than the seats are refused."""
+    names = bot_names(text, None)
+    if len(names) > players:
+        raise typer.BadParameter(f"{len(names)} bots for {players} seats; give at most {players}", param_hint="--bots")
+    return [names[i % len(names)] for i in range(players)]
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 hand``, ``2 hands``."""
+    return f"{count:,} {word if count == 1 else many or word + 's'}"
+
 
 SUIT_STYLE = {"c": ("♣", "green"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "blue")}
 
@@ -92,7 +271,7 @@ def bot_names(text: str, count: int | None) -> list[str]:
     names = [b.strip() for b in text.split(",")]
     for name in names:
         if name not in BOT_NAMES:
-            raise typer.BadParameter(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+            raise typer.BadParameter(f"no bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
     if count is not None and len(names) != count:
         example = ",".join((["heuristic", "greedy", "random"] * 2)[:count])
         raise typer.BadParameter(f"give {count} bots, one per seat, e.g. {example}", param_hint="--bots")
@@ -104,14 +283,11 @@ def parse_settings(settings: list[str]) -> dict[str, object]:
     out: dict[str, object] = {}
     for item in settings:
         key, sep, text = item.partition("=")
-        if not sep:
-            raise typer.BadParameter(f"{item!r} is not key=value", param_hint="--set")
-        low = text.lower()
-        out[key] = (
+        if not sep or not key.strip():
+            raise typer.BadParameter(f"{item!r} is not KEY=VALUE (e.g. target=50)", param_hint="--set")
+        low = text.strip().lower()
+        out[key.strip()] = (
             True if low == "true" else False if low == "false" else None if low == "none"
-            else int(text) if text.lstrip("-").isdigit() else text
+            else int(low) if re.fullmatch(r"-?\d{1,30}", low) else text.strip()
         )  # fmt: skip
     return out
-
-
-CLUSTER = typer.Option(help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (a cluster of --jobs processes).")

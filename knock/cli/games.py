@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import Progress
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine.bots import BOT_NAMES, make_bot, play_match
@@ -14,31 +15,61 @@ from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 from knock import play as play_mod
 from knock import simulate as sim
-from knock.cli.common import CLUSTER, SEED, app, bot_names, console, parse_settings, print_events, render
+from knock.cli.common import (
+    BOTS_HELP,
+    CLUSTER,
+    DEFAULT_PRESET,
+    JOBS,
+    PRESET,
+    QUIET,
+    SEED,
+    SETTINGS,
+    app,
+    bot_names,
+    console,
+    parse_settings,
+    plural,
+    print_events,
+    render,
+    rule_set,
+    seat_bots,
+    whole,
+)
 from knock.cluster.runner import Runner
-from knock.cluster.storage import shared
+from knock.cluster.storage import Store, shared
 from replay.audit import verify
 from replay.log import write_log
+
+DEFAULT_BOTS = ("heuristic", "greedy", "random")  #: demo's bots, seat by seat, when --bots is not given
 
 
 @app.command()
 def demo(
     seed: Annotated[int, SEED] = 1,
-    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "three_handed",
+    preset: Annotated[str, PRESET] = DEFAULT_PRESET,
     bots: Annotated[
-        str, typer.Option(help=f"One bot per seat, comma separated ({', '.join(BOT_NAMES)}).")
-    ] = "heuristic,greedy,random",
+        str | None,
+        typer.Option(
+            "--bots",
+            metavar="LIST",
+            help=f"{BOTS_HELP}; fewer are repeated in order [default: heuristic,greedy,random, one per seat].",
+        ),
+    ] = None,
+    settings: Annotated[list[str] | None, SETTINGS] = None,
     history: Annotated[bool, typer.Option("--history/--summary", help="Print every action, or results only.")] = True,
-    log: Annotated[
-        Path | None, typer.Option(help="Where to write the game's log (default out/demo-SEED.knock).")
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", metavar="FILE", help="The game's log [default: out/demo-SEED.knock].")
     ] = None,
 ) -> None:
-    """Play a complete seeded game to the target between bots, write its log, verify it, and print the game.
+    """Play a seeded game between bots; print, log and verify it.
 
-    Example: knock demo --preset oklahoma --bots greedy,random --seed 7 --summary
+    The game is played to the target; its history (or with --summary its results) is printed, its log written
+    and verified.
+
+    Example: knock demo --preset three_handed --seed 7 --summary
     """
-    rules = RuleSet.preset(preset)
-    names = bot_names(bots, rules.players)
+    rules = rule_set(preset, settings)
+    names = seat_bots(bots or ",".join(DEFAULT_BOTS[: rules.players]), rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
     match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])
     console.print(
@@ -51,62 +82,117 @@ def demo(
     st = match.standings()
     assert st.winner is not None
     console.print(
-        f"[bold]{labels[st.winner]} wins[/] after {match.number} hands; totals "
+        f"[bold]{labels[st.winner]} wins[/] after {plural(match.number, 'hand')}; totals "
         + ", ".join(f"{labels[i]} {t}" for i, t in enumerate(st.totals))
     )
-    path = log or Path("out") / f"demo-{seed}.knock"
+    path = out or Path("out") / f"demo-{seed}.knock"
     path.parent.mkdir(parents=True, exist_ok=True)
     data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"})
     path.write_bytes(data)
     report = verify(data)
     status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
-    console.print(
-        f"log: {path} ({len(data)} bytes, {report.records} records, {report.checkpoints} checkpoints) {status}"
-    )
+    console.print(f"log: {path} ({plural(len(data), 'byte')}, {plural(report.records, 'record')}, "
+                  f"{plural(report.checkpoints, 'checkpoint')}) {status}")  # fmt: skip
     if not report.ok:
         raise typer.Exit(1)
 
 
 @app.command()
 def simulate(
-    games: Annotated[int, typer.Option(min=1, help="How many games.")] = 100,
-    preset: Annotated[str, typer.Option(help=f"Rule set: {', '.join(PRESETS)}.")] = "standard",
-    bots: Annotated[str, typer.Option(help=f"Bots, comma separated ({', '.join(BOT_NAMES)}).")] = "heuristic,random",
-    seed: Annotated[int, typer.Option(min=0, max=2**62, help="Game i is seeded seed + i.")] = 1,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
+    games: Annotated[int, typer.Option("--games", parser=whole(1), metavar="N", help="How many games.")] = 100,
+    preset: Annotated[str, PRESET] = DEFAULT_PRESET,
+    bots: Annotated[
+        str,
+        typer.Option(
+            "--bots",
+            metavar="LIST",
+            help=f"{BOTS_HELP} for game 1; fewer are repeated in order, and "
+            "they rotate one seat each game, so every bot plays every seat.",
+        ),
+    ] = "heuristic,random",
+    seed: Annotated[
+        int, typer.Option("--seed", parser=whole(0, 2**62), metavar="N", help="Game i (from 0) is seeded N + i.")
+    ] = 1,
+    settings: Annotated[list[str] | None, SETTINGS] = None,
     logs: Annotated[
-        str | None, typer.Option(help="Write one log per game into this folder or fsspec URL (s3://bucket/run).")
+        str | None,
+        typer.Option(
+            "--logs",
+            metavar="DIR",
+            help="Write one log per game into this folder or fsspec "
+            "URL (s3://bucket/run); a run started again skips the games already there.",
+        ),
     ] = None,
-    settings: Annotated[
-        list[str] | None, typer.Option("--set", help="A rule-set option, key=value (repeatable).")
-    ] = None,
+    jobs: Annotated[int, JOBS] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
-    batch: Annotated[int, typer.Option(min=0, help="Games per task (0: about four tasks per worker).")] = 0,
+    batch: Annotated[
+        int,
+        typer.Option("--batch", parser=whole(), metavar="N", help="Games per task (0: about four tasks per worker)."),
+    ] = 0,
+    quiet: Annotated[bool, QUIET] = False,
 ) -> None:
-    """Play many seeded games between bots over the machine's cores, or a Dask cluster, and summarise them.
+    """Play many seeded games between bots and summarise them.
 
-    Bots rotate seats from game to game. With --logs, a run started again skips the games already written
-    (listed in the folder's _manifest). Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
+    Games run over the machine's cores, or a Dask cluster. The summary gives each bot's win rate with its 95%
+    confidence interval (Wilson), the games per second, and a warning for games that run very long. Ctrl-C
+    stops at once and summarises the games finished. With --logs, a run started again skips the games already
+    written (listed in the folder's _manifest).
+
+    Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
     """
-    rules = RuleSet.preset(preset, **parse_settings(settings or []))
-    names = bot_names(bots, None)
+    rules = rule_set(preset, settings)
+    names = seat_bots(bots, rules.players)
     shared(logs)
     todo = sim.jobs(rules, names, games, seed)
-    with Progress(console=console, transient=True) as progress, Runner(cluster, jobs) as runner:
-        task = progress.add_task(f"{games} games of {rules.name}", total=games)
-        report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n))
-    table = Table(title=f"{games} games of {rules.name} Gin to {rules.target} (seeds {seed}..{seed + games - 1})")
-    for col in ("bot", "seats played", "games won", "win %", "average total"):
+    tally = sim.Tally()
+    started = time.monotonic()
+    report: sim.Report | None = None
+    columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    runner = Runner(cluster, jobs)
+    try:
+        with Progress(*columns, console=console, transient=True, disable=quiet) as progress, runner:
+            task = progress.add_task("simulating", total=games)
+            report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n), tally=tally)
+    except KeyboardInterrupt:
+        if logs is not None:
+            Store(logs).remove_leftovers(runner.run_id)
+    elapsed = time.monotonic() - started
+    title = f"{plural(tally.games, 'game')} of {rules.name} Gin to {rules.target} (seeds {seed}..{seed + games - 1})"
+    if tally.games:
+        console.print(sim_table(tally, title))
+    hands, dead = tally.hands, tally.dead_hands
+    console.print(f"hands per game {hands / max(tally.games, 1):.2f}; dead hands {dead:,} "
+                  f"({100 * dead / max(hands, 1):.1f}%)")  # fmt: skip
+    if tally.long_games:
+        most, at = tally.longest
+        console.print(f"[yellow]warning[/]: {plural(tally.long_games, 'game')} ran over {sim.LONG_GAME} hands "
+                      f"(the longest {plural(most, 'hand')}, seed {at}): bots that seldom knock play many dead "
+                      "hands (random against random averages about 100 hands a game)")  # fmt: skip
+    played, played_hands = tally.games - tally.skipped, tally.hands - tally.skipped_hands
+    rate = (f"{played / elapsed:,.1f} games/s, {played_hands / elapsed:,.0f} hands/s"
+            if played and elapsed > 0 else "no games played")  # fmt: skip
+    if report is None:
+        console.print(f"[yellow]stopped[/] (Ctrl-C) after {plural(tally.games, 'game')} of {games:,} in "
+                      f"{elapsed:.1f} s ({rate}); the summary is of the games finished")  # fmt: skip
+        raise typer.Exit(130)
+    if not quiet:
+        where = f"; logs: {logs.rstrip('/')}/game-SEED.knock, manifest in {sim.MANIFEST}/" if logs is not None else ""
+        console.print(f"played {plural(played, 'game')} in {plural(report.batches, 'batch', 'batches')} in "
+                      f"{elapsed:.1f} s ({rate}); {tally.skipped:,} already written (skipped); retried batches: "
+                      f"{report.retried}{where}")  # fmt: skip
+
+
+def sim_table(tally: sim.Tally, title: str) -> Table:
+    """Per bot: seats played, games won, the win rate with its 95% interval, the average final total."""
+    table = Table(title=title)
+    for col in ("bot", "seats played", "games won", "win %", "95% interval", "average total"):
         table.add_column(col, justify="right" if col != "bot" else "left")
-    for line in sim.summarise(report.tally):
+    for line in sim.summarise(tally):
+        low, high = sim.wilson(line.wins, line.seats_played)
         pct = 100 * line.wins / line.seats_played if line.seats_played else 0.0
-        table.add_row(line.bot, str(line.seats_played), str(line.wins), f"{pct:.1f}", f"{line.average_total:.1f}")
-    console.print(table)
-    hands, dead = report.tally.hands, report.tally.dead_hands
-    console.print(f"hands per game {hands / games:.2f}; dead hands {dead} ({100 * dead / max(hands, 1):.1f}%)")
-    console.print(f"played {report.played} games in {report.batches} batches; {report.skipped} already written "
-                  f"(skipped); retried batches: {report.retried}" + (f"; logs: {logs.rstrip('/')}/game-SEED.knock "
-                  f"({games} files), manifest in {sim.MANIFEST}/" if logs is not None else ""))  # fmt: skip
+        table.add_row(line.bot, f"{line.seats_played:,}", f"{line.wins:,}", f"{pct:.1f}",
+                      f"{100 * low:.1f}–{100 * high:.1f}", f"{line.average_total:.1f}")  # fmt: skip
+    return table
 
 
 @app.command()

@@ -2,25 +2,29 @@
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sys
 from pathlib import Path
-from typing import Annotated
+from typing import IO, Annotated
 
 import typer
 from rich.markup import escape
 from rich.progress import Progress
 
+from engine.events import HandDead, HandEnded, HandScored
+from engine.scoring import ResultKind
 from engine.visibility import SeatLens
 from knock import audit as audit_mod
-from knock.cli.common import CLUSTER, app, console, print_events, render
+from knock.cli import stepper
+from knock.cli.common import CLUSTER, JOBS, QUIET, STDOUT, app, console, plural, print_events, whole
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
-from replay.audit import view_transcript
-from replay.log import LogReader
+from replay.audit import ViewEvent, view_events
+from replay.log import LogError, LogReader
 from replay.redact import redact
 from replay.replayer import Replayer
-from replay.verdict import Verdict
+from replay.verdict import Verdict, judge
 
 #: ``knock verify``'s exit status (LOG-13): every file passes; some file fails; a usage error; none fails and some
 #: are unfinished.
@@ -32,51 +36,76 @@ def verdict_line(path: str, v: Verdict) -> str:
     where = escape(str(path))
     seats = ", ".join(f"p{s} {t}" for s, t in enumerate(v.scores))
     if v.kind == "pass":
-        return f"[green]pass[/]       {where}: {v.hands} hands, p{v.winner} wins, totals {seats}; {escape(v.message)}"
+        return f"[green]pass[/]       {where}: {plural(v.hands, 'hand')}, p{v.winner} wins, totals {seats}; " \
+            f"{escape(v.message)}"  # fmt: skip
     if v.kind == "unfinished":
-        state = f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal"
-        return f"[yellow]unfinished[/] {where}: ends after record {v.record} ({state}), no trailer"
+        state = (f"the game over, p{v.winner} wins, totals {seats}" if v.winner is not None
+                 else f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal")  # fmt: skip
+        return f"[yellow]unfinished[/] {where}: valid so far, unfinished at record {v.record} ({state}); no trailer"
     bug = " [red](a bug in Knock's reader: please report it with this file)[/]" if v.internal else ""
     return f"[red]FAIL[/]       {where}: {escape(v.message)}{bug}"
+
+
+JSON = typer.Option("--json", metavar="FILE", help="JSON instead of text: one object per file, to stdout or FILE.")
+
+
+def json_sink(target: str | None) -> IO[str] | None:
+    """Where ``--json[=FILE]`` goes: None without it, stdout for ``--json``, else the file (created with its folder)."""
+    if target is None:
+        return None
+    if target == STDOUT:
+        return sys.stdout
+    path = Path(target)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("w", encoding="utf-8")
 
 
 @app.command(name="verify")
 def verify_cmd(
     paths: Annotated[
-        list[str], typer.Argument(help="Log files, per-seat views, folders of *.knock files, or fsspec URLs.")
+        list[str],
+        typer.Argument(metavar="PATH...", help="Log files, per-seat views, folders of *.knock files, or fsspec URLs."),
     ],
-    as_json: Annotated[
-        bool, typer.Option("--json", help="One JSON object per file (its verdict), for machines.")
+    json_out: Annotated[str | None, JSON] = None,
+    quiet: Annotated[
+        bool, typer.Option("-q", "--quiet", help="Print only the files that do not pass, and the totals.")
     ] = False,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
+    jobs: Annotated[int, JOBS] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
 ) -> None:
-    """Judge logs and per-seat views in parallel: replay each (a full log strictly, a view in public mode) and
-    give every file one verdict (spec/log-format.md, LOG-13): pass; unfinished (every record whole and valid, no
-    trailer: a game in progress, stopped, or cut short by a crash); or FAIL, naming the record and the rule.
+    """Judge logs and views: pass, unfinished at record N, or FAIL.
+
+    Replays each in parallel (a full log strictly, a view in public mode) and
+    give every file one verdict (spec/log-format.md, LOG-13): pass; unfinished ("valid so far, unfinished at
+    record N": every record whole and valid, no trailer — a game in progress, stopped, or cut short by a crash);
+    or FAIL, naming the record and the rule.
 
     Exit status: 0 every file passes; 1 some file fails (or cannot be read);
     3 none fails and some are unfinished; 2 a usage error (a bad option, no files found).
 
-    Example: knock verify out/ tests/golden/standard-1.knock --json
+    Example: knock verify out/ tests/golden/standard-1.knock --json=out/verdicts.jsonl
     """
     files = find_logs(paths)
     if not files:
-        raise typer.BadParameter("no logs found", param_hint="PATHS")
+        raise typer.BadParameter("no logs found", param_hint="PATH")
+    sink = json_sink(json_out)
+    to_stdout = sink is sys.stdout
     workers = 1 if cluster is None and len(files) < 8 else jobs
-    with Progress(console=console, transient=True, disable=as_json or len(files) < 20) as progress, \
+    with Progress(console=console, transient=True, disable=to_stdout or quiet or len(files) < 20) as progress, \
             Runner(cluster, workers) as runner:  # fmt: skip
-        task = progress.add_task(f"verifying {len(files)} logs", total=len(files))
+        task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
         verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
     for path, verdict in zip(files, verdicts, strict=True):
-        if as_json:
-            sys.stdout.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
-        else:
+        if sink is not None:
+            sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
+        if not to_stdout and not (quiet and verdict.kind == "pass"):
             console.print(verdict_line(path, verdict))
+    if sink is not None and not to_stdout:
+        sink.close()
     counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
-    if not as_json and len(files) > 1:
+    if not to_stdout and (len(files) > 1 or quiet):
         retried = f"; retried batches: {runner.retried}" if cluster else ""
-        console.print(f"{len(files)} files: {counts['pass']} pass, {counts['unfinished']} unfinished, "
+        console.print(f"{plural(len(files), 'file')}: {counts['pass']} pass, {counts['unfinished']} unfinished, "
                       f"{counts['fail']} fail{retried}")  # fmt: skip
     if counts["fail"]:
         raise typer.Exit(EXIT_FAIL)
@@ -86,14 +115,29 @@ def verify_cmd(
 
 @app.command(name="export")
 def export_cmd(
-    paths: Annotated[list[str], typer.Argument(help="Log files, folders of *.knock files or fsspec URLs.")],
-    out: Annotated[str, typer.Option("-o", "--out", help="The dataset's folder or fsspec URL (must hold no parts).")],
-    actions: Annotated[bool, typer.Option("--actions", help="Also write one row per action (OUT/actions).")] = False,
+    paths: Annotated[
+        list[str], typer.Argument(metavar="PATH...", help="Log files, folders of *.knock files or fsspec URLs.")
+    ],
+    out: Annotated[
+        str,
+        typer.Option(
+            "-o", "--out", metavar="DIR", help="The dataset's folder or fsspec URL (it must hold no parts yet)."
+        ),
+    ],
+    actions: Annotated[bool, typer.Option("--actions", help="Also write one row per action (DIR/actions).")] = False,
+    jobs: Annotated[int, JOBS] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
-    jobs: Annotated[int, typer.Option(min=0, help="Processes (0: one per core).")] = 0,
-    batch: Annotated[int, typer.Option(min=0, help="Logs per part file (0: about two parts per worker).")] = 0,
+    batch: Annotated[
+        int,
+        typer.Option(
+            "--batch", parser=whole(), metavar="N", help="Logs per part file (0: about two parts per worker)."
+        ),
+    ] = 0,
+    quiet: Annotated[bool, QUIET] = False,
 ) -> None:
-    """Export logs as a Parquet dataset: OUT/hands, one row per hand (and OUT/actions with --actions), for
+    """Export logs as a Parquet dataset, one row per hand.
+
+    DIR/hands has one row per hand (and DIR/actions with --actions), for
     DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1.
 
     Example: knock export out/sim -o out/corpus --actions
@@ -102,61 +146,124 @@ def export_cmd(
 
     logs = find_logs(paths)
     if not logs:
-        raise typer.BadParameter("no logs found", param_hint="PATHS")
-    with Progress(console=console, transient=True) as progress, Runner(cluster, jobs) as runner:
-        task = progress.add_task(f"exporting {len(logs)} logs", total=len(logs))
+        raise typer.BadParameter("no logs found", param_hint="PATH")
+    with Progress(console=console, transient=True, disable=quiet) as progress, Runner(cluster, jobs) as runner:
+        task = progress.add_task(f"exporting {plural(len(logs), 'log')}", total=len(logs))
         total, parts = export.run(logs, paths, out, runner, actions=actions, size=batch,
                                   tick=lambda n: progress.advance(task, n))  # fmt: skip
     for location, why in total.failed:
         console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
-    rows = f"{total.hands} hands" + (f" and {total.actions} actions" if actions else "")
+    rows = plural(total.hands, "hand") + (f" and {plural(total.actions, 'action')}" if actions else "")
     tables = f"{out.rstrip('/')}/hands" + (f" and {out.rstrip('/')}/actions" if actions else "")
-    console.print(f"exported {rows} from {total.logs} logs to {tables} ({parts} parts each); "
-                  f"{len(total.failed)} logs left out; retried batches: {runner.retried}")  # fmt: skip
+    console.print(f"exported {rows} from {plural(total.logs, 'log')} to {tables} ({plural(parts, 'part')} each); "
+                  f"{plural(len(total.failed), 'log')} left out; retried batches: {runner.retried}")  # fmt: skip
     if total.failed:
         raise typer.Exit(1)
 
 
+def seat_number(value: object) -> int | None:
+    """``--seat``: a seat number, 0 to 2."""
+    return None if value is None else whole(0, 2, "a seat")(value)
+
+
+SEAT = typer.Option("--seat", parser=seat_number, metavar="N", help="Only what this seat saw (0, 1 or 2).")
+
+
 @app.command()
 def show(
-    path: Annotated[Path, typer.Argument(help="A log file.")],
-    seat: Annotated[int | None, typer.Option(help="Show only what this seat saw (its per-seat view).")] = None,
+    path: Annotated[Path, typer.Argument(metavar="LOG", help="A log file or a per-seat view (knock redact).")],
+    seat: Annotated[int | None, SEAT] = None,
+    step: Annotated[
+        bool,
+        typer.Option(
+            "--step",
+            help="Step through the game record by record, with the position "
+            "after each (Enter or space: next, b: back, q: quit); without a terminal, "
+            "print every record.",
+        ),
+    ] = False,
 ) -> None:
-    """Print a logged game as a readable hand history.
+    """Print a logged game as a readable history, or step through it.
 
-    Example: knock show tests/golden/three-handed-5.knock --seat 2
+    The history gives the draw, each hand's deal, every action, the spreads and
+    layoffs, the results and the scores. An unfinished log is shown as far as it goes ("valid so far, unfinished
+    at record N"); a damaged one up to the record that fails, which is named (exit status 1).
+
+    Example: knock show tests/golden/three-handed-5.knock --seat 2 --step
     """
     data = path.read_bytes()
-    if LogReader(data).header.view is not None:  # a per-seat view: only what it shows
-        if seat is not None:
-            raise typer.BadParameter("this log is already one seat's view", param_hint="--seat")
-        for line in view_transcript(data):
-            console.print(render(line))
-        return
+    try:
+        header = LogReader(data).header
+    except LogError:
+        header = None
+    if header is not None:
+        names = list(header.players)
+        if header.view is not None and seat not in (None, header.view):
+            raise typer.BadParameter(f"this log is p{header.view}'s view: it shows no other seat", param_hint="--seat")
+        if header.view is None and seat is not None and seat >= len(names):
+            raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
+        if step:
+            frames, _ = stepper.view_frames(data, names) if header.view is not None else stepper.log_frames(data, seat)
+            stepper.step(frames, frames[-1].record if frames else 0)
+        elif header.view is not None:
+            console.print(f"[bold]The view of {escape(names[header.view])}[/] (the cards it was not shown are not "
+                          "in it)")  # fmt: skip
+            show_view(data, names)
+        else:
+            if seat is not None:
+                console.print(f"[bold]What {escape(names[seat])} saw[/] (cards it was not shown are not printed)")
+            show_log(data, names, seat)
+    verdict = judge(data)
+    if verdict.kind != "pass":
+        console.print(verdict_line(str(path), verdict))
+    if verdict.kind == "fail":
+        raise typer.Exit(EXIT_FAIL)
+
+
+def show_log(data: bytes, names: list[str], seat: int | None) -> None:
+    """A full log's events as they are replayed (all of them, or as ``seat`` saw them), up to where it ends."""
     replayer = Replayer(data)
-    names = list(replayer.reader.header.players)
-    match = replayer.run()
-    if seat is None:
-        print_events(match.events, names)
-        return
-    if not 0 <= seat < len(names):
-        raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
-    console.print(f"[bold]What {names[seat]} saw[/] (cards it was not shown are not printed)")
-    print_events(SeatLens(match.rules, seat).see_all(match.events), names)
+    lens = SeatLens(replayer.rules, seat) if seat is not None else None
+    with contextlib.suppress(LogError):  # the verdict after the history says where and why it ends
+        for state in replayer.states():
+            if state.event is not None:
+                show_event(lens.see(state.event) if lens is not None else state.event, names)
+
+
+def show_view(data: bytes, names: list[str]) -> None:
+    """A per-seat view's events, as the seat saw them: the same history ``show --seat`` gives, as far as the view
+    holds it (the knocker's deadwood cards are in the full log only; the result gives every seat's deadwood)."""
+    with contextlib.suppress(LogError):
+        for _, _, event in view_events(data):
+            if event is not None:
+                show_event(event, names)
+
+
+def show_event(event: ViewEvent, names: list[str]) -> None:
+    """One event of a history; a hand's end with its result first (the result record holds both)."""
+    if isinstance(event, HandEnded):
+        kind = HandDead if event.result.kind is ResultKind.DEAD else HandScored
+        print_events([kind(event.result)], names)
+    print_events([event], names)  # type: ignore[list-item]  # a view's own forms print as their text
 
 
 @app.command(name="redact")
 def redact_cmd(
-    path: Annotated[Path, typer.Argument(help="A log file.")],
-    seat: Annotated[int, typer.Option(help="The seat whose view to make.")],
-    out: Annotated[Path, typer.Option("-o", "--out", help="Where to write the view.")],
+    path: Annotated[Path, typer.Argument(metavar="LOG", help="A log file.")],
+    seat: Annotated[
+        int, typer.Option("--seat", parser=whole(0, 2, "a seat"), metavar="N", help="The seat whose view to make.")
+    ],
+    out: Annotated[Path, typer.Option("-o", "--out", metavar="FILE", help="Where to write the view.")],
 ) -> None:
-    """Write the view of a log that a client at one seat may receive (hidden cards replaced).
+    """Write the view of a log that one seat may receive.
+
+    The cards the seat was not shown are replaced (spec/log-format.md, LOG-11).
 
     Example: knock redact out/demo-1.knock --seat 0 -o out/demo-1.p0.knock
     """
     if out.resolve() == path.resolve():
         raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
     data = redact(path.read_bytes(), seat)
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
-    console.print(f"wrote {out} ({len(data)} bytes), the view of p{seat}")
+    console.print(f"wrote {out} ({plural(len(data), 'byte')}), the view of p{seat}")

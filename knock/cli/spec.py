@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import enum
 import json
 import sys
 from pathlib import Path
@@ -13,57 +14,129 @@ from rich.progress import Progress
 from rich.table import Table
 
 from engine.fsm import SPECS, mermaid, table_markdown
+from engine.rules import OptionInfo, RuleSet, options
 from knock import conformance as conf
-from knock.cli.common import app, console
+from knock.cli.common import DEFAULT_PRESET, PRESET, STDOUT, KnockApp, app, choice, console, whole
+
+MACHINES = tuple(spec.name for spec in SPECS)
+WHAT = ("diagram", "table")
 
 
 @app.command()
 def spec(
-    what: Annotated[str, typer.Argument(help="diagram (Mermaid) or table (Markdown).")] = "diagram",
-    machine: Annotated[str, typer.Option(help="hand or match.")] = "hand",
-    out: Annotated[Path | None, typer.Option("-o", "--out", help="Write to this file instead of printing.")] = None,
+    what: Annotated[
+        str,
+        typer.Argument(
+            metavar="diagram|table", parser=choice(WHAT, "form"), help="diagram (Mermaid) or table (Markdown)."
+        ),
+    ] = "diagram",
+    machine: Annotated[
+        str,
+        typer.Option(
+            "--machine",
+            metavar="NAME",
+            parser=choice(MACHINES, "machine"),
+            help=f"The machine: {' | '.join(MACHINES)}.",
+        ),
+    ] = "hand",
+    out: Annotated[
+        Path | None, typer.Option("-o", "--out", metavar="FILE", help="Write to this file instead of printing.")
+    ] = None,
 ) -> None:
-    """Print a state machine, generated from the engine's transition table.
+    """Print a state machine's diagram or table.
+
+    Both come from the transition table the engine runs (spec/state-machine.md).
 
     Example: knock spec diagram --machine match > match.mmd
     """
-    specs = {s.name: s for s in SPECS}
-    if machine not in specs:
-        raise typer.BadParameter("hand or match", param_hint="--machine")
-    if what not in ("diagram", "table"):
-        raise typer.BadParameter("diagram or table", param_hint="WHAT")
-    text = mermaid(specs[machine]) if what == "diagram" else table_markdown(specs[machine])
+    chosen = next(s for s in SPECS if s.name == machine)
+    text = mermaid(chosen) if what == "diagram" else table_markdown(chosen)
     if out is None:
         sys.stdout.write(text)
     else:
+        out.parent.mkdir(parents=True, exist_ok=True)
         out.write_text(text, encoding="utf-8")
         console.print(f"wrote {out}")
 
 
+@app.command()
+def rules(
+    preset: Annotated[str, PRESET] = DEFAULT_PRESET,
+    json_out: Annotated[
+        str | None,
+        typer.Option("--json", metavar="FILE", help="JSON instead: one object per option, to stdout or FILE."),
+    ] = None,
+) -> None:
+    """List every rule-set option with its values, default and rule.
+
+    The defaults are the preset's (--preset); change any option with --set KEY=VALUE in demo, simulate and
+    play. Each option's rule id is in spec/rules.md (RULES-2 lists them all).
+
+    Example: knock rules --preset oklahoma
+    """
+    chosen = RuleSet.preset(preset)
+    listed = options()
+    if json_out is not None:
+        lines = []
+        for o in listed:
+            value = getattr(chosen, o.name)
+            value = value.value if isinstance(value, enum.Enum) else value
+            lines.append(json.dumps({"option": o.name, "values": o.values, "default": value, "rule": o.rule,
+                                     "summary": o.summary}) + "\n")  # fmt: skip
+        write_text("".join(lines), json_out)
+        return
+    table = Table(box=None, title_justify="left", title=f"Rule-set options, with the {preset} preset's values "
+                  "(--set KEY=VALUE changes one):")  # fmt: skip
+    table.add_column("option", no_wrap=True)
+    table.add_column("values", max_width=24)
+    table.add_column(preset, no_wrap=True)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("what it does", ratio=1)
+    for o in listed:
+        default = OptionInfo(o.name, o.values, getattr(chosen, o.name), o.rule, o.summary).default_text
+        table.add_row(o.name, escape(o.values), default, o.rule, escape(o.summary))
+    console.print(table)
+
+
+def write_text(text: str, target: str) -> None:
+    """Text to stdout (``-``) or to a file, its folder made."""
+    if target == STDOUT:
+        sys.stdout.write(text)
+        return
+    Path(target).parent.mkdir(parents=True, exist_ok=True)
+    Path(target).write_text(text, encoding="utf-8")
+
+
 CASE_PATHS = "Case files or folders (default: the suite shipped with Knock)."
-conform_app = typer.Typer(help="The conformance suite (spec/conformance.md): run cases, report rule coverage.",
-                          no_args_is_help=True)  # fmt: skip
+conform_app = KnockApp(help="The conformance suite: run cases, report rule coverage (spec/conformance.md).")
 app.add_typer(conform_app, name="conform")
 
 
 @conform_app.command(name="run")
 def conform_run(
-    paths: Annotated[list[Path] | None, typer.Argument(help=CASE_PATHS)] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(metavar="CASE...", help=CASE_PATHS)] = None,
     adapter: Annotated[
         str | None,
         typer.Option(
+            "--adapter",
+            metavar="CMD",
             help="Test another implementation: for each case, 'CMD CASE LOG' (LOG is - when the case has "
-            "no log form) prints one JSON answer (spec/conformance.md, CONF-5, CONF-6)."
+            "no log form) prints one JSON answer (spec/conformance.md, CONF-5, CONF-6).",
         ),
     ] = None,
-    timeout: Annotated[float, typer.Option(min=1, help="Seconds an adapter may take per case.")] = 60,
-    json_out: Annotated[Path | None, typer.Option("--json", help="Also write a JSON report to this file.")] = None,
+    timeout: Annotated[
+        int,
+        typer.Option("--timeout", parser=whole(1), metavar="SECONDS", help="How long an adapter may take per case."),
+    ] = 60,
+    json_out: Annotated[
+        str | None, typer.Option("--json", metavar="FILE", help="Also a JSON report, to stdout or FILE.")
+    ] = None,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only failures and the totals.")] = False,
 ) -> None:
     """Run conformance cases: Knock in case and log mode, or another engine through --adapter (CONF-6).
     Exit status 0 only if every case passes; a case that breaks the case format fails on its own.
 
-    Example: knock conform run --json out/conformance.json
+    Example: knock conform run --json=out/conformance.json
     """
     import tempfile
 
@@ -99,17 +172,16 @@ def conform_run(
     also = f" ({unsupported} not expressible by the adapter's implementation)" if unsupported else ""
     console.print(f"{len(results) - failed - unsupported} of {len(results)} cases pass{also}")
     if json_out is not None:
-        json_out.parent.mkdir(parents=True, exist_ok=True)
-        json_out.write_text(json.dumps({"cases": [r.to_json() for r in results],
-                                        "passed": len(results) - failed - unsupported, "failed": failed,
-                                        "unsupported": unsupported}, indent=1) + "\n")  # fmt: skip
+        report = json.dumps({"cases": [r.to_json() for r in results], "passed": len(results) - failed - unsupported,
+                             "failed": failed, "unsupported": unsupported}, indent=1) + "\n"  # fmt: skip
+        write_text(report, json_out)
     if failed:
         raise typer.Exit(1)
 
 
 @conform_app.command(name="coverage")
 def conform_coverage(
-    paths: Annotated[list[Path] | None, typer.Argument(help=CASE_PATHS)] = None,
+    paths: Annotated[list[Path] | None, typer.Argument(metavar="CASE...", help=CASE_PATHS)] = None,
 ) -> None:
     """How many accept and reject cases each rule id has (CONF-8); exit status 1 if one has no accept case.
 
@@ -130,8 +202,8 @@ def conform_coverage(
 
 @conform_app.command(name="answer")
 def conform_answer(
-    case: Annotated[Path, typer.Argument(help="A case file.")],
-    log: Annotated[str, typer.Argument(help="Its log form, or - to answer from the case.")] = "-",
+    case: Annotated[Path, typer.Argument(metavar="CASE", help="A case file.")],
+    log: Annotated[str, typer.Argument(metavar="LOG", help="Its log form, or - to answer from the case.")] = "-",
 ) -> None:
     """Print Knock's answer (CONF-5) to a case, or to its log: Knock as an adapter for the runner.
 

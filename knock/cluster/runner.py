@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import os
+import signal
 import time
 import uuid
 from collections import Counter
@@ -41,6 +42,11 @@ def _attempt(queue: str, number: int, fn: Callable[[T], R], item: T) -> R:
     return fn(item)
 
 
+def _ignore_interrupts() -> None:
+    """In a local worker: Ctrl-C is the parent's to handle (it stops the workers), not a traceback per worker."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
 class Runner:
     """Runs batches of work and yields their results as they finish, in any order.
 
@@ -64,7 +70,7 @@ class Runner:
         if self.cluster is None:
             self._processes = self.requested or os.cpu_count() or 1
             if self._processes > 1:
-                self._pool = ProcessPoolExecutor(max_workers=self._processes)
+                self._pool = ProcessPoolExecutor(max_workers=self._processes, initializer=_ignore_interrupts)
             return self
         try:
             from distributed import Client, LocalCluster
@@ -85,12 +91,25 @@ class Runner:
         return self
 
     def __exit__(self, kind: type[BaseException] | None, err: BaseException | None, tb: TracebackType | None) -> None:
-        if self._pool is not None:
+        if self._pool is not None and kind is not None:  # Ctrl-C or an error: stop now, not after the queued work
+            self._stop_pool(self._pool)
+        elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
         if self._client is not None:
             self._client.close()
         if self._local is not None:
             self._local.close()
+
+    @staticmethod
+    def _stop_pool(pool: ProcessPoolExecutor) -> None:
+        """Cancel what is queued and end the worker processes at once: their batches are lost, never half-written
+        (logs are written atomically). The executor has no public way to end its processes before Python 3.14."""
+        processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        for process in processes:
+            process.join(5)
 
     @property
     def workers(self) -> int:

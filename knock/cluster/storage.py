@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -174,29 +175,39 @@ def read_bytes(location: str) -> bytes:
     return data
 
 
+def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
+    """A name's sort key in natural order, numbers by value: ``game-2`` before ``game-10``.
+
+    >>> sorted(["game-10", "game-2", "game-1"], key=natural_key)
+    ['game-1', 'game-2', 'game-10']
+    """
+    return tuple((1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name) if part)
+
+
 def find_logs(locations: list[str]) -> list[str]:
     """The logs named: files, the ``*.knock`` files of folders (recursively), and what a quoted glob
-    (``'out/*.knock'``) matches; each a local path or a URL, in the form given. A name that matches nothing
-    is kept, so that reading it reports the error.
+    (``'out/*.knock'``) matches; each a local path or a URL, in the form given, a folder's or a glob's in natural
+    order (``game-2`` before ``game-10``). A name that matches nothing is kept, so that reading it reports the error.
     """
     out: list[str] = []
     for loc in locations:
         if not is_url(loc):
             p = Path(loc)
             if p.is_dir():
-                out += [str(f) for f in sorted(p.rglob(f"*{LOG_SUFFIX}"))]
+                out += sorted((str(f) for f in p.rglob(f"*{LOG_SUFFIX}")), key=natural_key)
             elif not p.exists() and any(ch in loc for ch in "*?["):
                 anchor = Path(p.anchor or ".")
-                out += [str(f) for f in sorted(anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else loc))]
+                matched = anchor.glob(str(p.relative_to(anchor)) if p.is_absolute() else loc)
+                out += sorted((str(f) for f in matched), key=natural_key)
             else:
                 out.append(loc)
             continue
         fs, path = _filesystem(loc)
         if fs.isdir(path):
-            found = sorted(f for f in fs.find(path) if str(f).endswith(LOG_SUFFIX))
+            found = sorted((f for f in fs.find(path) if str(f).endswith(LOG_SUFFIX)), key=natural_key)
             out += [fs.unstrip_protocol(f) for f in found]
         elif any(ch in path for ch in "*?["):
-            out += [fs.unstrip_protocol(f) for f in sorted(fs.glob(path))]
+            out += [fs.unstrip_protocol(f) for f in sorted(fs.glob(path), key=natural_key)]
         else:
             out.append(loc)
     return out

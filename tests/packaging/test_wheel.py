@@ -81,7 +81,7 @@ def test_the_installed_wheel_runs_knock_outside_the_checkout(wheel: Path, tmp_pa
     run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile", f"{wheel}[cli]", cwd=tmp_path)
     assert run(bin_dir / "knock", "--version", cwd=tmp_path) == f"knock {VERSION}\n"
     log = tmp_path / "demo.knock"
-    out = run(bin_dir / "knock", "demo", "--seed", "2", "--summary", "--log", log, cwd=tmp_path)
+    out = run(bin_dir / "knock", "demo", "--seed", "2", "--summary", "-o", log, cwd=tmp_path)
     assert "wins after" in out and "verified" in out and log.stat().st_size > 100
     out = run(bin_dir / "knock", "verify", log, cwd=tmp_path)
     assert out.startswith("pass ")

@@ -53,7 +53,7 @@ def test_guards_are_named_predicates_with_one_line_each(spec: MachineSpec) -> No
     guards = spec.guards()
     assert guards
     for g in guards:
-        assert g.name.isidentifier() and g.func.__name__ == g.name
+        assert g.name.isidentifier() and g.func.__name__ == f"_{g.name}"  # private to engine.fsm, named by the table
         assert g.description and "\n" not in g.description
         cited = set(re.findall(r"[A-Z]+-\d+", g.description))
         assert cited and cited <= spec_rule_ids(), g.name
@@ -314,3 +314,13 @@ def test_an_error_in_a_dealers_step_reaches_the_caller_as_itself(name: fsm.Execu
         while match.hand is not None and (seat := match.to_act) is not None:
             match.apply(bot.choose(match.hand.observation(seat), match.legal_actions()))
     assert match.number == 1 and match.phase is MatchPhase.ROTATE and len(match.results) == 1
+
+
+def test_guard_predicates_are_not_public_names() -> None:
+    """The guards are the table's (``Row.guard``), not part of ``engine``'s or ``engine.fsm``'s public names."""
+    import engine
+    from engine import fsm
+
+    guards = {g.name for spec in (HAND, MATCH) for g in spec.guards()}
+    public = set(fsm.__all__) | set(engine.__all__) | {n for n in dir(fsm) if not n.startswith("_")}
+    assert guards and not guards & public

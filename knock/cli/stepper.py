@@ -1,0 +1,188 @@
+"""``knock show --step``: a game record by record, each with the position after it, stepped in the terminal.
+
+A *frame* is one record: its number, what it says (the event as the seat saw it), and the position after it —
+the cards of every seat the reader may see with their deadwood, the discard pile, the stock, the knock limit and
+the scores. In a terminal, Enter or space shows the next frame, ``b`` the one before, ``q`` quits; without one
+(a pipe, a file) every frame is printed in turn.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+
+from rich.markup import escape
+
+from engine.cards import Card, from_mask, to_mask
+from engine.events import CutDrawn, Dealt, HandEnded, HandStarted
+from engine.match import Match
+from engine.melds import deadwood
+from engine.visibility import SeatLens
+from knock.cli.common import card_markup, console, render
+from replay.audit import view_events
+from replay.log import Entry, LogError
+from replay.notation import record_text
+from replay.public import PublicState
+from replay.replayer import Replayer
+
+#: The keys a frame waits for, and what they do.
+NEXT, BACK, QUIT = frozenset("\r\n "), frozenset("bB"), frozenset("qQ\x03\x04")
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One record of the game and the position after it, as lines of rich markup."""
+
+    record: int
+    says: str
+    position: tuple[str, ...]
+
+
+def line_of(event: object) -> str:
+    """An event in one line: a deal as who deals, the upcard and the knock limit (the cards are in the position)."""
+    if isinstance(event, Dealt):
+        return f"p{event.dealer} deals; upcard {event.upcard}, knock limit {event.knock_limit}"
+    if isinstance(event, HandEnded):
+        return f"{event.result}; {event}"
+    return str(event)
+
+
+def cards_line(cards: Iterable[Card]) -> str:
+    shown = [card_markup(c) for c in sorted(cards)]
+    return " ".join(shown) if shown else "[dim](none)[/]"
+
+
+def _named(names: list[str]) -> Callable[[str], str]:
+    """Markup with every seat (``p1``) written as its player's name."""
+    safe = [escape(n) for n in names]
+
+    def name(text: str) -> str:
+        return re.sub(r"\bp([0-2])\b", lambda m: safe[int(m.group(1))] if int(m.group(1)) < len(safe) else m.group(0),
+                      text)  # fmt: skip
+
+    return name
+
+
+def log_frames(data: bytes, seat: int | None) -> tuple[list[Frame], LogError | None]:
+    """The frames of a full log, as every seat or as ``seat`` saw it, one per record; for an unfinished or damaged
+    log, the frames of its valid records and the error that ends them."""
+    replayer = Replayer(data)
+    names = list(replayer.reader.header.players)
+    name = _named(names)
+    lens = SeatLens(replayer.rules, seat) if seat is not None else None
+    frames: list[Frame] = []
+    try:
+        for state in replayer.states():
+            event = state.event
+            seen = lens.see(event) if lens is not None and event is not None else event
+            says = name(render(line_of(seen))) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
+            early = isinstance(event, CutDrawn | HandStarted)  # yielded with the deal after them: no cards yet
+            position = _scores(state.match.scores, names) if early else _match_position(state.match, names, seat)
+            frames.append(Frame(state.index, says, position))
+    except LogError as err:
+        return frames, err
+    return frames, None
+
+
+def _match_position(match: Match, names: list[str], seat: int | None) -> tuple[str, ...]:
+    hand = match.hand
+    lines = []
+    if hand is None:
+        return ("[dim]before the first deal[/]",)
+    shown: list[tuple[int, tuple[Card, ...]]] = [(s, from_mask(hand.hands[s])) for s in hand.seats]
+    if seat is not None:  # what the seat sees: its cards, or the captain's for a sitter (engine.visibility)
+        seen = match.observation(seat).hand
+        shown = [(seen.seat, seen.hand)] if seen is not None and seen.hand else []
+    for s, held in shown:
+        lines.append(f"{render(names[s])}: {cards_line(held)}  [dim]deadwood {deadwood(to_mask(held))}[/]")
+    top = hand.discards[-1] if hand.discards else None
+    to_act = (
+        f"{render(names[hand.to_act])} to act ({hand.phase.value})" if hand.to_act is not None else hand.phase.value
+    )
+    lines.append(f"discard pile {len(hand.discards)}" + (f", top {card_markup(top)}" if top else "")
+                 + f" · stock {len(hand.stock)} · knock limit {hand.knock_limit} · {to_act}")  # fmt: skip
+    return (*lines, *_scores(match.scores, names))
+
+
+def _scores(scores: tuple[int, ...], names: list[str]) -> tuple[str]:
+    return ("scores " + ", ".join(f"{render(names[i])} {s}" for i, s in enumerate(scores)),)
+
+
+def view_frames(data: bytes, names: list[str]) -> tuple[list[Frame], LogError | None]:
+    """The frames of a per-seat view: each record and what the seat sees after it (and the error that ends them)."""
+    name = _named(names)
+    frames: list[Frame] = []
+    try:
+        for entry, st, event in view_events(data):
+            says = name(render(line_of(event))) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
+            frames.append(Frame(entry.index, says, _view_position(entry, st, names)))
+    except LogError as err:
+        return frames, err
+    return frames, None
+
+
+def _view_position(entry: Entry, st: PublicState, names: list[str]) -> tuple[str, ...]:
+    if st.number == 0 or st.upcard is None:
+        return _scores(st.scores, names)
+    lines = []
+    if st.viewer is not None:
+        lines.append(f"{render(names[st.viewer])}: {cards_line(st.own)}  [dim]deadwood {deadwood(to_mask(st.own))}[/]")
+    top = st.discard_pile[-1] if st.discard_pile else None
+    to_act = f" · {render(names[st.turn])} to act" if st.turn is not None else ""
+    lines.append(f"discard pile {len(st.discard_pile)}" + (f", top {card_markup(top)}" if top else "")
+                 + f" · stock {st.stock_size} · knock limit {st.knock_limit}{to_act}")  # fmt: skip
+    return (*lines, *_scores(st.scores, names))
+
+
+def show_frame(frame: Frame, count: int, footer: str) -> None:
+    console.print(f"[bold]record {frame.record}[/] of {count}: {frame.says}")
+    for line in frame.position:
+        console.print("  " + line)
+    if footer:
+        console.print(f"[dim]{footer}[/]")
+
+
+def step(frames: list[Frame], last: int, read_key: Callable[[], str] | None = None) -> None:
+    """Show the frames one at a time in a terminal (or all of them, in turn, without one); ``last`` is the
+    log's last record. In a terminal, keys are read one at a time (cbreak mode, restored after)."""
+    if read_key is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
+        for frame in frames:
+            show_frame(frame, last, "")
+        return
+    with _keys() as key:
+        _step(frames, last, read_key or key)
+
+
+def _step(frames: list[Frame], last: int, key: Callable[[], str]) -> None:
+    i = 0
+    while frames:
+        console.clear()
+        show_frame(frames[i], last, "Enter or space: next · b: back · q: quit")
+        pressed = key()
+        if pressed in QUIT:
+            return
+        if pressed in BACK:
+            i = max(0, i - 1)
+        elif pressed in NEXT:
+            if i == len(frames) - 1:
+                return
+            i += 1
+
+
+@contextlib.contextmanager
+def _keys() -> Iterator[Callable[[], str]]:
+    """The terminal in cbreak mode (each key as it is pressed, none lost while a frame is drawn), and a reader."""
+    import termios
+    import tty
+
+    fd = sys.stdin.fileno()
+    saved = termios.tcgetattr(fd)
+    tty.setcbreak(fd)
+    try:
+        yield lambda: os.read(fd, 1).decode(errors="replace") or "q"
+    finally:
+        termios.tcsetattr(fd, termios.TCSADRAIN, saved)

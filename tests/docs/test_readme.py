@@ -1,0 +1,130 @@
+"""Every snippet of README.md runs as written: each ```python block in a fresh interpreter, each ```sh block line
+by line in bash, in a scratch folder that sees the repository's ``.venv``, ``tests`` and ``tools``.
+
+A snippet is run unless the line before its fence is a marker, an HTML comment the rendered page does not show:
+
+- ``<!-- test: skip: REASON -->`` — not run (and not collected); the reason is required (the quick start is this
+  very suite).
+- ``<!-- test: replace "OLD" "NEW" -->`` — run with OLD replaced by NEW first (smaller sizes: ``--games 1000``
+  played as ``--games 16``); each replacement must match.
+
+Shell blocks run in the order of the page in one folder, so a later command reads what an earlier one wrote
+(``knock demo`` writes ``out/demo-7.knock``, which ``knock redact`` reads). A command must exit 0.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shlex
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+README = ROOT / "README.md"
+PYTHON, SHELL = ("python", "py"), ("sh", "bash", "shell")
+FENCE = re.compile(r"^```(\w*)\n(.*?)^```\s*$", re.DOTALL | re.MULTILINE)
+MARKER = re.compile(r"<!--\s*test:\s*(.*?)\s*-->\s*$")
+
+
+@dataclass(frozen=True)
+class Snippet:
+    language: str
+    code: str
+    line: int  #: the fence's line in README.md
+    marker: str  #: the marker before it ("" for none)
+
+    @property
+    def id(self) -> str:
+        return f"{self.language}-line-{self.line}"
+
+    @property
+    def skip(self) -> str | None:
+        """The stated reason not to run it, or None."""
+        m = re.fullmatch(r"skip:\s*(.*)", self.marker)
+        return m.group(1) if m else None
+
+    def runnable(self) -> str:
+        """The code with the marker's replacements made (each must match)."""
+        code = self.code
+        for old, new in re.findall(r'replace\s+"([^"]*)"\s+"([^"]*)"', self.marker):
+            assert old in code, f"README line {self.line}: the replacement {old!r} matches nothing"
+            code = code.replace(old, new)
+        return code
+
+
+def snippets(text: str) -> list[Snippet]:
+    out = []
+    for m in FENCE.finditer(text):
+        language = m.group(1).lower()
+        if language not in PYTHON + SHELL:
+            continue
+        line = text.count("\n", 0, m.start()) + 1
+        before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
+        marker = MARKER.search(before)
+        out.append(Snippet(language, m.group(2), line, marker.group(1) if marker else ""))
+    return out
+
+
+SNIPPETS = snippets(README.read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for every snippet: the repository's .venv, tests and tools linked in, nothing else."""
+    folder = tmp_path_factory.mktemp("readme")
+    for name in (".venv", "tests", "tools", "spec"):
+        (folder / name).symlink_to(ROOT / name)
+    return folder
+
+
+def env() -> dict[str, str]:
+    bin_dir = str(Path(sys.executable).parent)
+    return {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "COLUMNS": "160",
+            "PYTHONPATH": str(ROOT)}  # fmt: skip
+
+
+def test_the_readme_has_runnable_snippets_and_every_skip_says_why() -> None:
+    assert any(s.language in PYTHON and not s.skip for s in SNIPPETS)
+    assert any(s.language in SHELL and not s.skip for s in SNIPPETS)
+    for s in SNIPPETS:
+        assert s.skip is None or s.skip.strip(), f"README line {s.line}: a skip marker without a reason"
+        assert not s.marker or s.skip is not None or s.marker.startswith("replace"), f"unknown marker {s.marker!r}"
+
+
+@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.language in PYTHON and not s.skip], ids=lambda s: s.id)
+def test_a_python_snippet_runs(snippet: Snippet, scratch: Path) -> None:
+    done = subprocess.run([sys.executable, "-c", snippet.runnable()], cwd=scratch, env=env(), capture_output=True,
+                          text=True, timeout=300)  # fmt: skip
+    assert done.returncode == 0, f"README line {snippet.line}:\n{done.stderr[-3000:]}"
+
+
+def shell_commands(code: str) -> list[str]:
+    """A block's commands: its lines, without comments and blank lines (a trailing ``\\`` joins lines)."""
+    joined = code.replace("\\\n", " ")
+    out = []
+    for line in joined.splitlines():
+        words = shlex.split(line, comments=True)
+        if words:
+            out.append(shlex.join(words))
+    return out
+
+
+@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.language in SHELL and not s.skip], ids=lambda s: s.id)
+def test_a_shell_snippet_runs(snippet: Snippet, scratch: Path) -> None:
+    for command in shell_commands(snippet.runnable()):
+        done = subprocess.run(["bash", "-c", command], cwd=scratch, env=env(), capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=300)  # fmt: skip
+        assert done.returncode == 0, f"README line {snippet.line}: {command}\n{(done.stdout + done.stderr)[-3000:]}"
+        assert "Traceback" not in done.stderr, command
+
+
+def test_the_snippet_reader_finds_markers_and_fences() -> None:
+    text = "x\n<!-- test: skip: needs a person -->\n```sh\nknock play\n```\n\n```python\nprint(1)\n```\n"
+    found = snippets(text)
+    assert [(s.language, s.skip, s.line) for s in found] == [("sh", "needs a person", 3), ("python", None, 7)]
+    assert shell_commands("a --x 1  # why\n\n# only a comment\nb \\\n  c\n") == ["a --x 1", "b c"]
