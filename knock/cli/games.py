@@ -12,7 +12,7 @@ from rich.table import Table
 
 from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.match import Match
-from engine.rules import PRESETS, RuleSet
+from engine.rules import PRESETS
 from knock import play as play_mod
 from knock import simulate as sim
 from knock.cli.common import (
@@ -26,8 +26,8 @@ from knock.cli.common import (
     SETTINGS,
     app,
     bot_names,
+    choice,
     console,
-    parse_settings,
     plural,
     print_events,
     render,
@@ -198,7 +198,13 @@ def sim_table(tally: sim.Tally, title: str) -> Table:
 @app.command()
 def play(
     preset: Annotated[
-        str | None, typer.Option(metavar="PRESET", help=f"Rule set: {', '.join(PRESETS)} (default standard).")
+        str | None,
+        typer.Option(
+            "--preset",
+            parser=choice(tuple(PRESETS), "preset"),
+            metavar="NAME",
+            help=f"The rule set: {' | '.join(PRESETS)} [default: {DEFAULT_PRESET}].",
+        ),
     ] = None,
     seat: Annotated[
         int | None,
@@ -207,14 +213,19 @@ def play(
     bots: Annotated[
         str | None,
         typer.Option(
-            metavar="BOT,BOT",
+            metavar="LIST",
             help=f"The bots of the other seats, in seat order, comma separated ({', '.join(BOT_NAMES)}); "
             "one name for all of them. Default heuristic.",
         ),
     ] = None,
     seed: Annotated[
         int | None,
-        typer.Option(metavar="N", help="Seed of the game, 0 to 2**63-1 (default: random, printed when the game ends)."),
+        typer.Option(
+            "--seed",
+            parser=whole(),
+            metavar="N",
+            help="The game's seed (default: random, printed when the game ends).",
+        ),
     ] = None,
     out: Annotated[
         Path | None,
@@ -225,10 +236,7 @@ def play(
             help="Where to write the game's log; it must not exist (default out/play-DATE-TIME.knock).",
         ),
     ] = None,
-    settings: Annotated[
-        list[str] | None,
-        typer.Option("--set", metavar="KEY=VALUE", help="A rule-set option, key=value (repeatable)."),
-    ] = None,
+    settings: Annotated[list[str] | None, SETTINGS] = None,
     name: Annotated[str | None, typer.Option(metavar="NAME", help="Your name in the log (default: you).")] = None,
     resume: Annotated[
         Path | None,
@@ -258,9 +266,7 @@ def play(
                                      param_hint="--resume")  # fmt: skip
         session, save = play_mod.resume(resume)
     else:
-        if seed is not None and not 0 <= seed < 2**63:
-            raise typer.BadParameter(f"{seed} is not in 0 to 2**63-1", param_hint="--seed")
-        rules = RuleSet.preset(preset or "standard", **parse_settings(settings or []))
+        rules = rule_set(preset or DEFAULT_PRESET, settings)
         chosen = 0 if seat is None else seat
         if not 0 <= chosen < rules.players:
             raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
