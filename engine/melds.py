@@ -253,10 +253,8 @@ def _kdw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
     rest = trips ^ bit
     keep = ~bit
     dw, g = SUIT_DEADWOOD, SUIT_GAIN
-    if rest:
-        best = _kdw_sets(a, b, c, d, rest)
-    else:
-        best = dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
+    # No set of this rank: its cards stay available for runs.
+    best = _kdw_sets(a, b, c, d, rest) if rest else dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
     ha, hb, hc, hd = a & bit, b & bit, c & bit, d & bit
     options = [(ha, hb, hc, hd)]
     if ha and hb and hc and hd:  # four of a kind: the set of four, or any set of three with one card left over
