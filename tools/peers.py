@@ -51,6 +51,14 @@ class Peer:
     adapter: str  #: the adapter's file in tools/adapters
     built_on: tuple[str, ...]  #: other files the adapter's answers depend on (paths from the root)
     what: str
+    #: Rules of Knock's the peer has no notion of (a rule id, or a prefix ending in "-"), with why: a case that
+    #: is evidence for one of them says nothing of the peer there (the adapter took the draw, the seeded deck
+    #: or the rule set from the case), so the rule is reported as not played.
+    not_played: tuple[tuple[str, str], ...] = ()
+
+    def plays(self, rule: str) -> str | None:
+        """Why the peer does not play ``rule``, or None when it does."""
+        return next((why for r, why in self.not_played if rule == r or (r.endswith("-") and rule.startswith(r))), None)
 
     def version(self) -> str:
         from importlib.metadata import PackageNotFoundError, version
@@ -68,11 +76,17 @@ class Peer:
         return h.hexdigest()
 
 
+#: What neither peer plays: a game of hands to a target, its dealer draw and bonuses, three players, Knock's
+#: seeded shuffle and its log.
+ONE_HAND = (("MATCH-", "one hand: no game to a target, no dealer draw"), ("BONUS-", "one hand: no game bonuses"),
+            ("THREE-", "two players"), ("DEAL-2", "its own deal: not Knock's seeded shuffle"),
+            ("LOG-", "no Knock log"))  # fmt: skip
 PEERS = (
     Peer("RLCard", "rlcard", "rlcard_gin.py", (),
-         "RLCard's `GinRummyGame` (`rlcard.games.gin_rummy`), the game behind PettingZoo's `gin_rummy_v4`"),
+         "RLCard's `GinRummyGame` (`rlcard.games.gin_rummy`), the game behind PettingZoo's `gin_rummy_v4`",
+         ONE_HAND),
     Peer("OpenSpiel", "open_spiel", "openspiel_gin.py", ("knock/peers/openspiel_map.py",),
-         "OpenSpiel's `gin_rummy` (C++, through `pyspiel`), its chance nodes given the case's deal"),
+         "OpenSpiel's `gin_rummy` (C++, through `pyspiel`), its chance nodes given the case's deal", ONE_HAND),
 )  # fmt: skip
 
 
@@ -189,17 +203,27 @@ def report(results: dict[Peer, list[CaseResult]], versions: dict[str, str], case
     lines += ["|---|" + "---|" * len(results)]
     for rule in rule_ids():
         cells = []
-        for rs in results.values():
+        for peer, rs in results.items():
             c = Counter(status(r) for r in rs if rule in r.rules)
             verdict = "**fail**" if c["fail"] else "pass" if c["pass"] else "not expressible" if c else "no case"
+            if peer.plays(rule):
+                verdict = "not played"
             cells.append(f"{verdict} ({c['pass']} / {c['fail']} / {c['n/a']})" if c else verdict)
         lines.append(f"| {rule} | " + " | ".join(cells) + " |")
+    lines += [
+        "",
+        "*Not played*: a rule the peer has no notion of; its cases' counts are shown, but say nothing of "
+        "the peer there (the adapter takes the draw, the seeded deck or the game from the case):",
+    ]
+    for peer in results:
+        lines.append(f"- {peer.name}: " + "; ".join(f"{r}{'*' if r.endswith('-') else ''} ({why})"
+                                                  for r, why in peer.not_played) + ".")  # fmt: skip
     for peer, rs in results.items():
         lines += ["", f"## {peer.name}: the first failing case of each rule", ""]
         explained: set[str] = set()
         for rule in rule_ids():
             first = next((r for r in rs if rule in r.rules and status(r) == "fail"), None)
-            if first is None:
+            if first is None or peer.plays(rule):
                 continue
             if first.name in explained:
                 lines.append(f"- **{rule}** ({texts.get(rule, '')}): `{first.name}` (above).")
