@@ -166,19 +166,25 @@ def rank_major(mask: int) -> int:
     )
 
 
+def _byte_table() -> tuple[tuple[tuple[Card, ...], ...], ...]:
+    """For each byte ``i`` of a rank-major mask and each of its 256 values, its cards in order."""
+    return tuple(tuple(tuple(BY_ORDER[8 * i + j] for j in range(8) if b >> j & 1 and 8 * i + j < 52)
+                       for b in range(256)) for i in range(7))  # fmt: skip
+
+
+_BYTES = _byte_table()
+
+
 def from_mask(mask: int) -> tuple[Card, ...]:
     """The cards of a bitmask, sorted by rank then suit.
 
-    The suit-major mask is respread rank-major (one table lookup a suit), so the set bits come out in order.
+    The suit-major mask is respread rank-major (one table lookup a suit), so the cards of each of its seven
+    bytes, in order, are one more lookup.
     """
     m = rank_major(mask)
-    out = []
-    by_order = BY_ORDER
-    while m:
-        low = m & -m
-        out.append(by_order[low.bit_length() - 1])
-        m ^= low
-    return tuple(out)
+    t = _BYTES
+    return (t[0][m & 255] + t[1][m >> 8 & 255] + t[2][m >> 16 & 255] + t[3][m >> 24 & 255] + t[4][m >> 32 & 255]
+            + t[5][m >> 40 & 255] + t[6][m >> 48])  # fmt: skip
 
 
 def sort_cards(cs: Iterable[Card]) -> tuple[Card, ...]:

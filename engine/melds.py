@@ -143,6 +143,30 @@ def _suit_table() -> tuple[tuple[int, ...], tuple[int, ...]]:
 SUIT_VALUE, SUIT_DEADWOOD = _suit_table()
 
 
+def _gain_table() -> tuple[int, ...]:
+    """For every 13-bit suit mask: the most its run deadwood falls when one of its cards is dropped (negative
+    when every drop breaks a run; far below any real gain for the empty suit, which has no card to drop)."""
+    gain = [-1000] * 8192
+    for m in range(1, 8192):
+        dead = SUIT_DEADWOOD[m]
+        best = -1000
+        bits = m
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            g = dead - SUIT_DEADWOOD[m ^ low]
+            if g > best:
+                best = g
+        gain[m] = best
+    return tuple(gain)
+
+
+#: MELD-5 in four look-ups: dropping a card from an arrangement's leftover suits (sets chosen first) lowers the
+#: deadwood of the one suit it leaves, so ``min_c dw(H - c)`` is, for each choice of sets, the deadwood of the
+#: suits less the greatest of their gains (see ``knock_deadwood``).
+SUIT_GAIN = _gain_table()
+
+
 def deadwood(mask: int) -> int:
     """Minimum deadwood of a set of cards given as a bitmask. Rules: MELD-3, MELD-4.
 
@@ -199,15 +223,51 @@ def value(mask: int) -> int:
 
 
 def knock_deadwood(mask11: int) -> int:
-    """The 11-card knock test: the minimum over the 11 discards of the 10-card deadwood. Rule: MELD-5."""
-    # dw(H - c) >= dw(H) - value(c) (see discards_within): taking the cards from the highest rank down, values
-    # never rise, so once that bound cannot beat the best found, no later card can either.
-    base = deadwood(mask11)
-    best = 999
-    for c in reversed(from_mask(mask11)):
-        if base - c.value >= best:
-            break
-        v = deadwood(mask11 ^ c.bit)
+    """The 11-card knock test: the minimum over the 11 discards of the 10-card deadwood. Rule: MELD-5.
+
+    Exact, and as fast as one 10-card search. A choice of sets of ``H - c`` is a choice of sets of ``H``
+    without ``c``, so ``min_c dw(H - c)`` is the minimum over the set choices of ``H`` and over the cards
+    ``c`` left for runs of the run deadwood of the four suits with ``c`` dropped from its suit: the suits'
+    deadwood less the greatest gain (``SUIT_GAIN``) among them. (A card of a chosen set of four is covered by
+    the choice of the other three.) Dropping the highest deadwood card of the best 11-card arrangement is
+    not the same (MELD-5).
+
+    >>> from engine.cards import cards, to_mask
+    >>> knock_deadwood(to_mask(cards("Ac Ad Ah 2c 2d 2h 2s 3c 8c 8d 8h")))  # discard 3c: gin
+    0
+    """
+    a = mask11 & SUIT_BITS
+    b = mask11 >> 13 & SUIT_BITS
+    c = mask11 >> 26 & SUIT_BITS
+    d = mask11 >> 39 & SUIT_BITS
+    trips = (a & b & (c | d)) | (c & d & (a | b))
+    if not trips:
+        dw, g = SUIT_DEADWOOD, SUIT_GAIN
+        return dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
+    return _kdw_sets(a, b, c, d, trips)
+
+
+def _kdw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
+    """``_dw_sets`` for the knock test: each leaf is the suits' deadwood less their greatest gain."""
+    bit = trips & -trips
+    rest = trips ^ bit
+    keep = ~bit
+    dw, g = SUIT_DEADWOOD, SUIT_GAIN
+    # No set of this rank: its cards stay available for runs.
+    best = _kdw_sets(a, b, c, d, rest) if rest else dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
+    ha, hb, hc, hd = a & bit, b & bit, c & bit, d & bit
+    options = [(ha, hb, hc, hd)]
+    if ha and hb and hc and hd:  # four of a kind: the set of four, or any set of three with one card left over
+        options += [(0, hb, hc, hd), (ha, 0, hc, hd), (ha, hb, 0, hd), (ha, hb, hc, 0)]
+    for ua, ub, uc, ud in options:
+        a2 = a & keep if ua else a
+        b2 = b & keep if ub else b
+        c2 = c & keep if uc else c
+        d2 = d & keep if ud else d
+        if rest:
+            v = _kdw_sets(a2, b2, c2, d2, rest)
+        else:
+            v = dw[a2] + dw[b2] + dw[c2] + dw[d2] - max(g[a2], g[b2], g[c2], g[d2])
         if v < best:
             best = v
     return best
@@ -221,7 +281,7 @@ def discards_within(mask11: int, limit: int) -> tuple[Card, ...]:
     eleven cards therefore rules out every discard worth less than ``dw(H) - limit``, and usually all.
     """
     need = deadwood(mask11) - limit  # a discard can pass only if it is worth at least this
-    if need > 10:
+    if need > 10 or knock_deadwood(mask11) > limit:  # no discard passes: the eleven searches are not needed
         return ()
     return tuple(c for c in from_mask(mask11) if c.value >= need and deadwood(mask11 ^ c.bit) <= limit)
 

@@ -64,6 +64,7 @@ from knock.peers.openspiel_map import (
     PASS,
     HistoryReader,
     assign_layoffs,
+    best_melds,
     card_from_openspiel,
 )
 
@@ -143,30 +144,6 @@ def layoff_sets(state: Any) -> set[frozenset[Card]]:
 
     walk(state, frozenset())
     return seen
-
-
-def best_melds(state: Any) -> list[int]:
-    """Meld actions, ending with the pass, that leave the player to act (knocker or defender) the least deadwood."""
-    player = state.current_player()
-    best: tuple[int, list[int]] = (10**6, [PASS])
-
-    def walk(s: Any, path: list[int], low: int) -> None:
-        nonlocal best
-        legal = s.legal_actions()
-        if PASS in legal:
-            done = s.clone()
-            done.apply_action(PASS)
-            dw = done.deadwood()[player]
-            if dw < best[0]:
-                best = (dw, [*path, PASS])
-        for a in legal:
-            if a != PASS and a > low:  # melds in ascending id order: each collection once
-                child = s.clone()
-                child.apply_action(a)
-                walk(child, [*path, a], a)
-
-    walk(state, [], -1)
-    return best[1]
 
 
 def held(state: Any, player: int) -> int:

@@ -83,6 +83,7 @@ class Table:
         self._advised = False
         self._seat: int | None = None
         self._legal: dict[int, Action] | None = None
+        self._scores: tuple[int, ...] | None = None  #: the game's running scores (cached until a hand ends)
 
     # --- episode ------------------------------------------------------------------------------
 
@@ -98,6 +99,7 @@ class Table:
         self.match = Match(self.rules, chance, executor="compiled")  # the engine's performance mode
         self._advised = False
         self._legal = None
+        self._scores = None
         self._auto()
 
     @property
@@ -155,7 +157,9 @@ class Table:
         to_act = seat == self.seat_to_act()
         hand = m.hand
         if hand is not None and seat in hand.seats:
-            scores = encoding.relative(m.scores, seat, self.rules.target)
+            if self._scores is None:
+                self._scores = m.scores
+            scores = encoding.relative(self._scores, seat, self.rules.target)
             return encoding.encode(hand.observation(seat), to_act=to_act, scores=scores)
         return encoding.encode_match(m.observation(seat), to_act=to_act, target=self.rules.target)
 
@@ -187,6 +191,7 @@ class Table:
         self._auto()
         rewards = [0.0] * self.players
         if len(m.results) > results:
+            self._scores = None
             result = m.results[-1]
             if result.winner is not None:
                 loser = result.seats[0] + result.seats[1] - result.winner

@@ -311,6 +311,35 @@ class HistoryReader:
             (self.defence_after_gin if self.gin else self.defence).append(meld_from_openspiel(action - MELD_BASE))
 
 
+# --- OpenSpiel states ----------------------------------------------------------------------------------
+
+
+def best_melds(state: Any) -> list[int]:
+    """The meld actions, ending with the pass, that leave the player to act on an OpenSpiel state (the knocker
+    or the defender, laying his melds) the least deadwood, as OpenSpiel counts it: a search over its own
+    legal meld actions, each collection once."""
+    player = state.current_player()
+    best: tuple[int, list[int]] = (10**6, [PASS])
+
+    def walk(s: Any, path: list[int], low: int) -> None:
+        nonlocal best
+        legal = s.legal_actions()
+        if PASS in legal:
+            done = s.clone()
+            done.apply_action(PASS)
+            dw = done.deadwood()[player]
+            if dw < best[0]:
+                best = (dw, [*path, PASS])
+        for a in legal:
+            if a != PASS and a > low:  # melds in ascending id order: each collection once
+                child = s.clone()
+                child.apply_action(a)
+                walk(child, [*path, a], a)
+
+    walk(state, [], -1)
+    return best[1]
+
+
 # --- Knock actions -> OpenSpiel action ids ---------------------------------------------------------------
 
 
