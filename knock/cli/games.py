@@ -315,7 +315,7 @@ def play(
     verdict = judge(path.read_bytes())
     totals = ", ".join(f"{n} {t}" for n, t in zip(players, st.totals, strict=True))
     who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
-    console.print(f"[bold]{who}[/] after {match.number} hands; totals {totals}")
+    console.print(f"[bold]{who}[/] after {plural(match.number, 'hand')}; totals {totals}")
     checked = f"{verdict.record} records, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
     console.print(f"log: {path} ({checked})")
     console.print(f"seed {setup.seed} — the same deals again with --seed {setup.seed}")
