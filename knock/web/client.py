@@ -3,14 +3,24 @@
 ``choose`` plays a seat from the frames it is sent, as any program over the wire would: from its view's cards,
 the discard pile's top and its legal actions (the greedy bot's plan: keep deadwood low, knock when it may, lay
 off for the least deadwood). ``Client`` is a blocking WebSocket client for the tests and tools
-(``tools/leak_web.py``, ``tools/load_web.py``); it needs the ``web`` extra.
+(``tools/leak_web.py``, ``tools/load_web.py``), and ``play_async`` its asynchronous twin; both need the ``web``
+extra. ``ServerProcess`` runs ``knock serve`` on a free local port.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
+import os
 import random
-from collections.abc import Sequence
+import subprocess
+import sys
+import threading
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Any
 
 from engine.actions import LayOff, Spread, parse_match_action
@@ -113,3 +123,138 @@ def play_seat(client: Client, rng: random.Random, *, advise: float = 0.0, limit:
         elif kind == "refusal" and frame["rule"] != "PROTO-7":
             raise AssertionError(f"a legal action was refused: {frame}")
     raise AssertionError("the game did not end")
+
+
+class ServerProcess:
+    """``knock serve`` in a process of its own on a free local port, for the tests and tools: started by
+    ``start`` (it returns once the server has said it listens), stopped by ``stop`` or killed by ``kill``."""
+
+    def __init__(self, data: str | os.PathLike[str], *args: str) -> None:
+        self.data = Path(data)
+        self.args = args
+        self.proc: subprocess.Popen[str] | None = None
+        self.url = ""
+        self.banner = ""
+
+    def start(self, timeout: float = 60.0) -> ServerProcess:
+        command = [sys.executable, "-m", "knock.cli", "serve", "--port", "0", "--data", str(self.data), *self.args]
+        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        ready = threading.Event()
+        lines: list[str] = []
+
+        def read() -> None:
+            assert self.proc is not None and self.proc.stdout is not None
+            for line in self.proc.stdout:
+                lines.append(line)
+                if "listening on" in line:
+                    ready.set()
+            ready.set()
+
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(timeout) or not lines or "listening on" not in lines[-1]:
+            self.kill()
+            raise RuntimeError(f"knock serve did not start: {''.join(lines)}")
+        self.banner = lines[-1].strip()
+        self.url = self.banner.split("listening on ", 1)[1].split()[0]
+        return self
+
+    @property
+    def pid(self) -> int:
+        assert self.proc is not None
+        return self.proc.pid
+
+    @property
+    def ws(self) -> str:
+        return "ws" + self.url[4:] + "/ws"
+
+    def kill(self) -> None:
+        """SIGKILL: the process gets no chance to tidy up (the crash the store must survive, PROTO-9)."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc is not None and self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def __enter__(self) -> ServerProcess:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # --- the HTTP API ------------------------------------------------------------------------------
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        return http(self.url + path, headers=headers)
+
+    def post(self, path: str, body: object, headers: dict[str, str] | None = None) -> tuple[int, Any]:
+        status, data = http(self.url + path, json.dumps(body).encode(), headers)
+        return status, json.loads(data)
+
+    def table(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A new table (``POST /api/tables``); raises unless it was made."""
+        status, made = self.post("/api/tables", body)
+        if status != 201:
+            raise RuntimeError(f"no table: {status} {made}")
+        result: dict[str, Any] = made
+        return result
+
+
+def http(url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+    """One HTTP request (GET, or POST with ``data``): its status and body, whatever the status."""
+    request = urllib.request.Request(url, data=data, headers={"content-type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as err:
+        return err.code, err.read()
+
+
+async def play_async(
+    url: str,
+    table: str,
+    token: str | None,
+    *,
+    rng: random.Random | None = None,
+    advise: float = 0.0,
+    think: float = 0.0,
+    on_frame: Callable[[Message], None] | None = None,
+    on_ack: Callable[[float], None] | None = None,
+) -> list[Message]:
+    """Play a seat (or, with no token, watch) over a WebSocket to the game's end; returns every frame received.
+
+    ``think`` seconds pass before each action; ``on_ack`` is told each action's latency, from its sending to
+    its acknowledgement (PROTO-9).
+    """
+    from websockets.asyncio.client import connect
+
+    frames: list[Message] = []
+    sent: dict[int, float] = {}
+    hello: dict[str, Any] = {"type": "hello", "protocol": list(PROTOCOL), "table": table}
+    hello.update({"token": token} if token is not None else {"spectate": True})
+    async with connect(url, max_size=None) as ws:
+        await ws.send(json.dumps(hello))
+        async for text in ws:
+            frame: Message = json.loads(text)
+            frames.append(frame)
+            if on_frame is not None:
+                on_frame(frame)
+            kind = frame["type"]
+            if kind == "log_offered" or (kind == "error" and frame["close"]):
+                break
+            if kind == "ack" and on_ack is not None and frame["record"] in sent:
+                on_ack(time.perf_counter() - sent.pop(frame["record"]))
+            elif kind == "view" and token is not None:
+                action = choose(frame, rng, advise=advise)
+                if action is not None:
+                    if think:
+                        await asyncio.sleep(think)
+                    sent[frame["record"]] = time.perf_counter()
+                    await ws.send(json.dumps({"type": "act", "action": action, "record": frame["record"]}))
+    return frames

@@ -336,9 +336,9 @@ class Hub:
             seat = turn[1]
             assert seat is not None
             action = table.bot_action(seat, stand_in=True)
-            for conns in live.conns.values():
+            for key, conns in live.conns.items():  # the move itself only to its seat (a knock's card is hidden)
                 for conn in list(conns):
-                    conn.send(protocol.timed_out(seat, action))
+                    conn.send(protocol.timed_out(seat, action if key == seat else None))
             with contextlib.suppress(ProtocolError):
                 await self._apply(live, seat, action, table.record)
 

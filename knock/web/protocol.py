@@ -303,8 +303,8 @@ def refusal(seat: int | None, action: str, rule: str, reason: str, record: int) 
             "record": record}  # fmt: skip
 
 
-def timed_out(seat: int, action: str) -> Message:
-    """The seat's move was made for it. Rule: PROTO-12."""
+def timed_out(seat: int, action: str | None) -> Message:
+    """The seat's move was made for it: the action to the seat itself, None to everyone else. Rule: PROTO-12."""
     return {"type": "timed_out", "seat": seat, "action": action}
 
 

@@ -26,7 +26,7 @@ from engine.events import GameOver, HandEnded, HandStarted
 from engine.fsm import ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
-from engine.visibility import SeatLens, Seen, observe_spectator
+from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
 from knock.web import protocol, views
 from knock.web.protocol import Message, SeatSpec
 from replay.log import LogWriter
@@ -257,6 +257,9 @@ class Table:
         if action.seat != seat:
             reason = f"a seat acts only for itself: p{seat} cannot act as p{action.seat}"
             return Outcome(protocol.refusal(seat, text, "PROTO-3", reason, self.record))
+        if isinstance(action, Advise) and blind_advice(self.match, action):
+            reason = "the sitter does not see the captain's cards and may advise only actions that name none"
+            return Outcome(protocol.refusal(seat, text, "THREE-8", reason, self.record))
         try:
             self.match.apply(action)
         except (IllegalAction, RuleViolation) as err:
@@ -289,9 +292,7 @@ class Table:
             return []
         if key == m.to_act:
             return [str(a) for a in m.legal_actions()]
-        if key == m.sitter:
-            return [str(a) for a in m.advice_options()]
-        return []
+        return [str(a) for a in advice_shown(m, key)]
 
     # --- what each recipient is sent ---------------------------------------------------------------
 
