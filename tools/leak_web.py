@@ -172,8 +172,9 @@ def check(frames: list[dict[str, Any]], key: int | None, hands: dict[int, HandSi
                     stats.leaks.append(f"{label}: {who} was sent {card} (hand {hand}, record {at}) in a {kind} frame")
 
 
-async def one_game(server: ServerProcess, n: int, stats: Stats, seed: int) -> None:
+async def one_game(server: ServerProcess, n: int, stats: Stats, seed: int, target: int) -> None:
     preset, options = KINDS[n % len(KINDS)]
+    options = {**options, "target": target} if target != 100 else options
     rules = RuleSet.preset(preset, **options)
     seats = [{"player": "human", "name": f"seat{i}"} for i in range(rules.players)]
     if n % 3 == 2:  # some tables with a bot among the people
@@ -198,13 +199,20 @@ async def one_game(server: ServerProcess, n: int, stats: Stats, seed: int) -> No
     stats.records += max(r for h in hands.values() for r in h.records)
 
 
-async def run(server: ServerProcess, games: int, parallel: int, seed: int) -> Stats:
+async def run(server: ServerProcess, games: int, parallel: int, seed: int, target: int) -> Stats:
     stats = Stats()
     queue = list(range(games))
+    started = time.perf_counter()
 
     async def worker() -> None:
         while queue:
-            await one_game(server, queue.pop(0), stats, seed)
+            await one_game(server, queue.pop(0), stats, seed, target)
+            if stats.games % 50 == 0:
+                print(
+                    f"  {stats.games} games, {stats.frames} frames, {len(stats.leaks)} leaks, "
+                    f"{time.perf_counter() - started:.0f} s",
+                    flush=True,
+                )
 
     await asyncio.gather(*(worker() for _ in range(parallel)))
     return stats
@@ -215,10 +223,11 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--parallel", type=int, default=16, help="tables played at once")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--target", type=int, default=100, help="the games' target (a smoke plays shorter games)")
     args = parser.parse_args()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as data, ServerProcess(data, "--synchronous", "normal") as server:
-        stats = asyncio.run(run(server, args.games, args.parallel, args.seed))
+        stats = asyncio.run(run(server, args.games, args.parallel, args.seed, args.target))
     elapsed = time.perf_counter() - started
     print(f"{stats.games} games ({stats.records} records) through the socket protocol in {elapsed:.0f} s: "
           f"{stats.frames} frames to seats and spectators, {stats.cards} cards named, "

@@ -271,7 +271,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)",
                                 close=True)  # fmt: skip
         case protocol.Act():
-            conn.send(await hub.act(conn, message))
+            await hub.act(conn, message)
         case protocol.ViewRequest():
             hub.resend(conn)
         case _:

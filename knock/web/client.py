@@ -79,7 +79,7 @@ class Client:
         from websockets.sync.client import connect
 
         headers = {"Origin": origin} if origin is not None else None
-        self.ws = connect(url, additional_headers=headers, open_timeout=timeout, max_size=None)
+        self.ws = connect(url, additional_headers=headers, open_timeout=timeout, max_size=None).__enter__()
         self.timeout = timeout
         self.frames: list[Message] = []  #: every frame received, in order
 

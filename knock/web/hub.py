@@ -212,30 +212,38 @@ class Hub:
 
     # --- acting ----------------------------------------------------------------------------------
 
-    async def act(self, conn: Connection, message: protocol.Act) -> Message:
-        """A seat's action: applied, stored, acknowledged, shown to the table. Rules: PROTO-7, PROTO-8, PROTO-9."""
+    async def act(self, conn: Connection, message: protocol.Act) -> None:
+        """A seat's action: applied, stored, acknowledged, shown to the table — the answer (ack or refusal) to the
+        connection first, then everyone's frames. Rules: PROTO-7, PROTO-8, PROTO-9."""
         live = self.tables[conn.table or ""]
         seat = conn.seat
         if seat is None:
-            return protocol.refusal(None, message.action, "PROTO-3", "a spectator cannot act", self._record(live))
+            conn.send(protocol.refusal(None, message.action, "PROTO-3", "a spectator cannot act", self._record(live)))
+            return
         if message.seat is not None and message.seat != seat:
             reason = f"this connection holds seat p{seat}, not p{message.seat}"
-            return protocol.refusal(seat, message.action, "PROTO-3", reason, self._record(live))
+            conn.send(protocol.refusal(seat, message.action, "PROTO-3", reason, self._record(live)))
+            return
         async with live.lock:
-            return await self._apply(live, seat, message.action, message.record)
+            await self._apply(live, seat, message.action, message.record, conn)
 
     def _record(self, live: Live) -> int:
         return live.table.record if live.table is not None else int(live.summary.get("record", 0))
 
-    async def _apply(self, live: Live, seat: int, text: str, record: int) -> Message:
-        """Under the table's lock: act, commit, then show every connection. Rule: PROTO-9."""
+    async def _apply(self, live: Live, seat: int, text: str, record: int, conn: Connection | None = None) -> None:
+        """Under the table's lock: act, commit, answer ``conn`` (the actor's connection, if any), then show every
+        connection. Rule: PROTO-9."""
         table = live.table
         if table is None:
-            return protocol.refusal(seat, text, "MATCH-1", "the game is over", self._record(live))
+            if conn is not None:
+                conn.send(protocol.refusal(seat, text, "MATCH-1", "the game is over", self._record(live)))
+            return
         outcome = table.act(seat, text, record)
         done = outcome.applied
         if done is None:
-            return outcome.reply
+            if conn is not None:
+                conn.send(outcome.reply)
+            return
         summary = None
         if table.over:
             summary = self._final_summary(table, outcome.chunk)
@@ -246,9 +254,10 @@ class Hub:
             self._reload(live)
             raise ProtocolError("internal", "the action could not be stored; it was not applied") from None
         live.summary = summary or table.summary()
+        if conn is not None:
+            conn.send(outcome.reply)
         self._show(live)
         self._schedule(live)
-        return outcome.reply
 
     def _final_summary(self, table: Table, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
