@@ -11,6 +11,7 @@ from jsonschema import Draft202012Validator
 
 from knock.web import protocol
 from knock.web.protocol import Act, Hello, New, ProtocolError, decode
+from tests.helpers import tool_check
 from tests.web.support import CLIENT, SCHEMA, valid
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -89,3 +90,8 @@ def test_messages_read_with_unknown_keys_ignored() -> None:
 def test_a_server_message_is_one_line() -> None:
     text = protocol.encode(protocol.refusal(0, "discard\nKh", "TURN-1", "not an action:\n'x'", 3))
     assert "\n" not in text and json.loads(text)["action"] == "discard\nKh"
+
+
+@pytest.mark.rule("PROTO-1")
+def test_the_schema_files_are_what_the_tool_writes() -> None:
+    tool_check("protocol_schema.py")
