@@ -117,7 +117,7 @@ CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, se
 
 
 class SQLiteStore:
-    """The default store: ``knock.sqlite3`` under the data folder, WAL mode. Rule: PROTO-9.
+    """The default store: ``games.sqlite3`` under the data folder, WAL mode. Rule: PROTO-9.
 
     One connection, used by one thread at a time (``GroupCommit``'s for writes, the caller's for reads at start;
     a lock keeps them apart).
@@ -128,7 +128,7 @@ class SQLiteStore:
             raise ValueError(f"synchronous must be 'full' or 'normal', not {synchronous!r}")
         path = Path(folder)
         path.mkdir(parents=True, exist_ok=True)
-        self.path = path / "knock.sqlite3"
+        self.path = path / "games.sqlite3"
         self.synchronous: Synchronous = synchronous
         self._lock = threading.Lock()
         self._db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)

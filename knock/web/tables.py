@@ -209,6 +209,7 @@ class Table:
         self.applied: dict[int, Applied] = {}  #: by the record number each action expected (PROTO-7)
         self.lenses: dict[Key, Lens] = {k: Lens(spec.rules, k) for k in (*self.humans, None)}
         self._fed = 0
+        self._pub: tuple[int, views.Public] | None = None
         self.advance()
         for lens in self.lenses.values():  # a fresh connection is sent the whole hand; nothing is pending
             lens.fresh.clear()
@@ -320,13 +321,19 @@ class Table:
         """``key``'s view now, with ``events``. Rules: PROTO-5, PROTO-6."""
         m = self.match
         lens = self.lenses[key]
-        numbered = [(n, r) for n, r in _numbered(m)]
-        pub = views.Public(m.rules, m.roles(), numbered, m.standings(), m.is_over)
+        pub = self._public()
         if key is None:
             body = views.spectator_view(observe_spectator(m), pub, lens.seen)
         else:
             body = views.seat_view(m.observation(key), pub, lens.seen)
         return protocol.view(self.id, key, self.record, body, self.legal(key), events)
+
+    def _public(self) -> views.Public:
+        """What every view shares (the roles, the sheet), made once per change of the game."""
+        m = self.match
+        if self._pub is None or self._pub[0] != len(m.events):
+            self._pub = (len(m.events), views.Public(m.rules, m.roles(), _numbered(m), m.standings(), m.is_over))
+        return self._pub[1]
 
     def frames(self, key: Key) -> list[Message]:
         """What ``key`` is sent after a change: the results of hands (and the game) that ended, then its view

@@ -8,13 +8,14 @@ seat is shown, the score sheet (public results), the latest advice the lens let 
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.cards import Card, sort_cards, to_mask
 from engine.events import Advised, DefenceLaid, HandDead, HandEnded, HandScored, SpreadLaid
-from engine.melds import Meld, best_arrangement
+from engine.melds import Arrangement, Meld, best_arrangement
 from engine.rules import RuleSet
 from engine.scoring import HandResult
 from engine.standings import Standings
@@ -149,13 +150,20 @@ def _other(roles: dict[str, int], obs: MatchObservation) -> int:
     return next(s for s in dealt if s != h.seat)
 
 
+@functools.lru_cache(maxsize=4096)
+def _best(mask: int) -> Arrangement:
+    """The best arrangement of a holding (KNOCK-4's minimum deadwood), remembered: a seat's cards change at most
+    once an action, and every view of it shows them."""
+    return best_arrangement(mask)
+
+
 def seat_view(obs: MatchObservation, pub: Public, seen: Sequence[Seen]) -> Message:
     """A seat's view: its observation (``observe_match``) written down, with the best melds of the cards it is
     shown. Rule: PROTO-5."""
     h = obs.hand
     assert h is not None
     shown = sort_cards(h.hand)
-    arrangement = best_arrangement(to_mask(shown)) if shown else None
+    arrangement = _best(to_mask(shown)) if shown else None
     other = _other(pub.roles, obs)
     players = [
         {"seat": h.seat, "cards": len(shown) if shown else None, "known": None},
