@@ -212,9 +212,9 @@ def test_bad_input_gets_an_error_and_leaves_other_tables_alone(server: ServerPro
 
 @pytest.mark.rule("PROTO-12")
 def test_a_turn_that_times_out_is_played_by_the_bot(server: ServerProcess) -> None:
+    started = time.monotonic()
     made = server.table({"seats": TWO, "seed": 9, "turn_timeout": 1})
     first, view, second, _ = to_act(server, made)
-    started = time.monotonic()
     told = first.until("timed_out", timeout=20)
     assert told["seat"] == view["view"]["you"] and told["action"] in view["legal"]
     assert second.until("timed_out", timeout=20)["action"] is None  # everyone else is told it happened, not what
