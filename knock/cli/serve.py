@@ -46,7 +46,7 @@ def serve(
     settings = Settings(tuple(allow_origin or ()), bot_delay, banner)
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",
-        lifespan="on", http="h11", timeout_graceful_shutdown=2,
+        lifespan="on", http="h11", timeout_graceful_shutdown=1,
     )  # fmt: skip
     uvicorn.Server(config).run(sockets=[sock])
 

@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import dataclasses
 import enum
+import gc
 import json
 import time
 from collections.abc import AsyncIterator, Sequence
@@ -142,6 +143,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await asyncio.to_thread(hub.start)
         hub.resume()
+        gc.freeze()  # the rebuilt games are long-lived: keep the collector's full passes off them
+        gc.set_threshold(20_000, 20, 20)  # and its passes rarer (games make many small objects that live long)
         if conf.banner:
             rebuilt = ", ".join(f"{t} {v}" for t, v in hub.recovered) or "none"
             print(f"{conf.banner}; {len(hub.tables)} tables stored, rebuilt: {rebuilt}", flush=True)

@@ -226,11 +226,13 @@ async def play_async(
     think: float = 0.0,
     on_frame: Callable[[Message], None] | None = None,
     on_ack: Callable[[float], None] | None = None,
+    keep: bool = True,
 ) -> list[Message]:
     """Play a seat (or, with no token, watch) over a WebSocket to the game's end; returns every frame received.
 
-    ``think`` seconds pass before each action; ``on_ack`` is told each action's latency, from its sending to
-    its acknowledgement (PROTO-9).
+    ``think`` seconds pass before each action on average (drawn uniformly from half to one and a half times it
+    with ``rng``, as a person's pace varies); ``on_ack`` is told each action's latency, from its sending to its
+    acknowledgement (PROTO-9). With ``keep`` off, the frames are not kept (a load test's thousands of seats).
     """
     from websockets.asyncio.client import connect
 
@@ -242,7 +244,8 @@ async def play_async(
         await ws.send(json.dumps(hello))
         async for text in ws:
             frame: Message = json.loads(text)
-            frames.append(frame)
+            if keep:
+                frames.append(frame)
             if on_frame is not None:
                 on_frame(frame)
             kind = frame["type"]
@@ -254,7 +257,7 @@ async def play_async(
                 action = choose(frame, rng, advise=advise)
                 if action is not None:
                     if think:
-                        await asyncio.sleep(think)
+                        await asyncio.sleep(think * (0.5 + rng.random()) if rng is not None else think)
                     sent[frame["record"]] = time.perf_counter()
                     await ws.send(json.dumps({"type": "act", "action": action, "record": frame["record"]}))
     return frames

@@ -69,7 +69,7 @@ def play(
 @pytest.mark.rule("PROTO-5", "VIS-1", "THREE-8")
 @pytest.mark.parametrize("sees", [True, False])
 def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
-    s = spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=sees, target=25)
+    s = spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=sees, target=20)
     table, _ = Table.new("t", s)
     m = table.match
     lenses = {k: SeatLens(m.rules, k) for k in (0, 1, 2, None)}
