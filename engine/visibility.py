@@ -1,4 +1,4 @@
-"""What a seat may see: the one place that decides it. Rules: VIS-1, VIS-2, THREE-7, THREE-8, LOG-11.
+"""What a seat may see: the one place that decides it. Rules: VIS-1, VIS-2, THREE-7, THREE-8, LOG-11, PROTO-6.
 
 ``sight`` says, for a seat in a hand, whose cards it is shown and whether it hears the sitter's advice;
 everything else here follows from it, and everything that shows a seat its view asks here:
@@ -7,7 +7,9 @@ everything else here follows from it, and everything that shows a seat its view 
   and terminal play use them);
 - ``SeatLens`` — a game's events as the seat saw them, one at a time (``knock show --seat``, terminal play, and
   the redaction of a log into the seat's view, ``replay.redact``, one record per event);
-- ``shown_meta`` — what a view carries of the log's free metadata (nothing).
+- ``shown_meta`` — what a view carries of the log's free metadata (nothing);
+- a spectator (a seat of ``None``: at the table, in no seat) sees what no seat hides: ``observe_spectator``,
+  and ``SeatLens(rules, None)`` (the table protocol's spectators, PROTO-6).
 
 >>> from engine.match import Match
 >>> from engine.rules import RuleSet
@@ -27,6 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine import describe
+from engine.actions import Advise, Discard, Knock, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
 from engine.events import (
@@ -61,14 +64,20 @@ class Sight:
     the sitter's suggestions reach the captain and the sitter, never the box.
     """
 
-    seat: int
+    seat: int | None  #: None for a spectator (PROTO-6)
     position: int
     viewer: int | None
     hears_advice: bool
 
 
-def sight(rules: RuleSet, seat: int, seats: tuple[int, int], dealer: int) -> Sight:
-    """What ``seat`` sees in a hand dealt by ``dealer`` to ``seats``: the one answer. Rules: VIS-1, THREE-7, THREE-8."""
+def sight(rules: RuleSet, seat: int | None, seats: tuple[int, int], dealer: int) -> Sight:
+    """What ``seat`` sees in a hand dealt by ``dealer`` to ``seats``: the one answer. Rules: VIS-1, THREE-7, THREE-8.
+
+    A spectator (``seat`` None) looks from the first seat's place, is shown no seat's cards and hears no
+    advice (PROTO-6).
+    """
+    if seat is None:
+        return Sight(None, seats[0], None, False)
     if seat in seats:
         return Sight(seat, seat, seat, rules.players == 2 or seat != dealer)
     captain = other_seat(seats, dealer)
@@ -204,6 +213,39 @@ def observe_match(match: Match, seat: int) -> MatchObservation:
     return MatchObservation(seat, role, match.number, match.dealer, match.sitter, match.scores, match.to_act, view)
 
 
+def advice_shown(match: Match, seat: int) -> list[Advise]:
+    """The advice ``seat`` may be offered now: the sitter's, while the captain is to act (THREE-7) — all of it when
+    it sees the captain's cards, else only the suggestions that name none of them (THREE-8). Rule: PROTO-5."""
+    if seat != match.sitter:
+        return []
+    return [a for a in match.advice_options() if not blind_advice(match, a)]
+
+
+def blind_advice(match: Match, advice: Advise) -> bool:
+    """Whether ``advice`` names cards of the captain's that its sitter is not shown (THREE-8): such advice is
+    refused without a word on whether it would be legal, which would tell him the captain's cards. Rule: PROTO-5.
+    """
+    if sight(match.rules, advice.seat, match.seats, match.dealer).viewer is not None:
+        return False
+    return isinstance(advice.suggestion, Discard | Knock | Spread | LayOff)
+
+
+def observe_spectator(match: Match) -> tuple[MatchObservation, ...]:
+    """What a spectator may see of a game: the hand from each dealt seat's place, no seat's cards shown (each
+    observation's ``opponent_known`` is what everyone knows of the other seat's hand). Rule: PROTO-6."""
+    hand = match.hand
+    if hand is None:
+        return ()
+    roles = {s: name for name, s in match.roles().items()}
+    return tuple(
+        MatchObservation(
+            seat, roles[seat], match.number, match.dealer, match.sitter, match.scores, match.to_act,
+            _observe(hand, seat, None),
+        )
+        for seat in hand.seats
+    )  # fmt: skip
+
+
 # --- events as a seat saw them ---------------------------------------------------------------------
 
 
@@ -244,7 +286,8 @@ Seen: TypeAlias = MatchEvent | HiddenDraw | HiddenKnock | HiddenAdvice
 
 class SeatLens:
     """A game's events as ``seat`` saw them, in order: feed it every event (``see``, ``see_all``); it keeps
-    track of the seat's sight from each hand's start. Rules: VIS-1, THREE-8, LOG-11.
+    track of the seat's sight from each hand's start; a seat of None is a spectator's lens (PROTO-6).
+    Rules: VIS-1, THREE-8, LOG-11.
 
     >>> from engine.match import Match
     >>> m = Match.new(seed=3)
@@ -254,8 +297,8 @@ class SeatLens:
     ([10, 0], 0)
     """
 
-    def __init__(self, rules: RuleSet, seat: int) -> None:
-        if not 0 <= seat < rules.players:
+    def __init__(self, rules: RuleSet, seat: int | None) -> None:
+        if seat is not None and not 0 <= seat < rules.players:
             raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {rules.players}")
         self.rules = rules
         self.seat = seat

@@ -17,9 +17,10 @@ from rich.markup import escape
 
 from engine.errors import KnockError
 from knock.cli import games, logs, spec
+from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli.common import app, expand_optional
 
-__all__ = ["app", "games", "logs", "main", "spec"]
+__all__ = ["app", "games", "logs", "main", "serve", "spec"]
 
 #: Exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
 EXIT_INTERRUPTED = 130

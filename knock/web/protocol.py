@@ -1,0 +1,332 @@
+"""The table protocol's messages: what a client may send, read and checked; what a server sends, built.
+
+Rules: PROTO-1 .. PROTO-15 (spec/protocol.md; the shapes: ``protocol.schema.json`` beside this module).
+
+Client messages are small frozen values read by ``decode`` — the one validation path for both transports
+(a WebSocket text frame, a line of ``knock engine``), which turns any input into a message or a
+``ProtocolError`` with the error code to answer. Server messages are plain JSON objects made by the builders
+below, so that a frame is exactly what the schema lists. What a seat's ``view`` holds is built in
+``knock.web.views`` from ``engine.visibility``'s answers; nothing here decides what anyone may see.
+
+>>> decode('{"type": "act", "action": "discard Kh", "record": 12}')
+Act(action='discard Kh', record=12, seat=None)
+>>> decode('{"type": "act", "action": 3}')
+Traceback (most recent call last):
+...
+knock.web.protocol.ProtocolError: bad_message: act: 'action' must be text (an action in card notation)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any, Literal, TypeAlias
+
+from engine import __version__ as ENGINE_VERSION
+from engine.bots import BOT_NAMES
+from engine.errors import KnockError, render
+
+#: The protocol's version, [major, minor] (PROTO-1).
+PROTOCOL: tuple[int, int] = (1, 0)
+#: The server's name in ``welcome`` and ``started``.
+SERVER = f"knock-gin {ENGINE_VERSION}"
+#: The largest message a client may send, in bytes (PROTO-11).
+MAX_MESSAGE = 65_536
+#: The flood limit: messages a second sustained, and the burst above it (PROTO-11).
+RATE, BURST = 50.0, 100
+#: Bad frames a connection may send before it is closed (PROTO-11).
+MAX_BAD = 10
+#: The longest action text, table id, seat name and token a client may send.
+MAX_ACTION, MAX_ID, MAX_NAME, MAX_TOKEN = 1024, 64, 64, 256
+
+#: WebSocket close codes (PROTO-3, PROTO-11).
+CLOSE_POLICY, CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_REPLACED = 1008, 1003, 1009, 4001
+
+ErrorCode: TypeAlias = Literal[
+    "bad_json", "bad_message", "unknown_type", "unsupported_protocol", "hello_first", "bad_token",
+    "no_such_table", "replaced", "rate_limited", "binary_frame", "too_many_errors", "no_game", "table_failed",
+    "internal",
+]  # fmt: skip
+
+
+class ProtocolError(KnockError, ValueError):
+    """A message the protocol does not take: ``code`` is the error to answer (PROTO-11), ``close`` whether the
+    connection ends with it."""
+
+    def __init__(self, code: ErrorCode, message: str, *, close: bool = False) -> None:
+        super().__init__(f"{code}: {message}", rule="PROTO-11")
+        self.code: ErrorCode = code
+        self.message = message
+        self.close = close
+
+
+# --- client messages ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """Take a seat with its token, or watch (``spectate``). WebSocket only. Rule: PROTO-3."""
+
+    protocol: tuple[int, int]
+    table: str
+    token: str | None
+    spectate: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Act:
+    """An action in card notation and the record number it expects. Rule: PROTO-7."""
+
+    action: str
+    record: int
+    seat: int | None = None  #: required on ``knock engine``; on a WebSocket the token's seat, if given
+
+
+@dataclass(frozen=True, slots=True)
+class ViewRequest:
+    """Send the current view again (``seat`` on ``knock engine``; None there is the spectator's view)."""
+
+    seat: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who takes a seat: a person (by name) or a bot (by name). Rule: PROTO-2."""
+
+    player: Literal["human", "bot"]
+    name: str
+    bot: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class New:
+    """``knock engine``: start a game. Rule: PROTO-15."""
+
+    protocol: tuple[int, int]
+    preset: str
+    options: Mapping[str, Any]
+    seed: int | None
+    seats: tuple[SeatSpec, ...]
+    commitments: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class LogRequest:
+    """``knock engine``: the full log so far."""
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """``knock engine``: end."""
+
+
+ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit
+
+
+def decode(frame: str | bytes) -> ClientMessage:
+    """A client's message from one frame or line: the one validation path (PROTO-1, PROTO-11).
+
+    Raises:
+        ProtocolError: not JSON, not an object, an unknown type, a field missing or of the wrong kind, too big.
+    """
+    if len(frame) > MAX_MESSAGE:
+        raise ProtocolError("bad_message", f"a message is at most {MAX_MESSAGE} bytes", close=True)
+    try:
+        value = json.loads(frame)
+    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        raise ProtocolError("bad_json", f"not JSON ({render(str(err), 80)})") from None
+    if type(value) is not dict:
+        raise ProtocolError("bad_json", "a message is a JSON object with a 'type'")
+    kind = value.get("type")
+    reader = _READERS.get(kind) if type(kind) is str else None
+    if reader is None:
+        raise ProtocolError("unknown_type", f"no message has the type {render(kind, 60)}")
+    message: ClientMessage = reader(_Fields(str(kind), value))
+    return message
+
+
+class _Fields:
+    """A message's fields, read with their kinds checked (each error names the message and the field)."""
+
+    def __init__(self, kind: str, value: dict[str, Any]) -> None:
+        self.kind = kind
+        self.value = value
+
+    def bad(self, name: str, what: str) -> ProtocolError:
+        return ProtocolError("bad_message", f"{self.kind}: {name!r} must be {what}")
+
+    def text(self, name: str, limit: int, what: str, *, default: str | None = None) -> str:
+        v = self.value.get(name, default)
+        if type(v) is not str or not 0 < len(v) <= limit:
+            raise self.bad(name, what)
+        return v
+
+    def number(self, name: str, low: int, high: int, what: str, *, optional: bool = False) -> int | None:
+        v = self.value.get(name)
+        if v is None and optional:
+            return None
+        if type(v) is not int or not low <= v <= high:
+            raise self.bad(name, what)
+        return v
+
+    def flag(self, name: str) -> bool:
+        v = self.value.get(name, False)
+        if type(v) is not bool:
+            raise self.bad(name, "true or false")
+        return v
+
+    def version(self) -> tuple[int, int]:
+        v = self.value.get("protocol")
+        if not (type(v) is list and len(v) == 2 and all(type(x) is int and x >= 0 for x in v)):
+            raise self.bad("protocol", f"the protocol version [major, minor], e.g. {list(PROTOCOL)}")
+        if v[0] != PROTOCOL[0]:
+            raise ProtocolError("unsupported_protocol", f"this server speaks protocol {PROTOCOL[0]}.{PROTOCOL[1]}, "
+                                f"not {v[0]}.{v[1]}", close=True)  # fmt: skip
+        return (v[0], v[1])
+
+
+def _hello(f: _Fields) -> Hello:
+    version = f.version()
+    table = f.text("table", MAX_ID, "a table id")
+    spectate = f.flag("spectate")
+    token = None if spectate else f.text("token", MAX_TOKEN, "the seat's token (or spectate: true)")
+    return Hello(version, table, token, spectate)
+
+
+def _act(f: _Fields) -> Act:
+    action = f.text("action", MAX_ACTION, "text (an action in card notation)")
+    record = f.number("record", 0, 2**53, "the record number the action expects (a number)")
+    seat = f.number("seat", 0, 2, "a seat number", optional=True)
+    assert record is not None
+    return Act(action, record, seat)
+
+
+def _view(f: _Fields) -> ViewRequest:
+    return ViewRequest(f.number("seat", 0, 2, "a seat number (or null: the spectator's view)", optional=True))
+
+
+def _new(f: _Fields) -> New:
+    version = f.version()
+    preset = f.text("preset", 32, "a preset name", default="standard")
+    options = f.value.get("options", {})
+    if type(options) is not dict:
+        raise f.bad("options", "an object of rule-set options")
+    seed = f.number("seed", 0, 2**63 - 1, "a seed, 0 .. 2**63 - 1", optional=True)
+    return New(version, preset, options, seed, seat_specs(f.value.get("seats"), f.bad), f.flag("commitments"))
+
+
+def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
+    """Who sits where: ``[{"player": "human", "name": "ann"}, {"player": "bot", "bot": "heuristic"}, ...]``.
+
+    Rule: PROTO-2. ``bad(field, what)`` makes the error to raise.
+    """
+    if type(value) is not list or not 2 <= len(value) <= 3:
+        raise bad("seats", "a list of two or three seats")
+    out: list[SeatSpec] = []
+    for i, item in enumerate(value):
+        if type(item) is not dict or item.get("player") not in ("human", "bot"):
+            raise bad(f"seats[{i}]", 'an object {"player": "human" | "bot", ...}')
+        name = item.get("name")
+        if name is not None and (type(name) is not str or not 0 < len(name) <= MAX_NAME):
+            raise bad(f"seats[{i}].name", f"text of 1 .. {MAX_NAME} characters")
+        if item["player"] == "bot":
+            bot = item.get("bot", "heuristic")
+            if bot not in BOT_NAMES:
+                raise bad(f"seats[{i}].bot", f"one of {', '.join(BOT_NAMES)}")
+            out.append(SeatSpec("bot", name or f"{bot}#{i}", bot))
+        else:
+            out.append(SeatSpec("human", name or f"p{i}"))
+    return tuple(out)
+
+
+_READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
+    "hello": _hello,
+    "act": _act,
+    "view": _view,
+    "new": _new,
+    "log": lambda f: LogRequest(),
+    "quit": lambda f: Quit(),
+}
+
+
+# --- server messages ---------------------------------------------------------------------------
+
+Message: TypeAlias = dict[str, Any]
+
+
+def encode(message: Message) -> str:
+    """A server message as one line of compact JSON (no newline inside: PROTO-1)."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+def seat_info(seats: Sequence[SeatSpec]) -> list[Message]:
+    return [{"seat": i, "name": s.name, "player": s.player, "bot": s.bot} for i, s in enumerate(seats)]
+
+
+def welcome(
+    table: str, seat: int | None, seats: Sequence[SeatSpec], rules: Mapping[str, Any], turn_timeout: float | None
+) -> Message:
+    """The answer to ``hello``. Rule: PROTO-3."""
+    return {
+        "type": "welcome", "protocol": list(PROTOCOL), "server": SERVER, "table": table, "seat": seat,
+        "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
+        "turn_timeout": turn_timeout,
+    }  # fmt: skip
+
+
+def started(table: str, seats: Sequence[SeatSpec], rules: Mapping[str, Any]) -> Message:
+    """``knock engine``'s answer to ``new``. Rule: PROTO-15."""
+    return {
+        "type": "started", "protocol": list(PROTOCOL), "server": SERVER, "table": table,
+        "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
+    }  # fmt: skip
+
+
+def view(
+    table: str, seat: int | None, record: int, body: Message, legal: Sequence[str], events: Sequence[Message]
+) -> Message:
+    """A seat's (or a spectator's) view, with its legal actions and the events since its last. Rule: PROTO-5."""
+    return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
+            "events": list(events)}  # fmt: skip
+
+
+def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:
+    """The action is applied and stored (PROTO-7, PROTO-9)."""
+    return {"type": "ack", "seat": seat, "action": action, "record": record, "next": after, "duplicate": duplicate}
+
+
+def refusal(seat: int | None, action: str, rule: str, reason: str, record: int) -> Message:
+    """The action is refused under ``rule``; nothing changed. Rule: PROTO-8."""
+    return {"type": "refusal", "seat": seat, "action": action[:MAX_ACTION], "rule": rule, "reason": reason,
+            "record": record}  # fmt: skip
+
+
+def timed_out(seat: int, action: str | None) -> Message:
+    """The seat's move was made for it: the action to the seat itself, None to everyone else. Rule: PROTO-12."""
+    return {"type": "timed_out", "seat": seat, "action": action}
+
+
+def log_offered(url: str | None, size: int, records: int, digest: bytes, verdict: str) -> Message:
+    """The full log, offered when the game ends. Rule: PROTO-10."""
+    return {"type": "log_offered", "url": url, "bytes": size, "records": records, "digest": digest.hex(),
+            "verdict": verdict}  # fmt: skip
+
+
+def log(data: str, size: int, records: int, digest: bytes | None, verdict: str) -> Message:
+    """``knock engine``: the log so far, base64. Rule: PROTO-15."""
+    return {"type": "log", "data": data, "bytes": size, "records": records,
+            "digest": digest.hex() if digest is not None else None, "verdict": verdict}  # fmt: skip
+
+
+def error(err: ProtocolError) -> Message:
+    """A bad message or a refused connection. Rule: PROTO-11."""
+    return {"type": "error", "code": err.code, "message": err.message, "close": err.close}
+
+
+def schema() -> dict[str, Any]:
+    """The protocol's JSON Schema (``spec/protocol.schema.json``, shipped with the package)."""
+    text = resources.files("knock.web").joinpath("protocol.schema.json").read_text(encoding="utf-8")
+    loaded: dict[str, Any] = json.loads(text)
+    return loaded

@@ -1,0 +1,17 @@
+"""A ``knock serve`` on a free local port for the web tests (a real process, real sockets)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from knock.web.client import ServerProcess
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    data: Path = tmp_path_factory.mktemp("serve")
+    with ServerProcess(data, "--bot-delay", "0", "--allow-origin", "http://friends.test") as running:
+        yield running

@@ -1,0 +1,96 @@
+"""``knock engine``: the protocol as JSON lines over a subprocess's standard input and output."""
+
+from __future__ import annotations
+
+import base64
+import json
+import random
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+from knock.web.client import choose
+from knock.web.protocol import PROTOCOL
+from replay.verdict import judge
+from tests.web.support import valid
+
+
+class Engine:
+    """``knock engine`` in a subprocess, one line in, its answers out (each validated)."""
+
+    def __init__(self) -> None:
+        self.proc = subprocess.Popen([sys.executable, "-m", "knock.cli", "engine"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, text=True)  # fmt: skip
+
+    def say(self, message: dict[str, Any] | str) -> list[dict[str, Any]]:
+        """Send a line; the answers up to the end of the engine's reply (it answers each line at once)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write((message if isinstance(message, str) else json.dumps(message)) + "\n")
+        self.proc.stdin.write('{"type": "end-of-reply"}\n')  # a marker: its error ends the reply
+        self.proc.stdin.flush()
+        out: list[dict[str, Any]] = []
+        while True:
+            frame = valid(json.loads(self.proc.stdout.readline()))
+            if frame["type"] == "error" and "end-of-reply" in frame["message"]:
+                return out
+            out.append(frame)
+
+    def close(self) -> int:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write('{"type": "quit"}\n')
+        self.proc.stdin.close()
+        return self.proc.wait(timeout=30)
+
+
+@pytest.mark.rule("PROTO-15", "THREE-1")
+def test_a_whole_three_handed_game_through_knock_engine() -> None:
+    engine = Engine()
+    seats = [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}, {"player": "bot"}]
+    frames = engine.say({"type": "new", "protocol": list(PROTOCOL), "preset": "three_handed", "seed": 21,
+                         "options": {"target": 60}, "seats": seats})  # fmt: skip
+    assert frames[0]["type"] == "started" and frames[0]["players"] == ["ann", "bob", "heuristic#2"]
+    latest = {f["seat"]: f for f in frames if f["type"] == "view"}
+    assert set(latest) == {0, 1}
+    rng = random.Random(4)
+    results, acts = 0, 0
+    while True:
+        to_act = next((v for v in latest.values() if v["legal"] and not v["legal"][0].startswith("advise")), None)
+        if to_act is None:
+            break
+        action = choose(to_act, rng)
+        assert action is not None
+        frames = engine.say({"type": "act", "seat": to_act["seat"], "action": action, "record": to_act["record"]})
+        assert frames[0]["type"] == "ack", frames[0]
+        acts += 1
+        results += sum(f["type"] == "hand_result" for f in frames)
+        latest.update({f["seat"]: f for f in frames if f["type"] == "view"})
+        if frames[-1]["type"] == "log_offered":
+            break
+    assert frames[-1]["type"] == "log_offered" and frames[-1]["verdict"] == "pass" and results >= 2
+    log = engine.say({"type": "log"})[0]
+    data = base64.b64decode(log["data"])
+    verdict = judge(data)
+    assert verdict.kind == "pass" and log["digest"] == verdict.digest.hex() and verdict.hands >= 2  # type: ignore[union-attr]
+    assert acts > 20 and engine.close() == 0
+
+
+@pytest.mark.rule("PROTO-15", "PROTO-11")
+def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
+    engine = Engine()
+    assert engine.say("this is not json")[0]["code"] == "bad_json"
+    assert engine.say({"type": "act", "seat": 0, "action": "draw", "record": 0})[0]["code"] == "no_game"
+    assert engine.say({"type": "hello", "protocol": [1, 0], "table": "x", "token": "y"})[0]["code"] == "bad_message"
+    refused = engine.say({"type": "new", "protocol": [1, 0], "options": {"jokers": 2},
+                          "seats": [{"player": "human"}, {"player": "bot"}]})  # fmt: skip
+    assert refused[0]["type"] == "refusal" and refused[0]["rule"] == "RULES-2"
+    started = engine.say({"type": "new", "protocol": [1, 0], "seed": 1, "seats": [{"player": "human"},
+                                                                                  {"player": "human"}]})  # fmt: skip
+    view = started[1]
+    assert engine.say({"type": "act", "action": "pass", "record": view["record"]})[0]["code"] == "bad_message"
+    wrong = engine.say({"type": "act", "seat": 1 - view["view"]["to_act"], "action": "pass", "record": view["record"]})
+    assert wrong[0]["rule"] == "TURN-1"
+    assert engine.say({"type": "view"})[0]["view"]["role"] == "spectator"
+    assert engine.say({"type": "log"})[0]["verdict"] == "unfinished"
+    assert engine.close() == 0

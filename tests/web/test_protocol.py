@@ -1,0 +1,97 @@
+"""The protocol's messages: their schema, versions and the one validation path of what a client sends."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+from jsonschema import Draft202012Validator
+
+from knock.web import protocol
+from knock.web.protocol import Act, Hello, New, ProtocolError, decode
+from tests.helpers import tool_check
+from tests.web.support import CLIENT, SCHEMA, valid
+
+ROOT = Path(__file__).resolve().parents[2]
+SPEC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.rule("PROTO-1")
+def test_the_schema_is_valid_and_shipped_as_specified() -> None:
+    Draft202012Validator.check_schema(SCHEMA)
+    shipped = (ROOT / "knock" / "web" / "protocol.schema.json").read_text(encoding="utf-8")
+    assert (ROOT / "spec" / "protocol.schema.json").read_text(encoding="utf-8") == shipped
+    assert tuple(SCHEMA["version"]) == protocol.PROTOCOL
+    assert "version 1.0" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 0)
+
+
+@pytest.mark.rule("PROTO-1")
+def test_every_message_of_the_spec_is_in_the_schema() -> None:
+    tables = SPEC.split("Client to server")[1].split("An example exchange")[0]
+    messages = set(re.findall(r"^\| `(\w+)` \|", tables, flags=re.M))
+    defs = SCHEMA["$defs"]
+    types = {d["properties"]["type"]["const"] for k, d in defs.items() if k.startswith(("client_", "server_"))
+             and "properties" in d}  # fmt: skip
+    assert messages == types and len(messages) == 15  # view and log go both ways
+
+
+@pytest.mark.rule("PROTO-1", "PROTO-11")
+@pytest.mark.parametrize(
+    ("frame", "code"),
+    [
+        ("{", "bad_json"),
+        ("[1, 2]", "bad_json"),
+        ('"act"', "bad_json"),
+        (b"\xff\xfe", "bad_json"),
+        ('{"type": "shout"}', "unknown_type"),
+        ('{"type": 7}', "unknown_type"),
+        ("{}", "unknown_type"),
+        ('{"type": "act", "action": "draw"}', "bad_message"),
+        ('{"type": "act", "action": "draw", "record": -1}', "bad_message"),
+        ('{"type": "act", "action": "draw", "record": true}', "bad_message"),
+        ('{"type": "act", "action": "", "record": 3}', "bad_message"),
+        ('{"type": "act", "action": "draw", "record": 3, "seat": 7}', "bad_message"),
+        ('{"type": "hello", "protocol": [1, 0], "table": "t"}', "bad_message"),
+        ('{"type": "hello", "protocol": "1.0", "table": "t", "token": "x"}', "bad_message"),
+        ('{"type": "hello", "protocol": [2, 0], "table": "t", "token": "x"}', "unsupported_protocol"),
+        ('{"type": "new", "protocol": [1, 0], "seats": [{"player": "cat"}]}', "bad_message"),
+        (
+            '{"type": "new", "protocol": [1, 0], "seats": [{"player": "bot", "bot": "oracle"}, {"player": "human"}]}',
+            "bad_message",
+        ),
+        ("[" * 100_000, "bad_message"),
+    ],
+)
+def test_what_is_not_a_message_is_an_error_with_its_code(frame: str | bytes, code: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode(frame)
+    assert caught.value.code == code
+    valid(protocol.error(caught.value))
+
+
+@pytest.mark.rule("PROTO-1")
+def test_messages_read_with_unknown_keys_ignored() -> None:
+    assert decode('{"type": "act", "action": "discard Kh", "record": 12, "later": 1}') == Act("discard Kh", 12)
+    hello = decode('{"type": "hello", "protocol": [1, 3], "table": "abc", "spectate": true}')
+    assert hello == Hello((1, 3), "abc", None, True)
+    new = decode(
+        '{"type": "new", "protocol": [1, 0], "preset": "three_handed", "seed": 9, '
+        '"seats": [{"player": "human", "name": "ann"}, {"player": "bot"}, {"player": "bot", "bot": "random"}]}'
+    )
+    assert isinstance(new, New) and [s.player for s in new.seats] == ["human", "bot", "bot"]
+    assert new.seats[2].bot == "random" and new.seats[0].name == "ann"
+    for text in ('{"type": "act", "action": "pass", "record": 0}', '{"type": "log"}', '{"type": "quit"}'):
+        assert not list(CLIENT.iter_errors(json.loads(text)))
+
+
+@pytest.mark.rule("PROTO-1")
+def test_a_server_message_is_one_line() -> None:
+    text = protocol.encode(protocol.refusal(0, "discard\nKh", "TURN-1", "not an action:\n'x'", 3))
+    assert "\n" not in text and json.loads(text)["action"] == "discard\nKh"
+
+
+@pytest.mark.rule("PROTO-1")
+def test_the_schema_files_are_what_the_tool_writes() -> None:
+    tool_check("protocol_schema.py")

@@ -1,0 +1,357 @@
+#!/usr/bin/env python3
+"""Write the table protocol's JSON Schema (spec/protocol.schema.json and its shipped copy in knock/web/).
+
+    .venv/bin/python tools/protocol_schema.py           # write both files
+    .venv/bin/python tools/protocol_schema.py --check   # fail if either differs from what this writes
+
+The messages are spec/protocol.md's tables; this is their exact shape, written here once as data. Leaf values
+(cards, seats, record numbers) are inlined rather than referenced, which keeps validation quick.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TARGETS = (ROOT / "spec" / "protocol.schema.json", ROOT / "knock" / "web" / "protocol.schema.json")
+
+
+def build() -> dict[str, Any]:
+    card = {"type": "string", "pattern": "^[A2-9TJQK][cdhs]$"}
+    D: dict[str, Any] = {}
+    INLINE = {"card", "seat", "record", "count", "cards", "meld", "melds", "action", "version", "table_id"}
+
+    def ref(n: str) -> dict[str, Any]:
+        if n in INLINE and n in D:
+            inline: dict[str, Any] = D[n]
+            return inline
+        return {"$ref": f"#/$defs/{n}"}
+
+    def nullable(x: dict[str, Any]) -> dict[str, Any]:
+        if isinstance(x.get("type"), str) and x["type"] != "object":
+            return {**x, "type": [x["type"], "null"]}
+        return {"anyOf": [x, {"type": "null"}]}
+
+    def obj(props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
+        return {
+            "type": "object",
+            "properties": props,
+            "required": list(props) if required is None else required,
+            "additionalProperties": extra,
+        }
+
+    D["card"] = card
+    D["cards"] = {"type": "array", "items": ref("card"), "maxItems": 52}
+    D["meld"] = {"type": "array", "items": ref("card"), "minItems": 3, "maxItems": 13}
+    D["melds"] = {"type": "array", "items": ref("meld"), "maxItems": 4}
+    D["seat"] = {"type": "integer", "minimum": 0, "maximum": 2}
+    D["record"] = {"type": "integer", "minimum": 0}
+    D["count"] = {"type": "integer", "minimum": 0}
+    D["version"] = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
+    D["table_id"] = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}
+    D["action"] = {"type": "string", "minLength": 1, "maxLength": 1024}
+    D["rules"] = {"type": "object", "description": "a rule set as a log header's rules map (LOG-1, RULES-2)"}
+    D["seat_spec"] = {
+        "oneOf": [
+            obj({"player": {"const": "human"}, "name": {"type": "string", "maxLength": 64}}, ["player"], True),
+            obj(
+                {
+                    "player": {"const": "bot"},
+                    "bot": {"enum": ["heuristic", "greedy", "random"]},
+                    "name": {"type": "string", "maxLength": 64},
+                },
+                ["player", "bot"],
+                True,
+            ),
+        ]
+    }
+    D["seat_info"] = obj(
+        {
+            "seat": ref("seat"),
+            "name": {"type": "string"},
+            "player": {"enum": ["human", "bot"]},
+            "bot": nullable({"type": "string"}),
+        }
+    )
+    D["result"] = obj(
+        {
+            "kind": {"enum": ["gin", "big_gin", "knock", "undercut", "tie", "dead"]},
+            "winner": nullable(ref("seat")),
+            "points": ref("count"),
+            "knocker": nullable(ref("seat")),
+            "seats": {"type": "array", "items": ref("seat"), "minItems": 2, "maxItems": 2},
+            "deadwood": nullable({"type": "array", "items": ref("count"), "minItems": 2, "maxItems": 2}),
+            "multiplier": {"type": "integer", "minimum": 1},
+            "reason": {"type": "string"},
+        }
+    )
+    D["spread"] = obj(
+        {"seat": ref("seat"), "melds": ref("melds"), "deadwood_cards": ref("cards"), "deadwood": ref("count")}
+    )
+    D["layoff"] = obj({"card": ref("card"), "onto": ref("meld")})
+    D["defence"] = obj(
+        {
+            "seat": ref("seat"),
+            "melds": ref("melds"),
+            "layoffs": {"type": "array", "items": ref("layoff"), "maxItems": 16},
+            "deadwood_cards": ref("cards"),
+            "deadwood": ref("count"),
+        }
+    )
+    ints = {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 3}
+    D["column"] = obj(
+        {"points": ints, "boxes": ints, "running": ints, "closed_by": nullable(ref("seat")), "totals": ints}
+    )
+    D["sheet_line"] = obj({"hand": {"type": "integer", "minimum": 1}, "result": ref("result")})
+    D["sheet"] = obj(
+        {
+            "results": {"type": "array", "items": ref("sheet_line")},
+            "columns": {"type": "array", "items": ref("column"), "minItems": 1, "maxItems": 3},
+            "totals": ints,
+            "winner": nullable(ref("seat")),
+        }
+    )
+    D["player_state"] = obj({"seat": ref("seat"), "cards": nullable(ref("count")), "known": nullable(ref("cards"))})
+    D["advice"] = obj({"seat": ref("seat"), "action": nullable(ref("action"))})
+    D["view"] = obj(
+        {
+            "hand": {"type": "integer", "minimum": 1},
+            "phase": {"type": "string"},
+            "to_act": nullable(ref("seat")),
+            "you": nullable(ref("seat")),
+            "role": {"enum": ["dealer", "non_dealer", "box", "captain", "sitter", "spectator"]},
+            "roles": {
+                "type": "object",
+                "additionalProperties": ref("seat"),
+                "propertyNames": {"enum": ["dealer", "non_dealer", "box", "captain", "sitter"]},
+            },
+            "dealer": ref("seat"),
+            "seats": {"type": "array", "items": ref("seat"), "minItems": 2, "maxItems": 2},
+            "sitter": nullable(ref("seat")),
+            "scores": ints,
+            "target": {"type": "integer", "minimum": 1},
+            "cards": ref("cards"),
+            "melds": nullable(ref("melds")),
+            "deadwood_cards": nullable(ref("cards")),
+            "deadwood": nullable(ref("count")),
+            "discard_pile": ref("cards"),
+            "discard_top": nullable(ref("card")),
+            "stock": ref("count"),
+            "upcard": ref("card"),
+            "knock_limit": ref("count"),
+            "players": {"type": "array", "items": ref("player_state"), "minItems": 2, "maxItems": 2},
+            "taken": nullable(ref("card")),
+            "must_knock": {"type": "boolean"},
+            "stock_only": {"type": "boolean"},
+            "knocker": nullable(ref("seat")),
+            "knock_discard": nullable(ref("card")),
+            "spread": nullable(ref("spread")),
+            "defence": nullable(ref("defence")),
+            "result": nullable(ref("result")),
+            "advice": nullable(ref("advice")),
+            "sheet": ref("sheet"),
+            "over": {"type": "boolean"},
+            "winner": nullable(ref("seat")),
+        }
+    )
+    D["event"] = obj(
+        {
+            "hand": {"type": "integer", "minimum": 0},
+            "kind": {"type": "string", "pattern": "^[a-z_]+$"},
+            "seat": nullable(ref("seat")),
+            "text": {"type": "string"},
+        }
+    )
+
+    def msg(t: str, props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
+        p = {"type": {"const": t}, **props}
+        req = ["type", *(list(props) if required is None else required)]
+        return obj(p, req, extra)
+
+    # client messages: extra keys allowed (PROTO-1)
+    C = {
+        "hello": msg(
+            "hello",
+            {
+                "protocol": ref("version"),
+                "table": ref("table_id"),
+                "token": {"type": "string", "minLength": 1, "maxLength": 256},
+                "spectate": {"type": "boolean"},
+            },
+            ["protocol", "table"],
+            True,
+        ),
+        "act": msg(
+            "act", {"action": ref("action"), "record": ref("record"), "seat": ref("seat")}, ["action", "record"], True
+        ),
+        "view_request": msg("view", {"seat": nullable(ref("seat"))}, [], True),
+        "new": msg(
+            "new",
+            {
+                "protocol": ref("version"),
+                "preset": {"enum": ["standard", "oklahoma", "three_handed"]},
+                "options": {"type": "object"},
+                "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+                "seats": {"type": "array", "items": ref("seat_spec"), "minItems": 2, "maxItems": 3},
+                "commitments": {"type": "boolean"},
+            },
+            ["protocol", "seats"],
+            True,
+        ),
+        "log_request": msg("log", {}, [], True),
+        "quit": msg("quit", {}, [], True),
+    }
+    digest = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+    verdict = {"enum": ["pass", "unfinished", "fail"]}
+    S = {
+        "welcome": msg(
+            "welcome",
+            {
+                "protocol": ref("version"),
+                "server": {"type": "string"},
+                "table": ref("table_id"),
+                "seat": nullable(ref("seat")),
+                "players": {"type": "array", "items": {"type": "string"}},
+                "seats": {"type": "array", "items": ref("seat_info")},
+                "rules": ref("rules"),
+                "turn_timeout": nullable({"type": "number", "exclusiveMinimum": 0}),
+            },
+        ),
+        "started": msg(
+            "started",
+            {
+                "protocol": ref("version"),
+                "server": {"type": "string"},
+                "table": ref("table_id"),
+                "players": {"type": "array", "items": {"type": "string"}},
+                "seats": {"type": "array", "items": ref("seat_info")},
+                "rules": ref("rules"),
+            },
+        ),
+        "view": msg(
+            "view",
+            {
+                "table": ref("table_id"),
+                "seat": nullable(ref("seat")),
+                "record": ref("record"),
+                "view": ref("view"),
+                "legal": {"type": "array", "items": ref("action")},
+                "events": {"type": "array", "items": ref("event")},
+            },
+        ),
+        "ack": msg(
+            "ack",
+            {
+                "seat": ref("seat"),
+                "action": ref("action"),
+                "record": ref("record"),
+                "next": ref("record"),
+                "duplicate": {"type": "boolean"},
+            },
+        ),
+        "refusal": msg(
+            "refusal",
+            {
+                "seat": nullable(ref("seat")),
+                "action": {"type": "string"},
+                "rule": {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"},
+                "reason": {"type": "string"},
+                "record": ref("record"),
+            },
+        ),
+        "timed_out": msg("timed_out", {"seat": ref("seat"), "action": nullable(ref("action"))}),
+        "hand_result": msg(
+            "hand_result",
+            {
+                "hand": {"type": "integer", "minimum": 1},
+                "result": ref("result"),
+                "spread": nullable(ref("spread")),
+                "defence": nullable(ref("defence")),
+                "scores": ints,
+            },
+        ),
+        "game_result": msg(
+            "game_result",
+            {"winner": ref("seat"), "totals": ints, "hands": {"type": "integer", "minimum": 1}, "sheet": ref("sheet")},
+        ),
+        "log_offered": msg(
+            "log_offered",
+            {
+                "url": nullable({"type": "string"}),
+                "bytes": ref("count"),
+                "records": ref("count"),
+                "digest": digest,
+                "verdict": verdict,
+            },
+        ),
+        "log": msg(
+            "log",
+            {
+                "data": {"type": "string", "contentEncoding": "base64"},
+                "bytes": ref("count"),
+                "records": ref("count"),
+                "digest": nullable(digest),
+                "verdict": verdict,
+            },
+        ),
+        "error": msg(
+            "error",
+            {
+                "code": {
+                    "enum": [
+                        "bad_json",
+                        "bad_message",
+                        "unknown_type",
+                        "unsupported_protocol",
+                        "hello_first",
+                        "bad_token",
+                        "no_such_table",
+                        "replaced",
+                        "rate_limited",
+                        "binary_frame",
+                        "too_many_errors",
+                        "no_game",
+                        "table_failed",
+                        "internal",
+                    ]
+                },
+                "message": {"type": "string"},
+                "close": {"type": "boolean"},
+            },
+        ),
+    }
+    for k, v in C.items():
+        D["client_" + k] = v
+    for k, v in S.items():
+        D["server_" + k] = v
+    D["client_message"] = {"oneOf": [ref("client_" + k) for k in C]}
+    D["server_message"] = {"oneOf": [ref("server_" + k) for k in S]}
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": "https://knock-gin.invalid/protocol/1.0/schema.json",
+        "title": "The Knock table protocol, version 1.0 (spec/protocol.md)",
+        "description": "A message is a client_message (to the server) or a server_message (from it).",
+        "version": [1, 0],
+        "anyOf": [ref("client_message"), ref("server_message")],
+        "$defs": D,
+    }
+
+
+def main(argv: list[str]) -> int:
+    text = json.dumps(build(), indent=1) + "\n"
+    if argv[:1] == ["--check"]:
+        stale = [str(p.relative_to(ROOT)) for p in TARGETS if p.read_text(encoding="utf-8") != text]
+        if stale:
+            print(f"out of date: {', '.join(stale)} (run tools/protocol_schema.py)")
+            return 1
+        return 0
+    for p in TARGETS:
+        p.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
