@@ -15,9 +15,10 @@ from rich.markup import escape
 
 from engine.errors import KnockError
 from knock.cli import games, logs, spec
+from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app
 
-__all__ = ["app", "games", "logs", "main", "spec"]
+__all__ = ["app", "games", "logs", "main", "spec", "view"]
 
 
 def main() -> None:
