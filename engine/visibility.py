@@ -28,6 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
+from engine.actions import Advise, Discard, Knock, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
 from engine.events import (
@@ -203,6 +204,23 @@ def observe_match(match: Match, seat: int) -> MatchObservation:
         view = _observe(match.hand, s.position, s.viewer)
     role = next(name for name, s in match.roles().items() if s == seat)
     return MatchObservation(seat, role, match.number, match.dealer, match.sitter, match.scores, match.to_act, view)
+
+
+def advice_shown(match: Match, seat: int) -> list[Advise]:
+    """The advice ``seat`` may be offered now: the sitter's, while the captain is to act (THREE-7) — all of it when
+    it sees the captain's cards, else only the suggestions that name none of them (THREE-8). Rule: PROTO-5."""
+    if seat != match.sitter:
+        return []
+    return [a for a in match.advice_options() if not blind_advice(match, a)]
+
+
+def blind_advice(match: Match, advice: Advise) -> bool:
+    """Whether ``advice`` names cards of the captain's that its sitter is not shown (THREE-8): such advice is
+    refused without a word on whether it would be legal, which would tell him the captain's cards. Rule: PROTO-5.
+    """
+    if sight(match.rules, advice.seat, match.seats, match.dealer).viewer is not None:
+        return False
+    return isinstance(advice.suggestion, Discard | Knock | Spread | LayOff)
 
 
 def observe_spectator(match: Match) -> tuple[MatchObservation, ...]:

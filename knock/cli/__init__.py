@@ -15,10 +15,11 @@ from rich.markup import escape
 
 from engine.errors import KnockError
 from knock.cli import games, logs, spec
+from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app
 
-__all__ = ["app", "games", "logs", "main", "spec", "view"]
+__all__ = ["app", "games", "logs", "main", "serve", "spec", "view"]
 
 
 def main() -> None:

@@ -35,7 +35,7 @@ SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
 MAX_MESSAGE = 65_536
 #: The flood limit: messages a second sustained, and the burst above it (PROTO-11).
-RATE, BURST = 20.0, 40
+RATE, BURST = 50.0, 100
 #: Bad frames a connection may send before it is closed (PROTO-11).
 MAX_BAD = 10
 #: The longest action text, table id, seat name and token a client may send.
@@ -303,8 +303,8 @@ def refusal(seat: int | None, action: str, rule: str, reason: str, record: int) 
             "record": record}  # fmt: skip
 
 
-def timed_out(seat: int, action: str) -> Message:
-    """The seat's move was made for it. Rule: PROTO-12."""
+def timed_out(seat: int, action: str | None) -> Message:
+    """The seat's move was made for it: the action to the seat itself, None to everyone else. Rule: PROTO-12."""
     return {"type": "timed_out", "seat": seat, "action": action}
 
 

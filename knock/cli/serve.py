@@ -1,0 +1,62 @@
+"""The table server and the headless engine: ``knock serve`` and ``knock engine`` (spec/protocol.md)."""
+
+from __future__ import annotations
+
+import socket
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from knock.cli.common import app
+
+
+@app.command()
+def serve(
+    host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
+    port: Annotated[int, typer.Option(min=0, max=65535, help="The port (0: any free one, printed).")] = 8000,
+    data: Annotated[Path, typer.Option(help="The folder of the event store (knock.sqlite3).")] = Path("knock-data"),
+    synchronous: Annotated[
+        str, typer.Option(help="SQLite synchronous: full (survives power loss) or normal (survives a killed process).")
+    ] = "full",
+    allow_origin: Annotated[
+        list[str] | None, typer.Option(help="A browser origin allowed besides the server's own (repeatable; *: any).")
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(min=0, max=10, help="Seconds a bot waits before it moves.")] = 0.5,
+) -> None:
+    """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
+
+    Games not over are rebuilt from their logs at start. Example: knock serve --port 8000 --data games/
+    """
+    try:
+        import uvicorn
+
+        from knock.web.app import Settings, make_app
+        from knock.web.protocol import MAX_MESSAGE
+        from knock.web.store import SQLiteStore
+    except ImportError:  # pragma: no cover - the web extra is not installed
+        sys.exit("knock serve needs the web extra: pip install 'knock-gin[web]'")
+    if synchronous not in ("full", "normal"):
+        raise typer.BadParameter("full or normal", param_hint="--synchronous")
+    sock = socket.create_server((host, port), reuse_port=False)
+    bound = sock.getsockname()[1]
+    store = SQLiteStore(data, synchronous=synchronous)  # type: ignore[arg-type]
+    banner = f"knock serve: listening on http://{host}:{bound} (data {data}, synchronous={synchronous.upper()})"
+    settings = Settings(tuple(allow_origin or ()), bot_delay, banner)
+    config = uvicorn.Config(
+        make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",
+        lifespan="on", http="h11",
+    )  # fmt: skip
+    uvicorn.Server(config).run(sockets=[sock])
+
+
+@app.command()
+def engine() -> None:
+    """Play Knock headlessly over standard input and output: the table protocol's messages as JSON lines.
+
+    Example: echo '{"type": "new", "protocol": [1, 0], "seats": [{"player": "bot"}, {"player": "bot"}]}' | knock engine
+    """
+    from knock.web.engine_io import run
+
+    raise typer.Exit(run(sys.stdin, sys.stdout))

@@ -1,0 +1,278 @@
+"""``knock serve``'s ASGI application: the HTTP API, the WebSocket of each seat, the static client.
+
+Rules: PROTO-2, PROTO-3, PROTO-4, PROTO-10, PROTO-11. Starlette (routing, WebSockets, static files) on
+uvicorn: a small toolkit is all a table server needs, and it keeps the extra light (FastAPI would add pydantic
+and an OpenAPI layer this API has no use for). The application holds no game logic: the hub does.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import enum
+import json
+import time
+from collections.abc import AsyncIterator, Sequence
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+from starlette.applications import Starlette
+from starlette.requests import Request
+from starlette.responses import JSONResponse, Response
+from starlette.routing import Mount, Route, WebSocketRoute
+from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from engine.bots import BOT_NAMES
+from engine.rules import PRESETS, RuleSet
+from knock.web import protocol
+from knock.web.hub import OUTBOX_LIMIT, Connection, Hub
+from knock.web.protocol import Message, ProtocolError
+from knock.web.store import Store
+from knock.web.tables import SpecError, table_spec
+
+STATIC = Path(__file__).resolve().parent / "static"
+
+
+@dataclasses.dataclass(frozen=True, slots=True)
+class Settings:
+    """How the server runs: its allowed origins (besides its own) and the bots' default pace."""
+
+    allow_origins: tuple[str, ...] = ()
+    bot_delay: float = 0.5
+    banner: str = ""  #: printed once the stored tables are rebuilt and the server is ready (with their count)
+
+
+def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
+    """A browser's request is accepted from the server's own origin or an allowed one; a request without
+    ``Origin`` is not a browser's. Rule: PROTO-4.
+
+    >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ()), origin_allowed("http://evil.test", "a:1", ())
+    (True, False)
+    """
+    if origin is None:
+        return True
+    if "*" in allowed or origin in allowed:
+        return True
+    return host is not None and urlsplit(origin).netloc == host
+
+
+def _error(status: int, code: str, message: str, rule: str = "PROTO-2") -> JSONResponse:
+    return JSONResponse({"error": {"code": code, "message": message, "rule": rule}}, status_code=status)
+
+
+def make_app(store: Store, settings: Settings | None = None) -> Starlette:
+    """The application over ``store``: its tables are rebuilt at start-up (PROTO-13)."""
+    conf = settings or Settings()
+    hub = Hub(store, bot_delay=conf.bot_delay)
+
+    def allowed(request: Request | WebSocket) -> bool:
+        return origin_allowed(request.headers.get("origin"), request.headers.get("host"), conf.allow_origins)
+
+    async def info(request: Request) -> Response:
+        defaults = RuleSet().to_dict()
+        return JSONResponse({
+            "protocol": list(protocol.PROTOCOL), "server": protocol.SERVER, "bots": list(BOT_NAMES),
+            "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
+            "options": {k: _option(k, v) for k, v in defaults.items() if k != "name"},
+        })  # fmt: skip
+
+    async def list_tables(request: Request) -> Response:
+        return JSONResponse({"tables": hub.summaries()})
+
+    async def create_table(request: Request) -> Response:
+        if not allowed(request):
+            return _error(403, "origin", "requests from this origin are refused", "PROTO-4")
+        body = await request.body()
+        if len(body) > protocol.MAX_MESSAGE:
+            return _error(413, "too_big", f"a request is at most {protocol.MAX_MESSAGE} bytes", "PROTO-11")
+        try:
+            spec = table_spec(json.loads(body), bot_delay=conf.bot_delay)
+        except ValueError as err:
+            rule = err.rule if isinstance(err, SpecError) else "PROTO-2"
+            message = err.message if isinstance(err, SpecError) else f"not JSON: {err}"
+            return _error(400, "bad_table", message, rule)
+        table_id, tokens = await hub.create(spec)
+        seats = [
+            {"seat": i, "name": s.name, "player": s.player, "bot": s.bot, "token": tokens.get(i),
+             "link": f"/#table={table_id}&seat={i}&token={tokens[i]}" if i in tokens else None}
+            for i, s in enumerate(spec.seats)
+        ]  # fmt: skip
+        return JSONResponse({"table": table_id, "seats": seats, "spectate": f"/#table={table_id}&spectate=1",
+                             "seed": spec.seed}, status_code=201)  # fmt: skip
+
+    async def one_table(request: Request) -> Response:
+        live = hub.tables.get(request.path_params["table"])
+        if live is None:
+            return _error(404, "no_such_table", "no such table")
+        return JSONResponse(live.summary)
+
+    async def table_log(request: Request) -> Response:
+        table_id = request.path_params["table"]
+        live = hub.tables.get(table_id)
+        if live is None:
+            return _error(404, "no_such_table", "no such table")
+        auth = request.headers.get("authorization", "")
+        if auth.startswith("Bearer "):  # a seat's own view of the log so far (LOG-11)
+            held = hub.seat_of(auth[7:])
+            if held is None or held[0] != table_id:
+                return _error(403, "bad_token", "this token holds no seat at this table", "PROTO-3")
+            view = await hub.seat_log(table_id, held[1])
+            return Response(
+                view,
+                media_type="application/x-knock-log",
+                headers={"content-disposition": f'attachment; filename="{table_id}-p{held[1]}.knock"'},
+            )
+        data = await hub.full_log(table_id)
+        if data is None:
+            return _error(409, "not_over", "the full log is offered when the game is over", "PROTO-10")
+        return Response(data, media_type="application/x-knock-log",
+                        headers={"content-disposition": f'attachment; filename="{table_id}.knock"'})  # fmt: skip
+
+    async def socket(ws: WebSocket) -> None:
+        if not allowed(ws):
+            await ws.close(code=protocol.CLOSE_POLICY)  # before accepting: the handshake is refused (403)
+            return
+        await ws.accept()
+        await _serve(hub, ws)
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await asyncio.to_thread(hub.start)
+        hub.resume()
+        if conf.banner:
+            rebuilt = ", ".join(f"{t} {v}" for t, v in hub.recovered) or "none"
+            print(f"{conf.banner}; {len(hub.tables)} tables stored, rebuilt: {rebuilt}", flush=True)
+        yield
+        await hub.stop()
+
+    routes = [
+        Route("/api", info),
+        Route("/api/tables", list_tables, methods=["GET"]),
+        Route("/api/tables", create_table, methods=["POST"]),
+        Route("/api/tables/{table}", one_table),
+        Route("/api/tables/{table}/log", table_log),
+        WebSocketRoute("/ws", socket),
+        Mount("/static", StaticFiles(directory=STATIC)),
+        Mount("/", StaticFiles(directory=STATIC, html=True)),
+    ]
+    app = Starlette(routes=routes, lifespan=lifespan)
+    app.state.hub = hub
+    return app
+
+
+def _option(name: str, default: Any) -> dict[str, Any]:
+    """An option's default and, for an enum, its values (``GET /api``)."""
+    value = getattr(RuleSet(), name)
+    choices = [m.value for m in type(value)] if isinstance(value, enum.Enum) else None
+    return {"default": default, "choices": choices}
+
+
+class _Bucket:
+    """The flood limit: ``RATE`` messages a second, bursts of ``BURST``. Rule: PROTO-11."""
+
+    def __init__(self) -> None:
+        self.level = float(protocol.BURST)
+        self.at = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.level = min(float(protocol.BURST), self.level + (now - self.at) * protocol.RATE)
+        self.at = now
+        if self.level < 1.0:
+            return False
+        self.level -= 1.0
+        return True
+
+
+async def _serve(hub: Hub, ws: WebSocket) -> None:
+    """One connection: its frames read, checked and answered; its outbox sent by a task of its own."""
+    outbox: asyncio.Queue[Message | tuple[int, Message]] = asyncio.Queue()
+    closing = asyncio.Event()
+
+    def send(message: Message) -> None:
+        if closing.is_set():
+            return
+        if outbox.qsize() >= OUTBOX_LIMIT:
+            close(protocol.CLOSE_POLICY, ProtocolError("internal", "too slow to follow the table", close=True))
+            return
+        outbox.put_nowait(message)
+
+    def close(code: int, err: ProtocolError) -> None:
+        if not closing.is_set():
+            outbox.put_nowait((code, protocol.error(err)))
+            closing.set()
+
+    async def sender() -> None:
+        while True:
+            item = await outbox.get()
+            if isinstance(item, tuple):
+                code, last = item
+                with contextlib.suppress(Exception):
+                    await ws.send_text(protocol.encode(last))
+                    await ws.close(code=code)
+                return
+            await ws.send_text(protocol.encode(item))
+
+    conn = Connection(send, close)
+    task = asyncio.create_task(sender())
+    bucket = _Bucket()
+    bad = 0
+    try:
+        while not closing.is_set():
+            receiving = asyncio.ensure_future(ws.receive())
+            done, _ = await asyncio.wait({receiving, task}, return_when=asyncio.FIRST_COMPLETED)
+            if receiving not in done:
+                receiving.cancel()
+                break
+            frame = receiving.result()
+            if frame["type"] == "websocket.disconnect":
+                break
+            if not bucket.take():
+                close(protocol.CLOSE_POLICY, ProtocolError("rate_limited", f"more than {protocol.RATE:g} messages a "
+                                                           "second", close=True))  # fmt: skip
+                break
+            text = frame.get("text")
+            if text is None:
+                close(protocol.CLOSE_BINARY, ProtocolError("binary_frame", "messages are text frames", close=True))
+                break
+            try:
+                await _handle(hub, conn, text)
+            except ProtocolError as err:
+                if err.close:
+                    close(protocol.CLOSE_POLICY, err)
+                    break
+                bad += 1
+                if bad >= protocol.MAX_BAD:
+                    close(protocol.CLOSE_POLICY, ProtocolError("too_many_errors", f"{bad} bad messages", close=True))
+                    break
+                send(protocol.error(err))
+    except WebSocketDisconnect:
+        pass
+    finally:
+        hub.leave(conn)
+        closing.set()
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(task, timeout=5)
+        task.cancel()
+
+
+async def _handle(hub: Hub, conn: Connection, text: str) -> None:
+    """One message from a connection. Rules: PROTO-3, PROTO-7, PROTO-11."""
+    message = protocol.decode(text)
+    match message:
+        case protocol.Hello():
+            if conn.table is not None:
+                raise ProtocolError("bad_message", "hello is sent once, first")
+            await hub.join(conn, message)
+        case _ if conn.table is None:
+            raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)",
+                                close=True)  # fmt: skip
+        case protocol.Act():
+            conn.send(await hub.act(conn, message))
+        case protocol.ViewRequest():
+            hub.resend(conn)
+        case _:
+            raise ProtocolError("unknown_type", f"{type(message).__name__.lower()} is a message of knock engine only")

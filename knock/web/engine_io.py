@@ -1,0 +1,151 @@
+"""``knock engine``: the table protocol as JSON lines over standard input and output. Rules: PROTO-15, PROTO-11.
+
+One controller drives every human seat of one game at a time, the way a chess program is driven over UCI: it
+sends ``new``, then an ``act`` (with its seat) whenever a human seat is to act, and reads the answers — the
+acknowledgement or refusal, then each human seat's frames. Bots move as soon as it is their turn. Every line
+in is answered by at least one line out, and nothing ends the program but the end of its input or ``quit``.
+
+>>> import io, json
+>>> out = io.StringIO()
+>>> lines = ['{"type": "new", "protocol": [1, 0], "seed": 3, "seats": [{"player": "human"}, {"player": "bot"}]}',
+...          'not json', '{"type": "quit"}']
+>>> run(io.StringIO("\\n".join(lines)), out)
+0
+>>> answers = [json.loads(x) for x in out.getvalue().splitlines()]
+>>> [a["type"] for a in answers[:2]], answers[-1]["code"]
+(['started', 'view'], 'bad_json')
+"""
+
+from __future__ import annotations
+
+import base64
+import secrets
+from typing import TextIO
+
+from knock.web import protocol
+from knock.web.protocol import Message, ProtocolError
+from knock.web.tables import SpecError, Table, TableSpec
+from replay.verdict import judge
+
+#: The table id ``knock engine`` gives its game.
+TABLE = "engine"
+
+
+class Engine:
+    """One game at a time, answered message by message (``handle``)."""
+
+    def __init__(self) -> None:
+        self.table: Table | None = None
+        self.log: list[bytes] = []
+
+    def handle(self, line: str) -> tuple[list[Message], bool]:
+        """The answers to one line, and whether to go on."""
+        try:
+            message = protocol.decode(line)
+        except ProtocolError as err:
+            return [protocol.error(err)], True
+        match message:
+            case protocol.New():
+                return self._new(message), True
+            case protocol.Quit():
+                return [], False
+            case protocol.Hello():
+                no = ProtocolError("bad_message", "knock engine takes new, act, view, log and quit (no hello)")
+                return [protocol.error(no)], True
+        table = self.table
+        if table is None:
+            return [protocol.error(ProtocolError("no_game", "start a game first: send new"))], True
+        match message:
+            case protocol.Act(seat=None):
+                no = ProtocolError("bad_message", "act: 'seat' must be given on knock engine (the seat acting)")
+                return [protocol.error(no)], True
+            case protocol.Act(seat=int(seat)) if seat not in table.humans:
+                reason = f"p{seat} is not a human seat of this game" if seat < len(table.spec.seats) else "no such seat"
+                return [protocol.refusal(seat, message.action, "PROTO-3", reason, table.record)], True
+            case protocol.Act(seat=int(seat)):
+                outcome = table.act(seat, message.action, message.record)
+                if outcome.applied is None:
+                    return [outcome.reply], True
+                self.log.append(outcome.chunk)
+                return [outcome.reply, *self._moved()], True
+            case protocol.ViewRequest(seat=seat):
+                if seat is not None and seat not in table.humans:
+                    no = ProtocolError("bad_message", f"view: p{seat} is not a human seat of this game")
+                    return [protocol.error(no)], True
+                return [table.full_view(seat)], True
+            case protocol.LogRequest():
+                return [self._log()], True
+        raise AssertionError(message)  # every message is handled above
+
+    def _new(self, message: protocol.New) -> list[Message]:
+        seed = message.seed if message.seed is not None else secrets.randbits(63)
+        try:
+            spec = TableSpec(message.preset, message.options, message.seats, seed, commitments=message.commitments)
+        except SpecError as err:
+            return [protocol.refusal(None, "new", err.rule, err.message, 0)]
+        if len(spec.seats) != spec.rules.players:
+            reason = f"{spec.rules.name} is played by {spec.rules.players}: give one seat each"
+            return [protocol.refusal(None, "new", "PROTO-2", reason, 0)]
+        table, head = Table.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
+        self.table, self.log = table, [head]
+        self._bots()
+        table.advance()
+        for lens in table.lenses.values():  # each human seat is sent its whole hand so far
+            lens.fresh.clear()
+            lens.results.clear()
+        out = [protocol.started(TABLE, spec.seats, spec.rules.to_dict())]
+        out += [table.full_view(s) for s in table.humans]
+        return [*out, self._offer()] if table.over else out
+
+    def _bots(self) -> None:
+        """The bots' moves until a human seat is to act, or the game ends."""
+        table = self.table
+        assert table is not None
+        while (seat := table.bot_to_move()) is not None:
+            outcome = table.act(seat, table.bot_action(seat), table.record)
+            assert outcome.applied is not None, outcome.reply  # a bot chooses among the legal actions
+            self.log.append(outcome.chunk)
+
+    def _moved(self) -> list[Message]:
+        """After an action: the bots' moves, then every human seat's frames."""
+        table = self.table
+        assert table is not None
+        self._bots()
+        table.advance()
+        out: list[Message] = []
+        for seat in table.humans:
+            out += table.frames(seat)
+        spectators = table.lenses[None]
+        spectators.fresh.clear()
+        spectators.results.clear()
+        if table.over:
+            out.append(self._offer())
+        return out
+
+    def _offer(self) -> Message:
+        data = b"".join(self.log)
+        v = judge(data)
+        return protocol.log_offered(None, len(data), v.record or 0, v.digest or bytes(32), v.kind)
+
+    def _log(self) -> Message:
+        data = b"".join(self.log)
+        v = judge(data)
+        return protocol.log(base64.b64encode(data).decode("ascii"), len(data), v.record or 0, v.digest, v.kind)
+
+
+def run(stdin: TextIO, stdout: TextIO) -> int:
+    """Answer every line of ``stdin`` on ``stdout`` until its end or ``quit``. Rule: PROTO-15."""
+    engine = Engine()
+    for line in stdin:
+        if not line.strip():
+            continue
+        try:
+            answers, go_on = engine.handle(line)
+        except Exception as err:  # a bug: still an answer, and the program goes on
+            answers, go_on = [protocol.error(ProtocolError("internal", f"{type(err).__name__}: {err}"))], True
+        for a in answers:
+            stdout.write(protocol.encode(a) + "\n")
+        stdout.flush()
+        if not go_on:
+            break
+    return 0

@@ -1,0 +1,347 @@
+"""The tables of one ``knock serve``: their games, their connections, their bots and timers, and the store.
+
+Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13. Every change to a table happens under its
+lock: the action is applied (``Table.act``), its records are committed (``GroupCommit``), and only then is it
+acknowledged and every connection at the table sent its frames. A table's bots and its turn timer are tasks
+of the hub that act through the same path. Tables share nothing but the store's commit thread.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from knock.web import protocol
+from knock.web.protocol import Message, ProtocolError
+from knock.web.recovery import RecoveryError, rebuild
+from knock.web.store import Append, Create, Fail, GroupCommit, Store
+from knock.web.tables import Key, Table, TableSpec, new_table_id, new_token, token_hash
+from replay.redact import redact
+from replay.verdict import judge
+
+log = logging.getLogger("knock.web")
+
+#: Frames a connection may have waiting to be sent before it is dropped as too slow to follow.
+OUTBOX_LIMIT = 1000
+
+
+class Connection:
+    """One client at a table: where its frames go. ``send`` never waits (frames queue for the sender)."""
+
+    def __init__(self, send: Callable[[Message], None], close: Callable[[int, ProtocolError], None]) -> None:
+        self.send = send
+        self.close = close
+        self.table: str | None = None
+        self.key: Key = None
+        self.seat: int | None = None  #: the seat it plays (None: a spectator, or not joined yet)
+
+
+@dataclass(eq=False)
+class Live:
+    """A table in the hub: its game (None once over and loaded from the store, or failed), its summary and
+    its connections."""
+
+    id: str
+    table: Table | None
+    summary: dict[str, Any]
+    failed: str = ""
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    conns: dict[Key, set[Connection]] = field(default_factory=dict)
+    tasks: set[asyncio.Task[None]] = field(default_factory=set)
+    turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
+
+
+class Hub:
+    """Every table of one server (see the module's docstring)."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.5) -> None:
+        self.store = store
+        self.committer = GroupCommit(store)
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Live] = {}
+        self.tokens: dict[str, tuple[str, int]] = {}
+        self.recovered: list[tuple[str, str]] = []  #: (table, verdict) of every table rebuilt at start
+        self._secrets: dict[str, bytes | None] = {}
+
+    # --- start and stop --------------------------------------------------------------------------
+
+    def start(self) -> None:
+        """Load every stored table; rebuild each game that is not over from its log. Rule: PROTO-13."""
+        self.tokens = self.store.tokens()
+        for g in self.store.games():
+            spec = TableSpec.from_json(g.spec)
+            self._secrets[g.game] = g.secret
+            if g.status == "over" and g.summary is not None:
+                self.tables[g.game] = Live(g.game, None, g.summary)
+                continue
+            if g.status == "failed":
+                self.tables[g.game] = Live(g.game, None, {"table": g.game, "failed": g.note}, failed=g.note)
+                continue
+            try:
+                table, verdict = rebuild(g.game, spec, self.store.log(g.game), g.records, self.store.applied(g.game),
+                                         g.secret)  # fmt: skip
+            except RecoveryError as err:
+                log.error("%s", err)
+                self.store.commit([Fail(g.game, err.message)])
+                self.tables[g.game] = Live(g.game, None, {"table": g.game, "failed": err.message}, failed=err.message)
+                self.recovered.append((g.game, "fail"))
+                continue
+            self.tables[g.game] = Live(g.game, table, table.summary())
+            self.recovered.append((g.game, verdict.kind))
+
+    def resume(self) -> None:
+        """Set every rebuilt table's bots and timers going (once the event loop runs)."""
+        for live in self.tables.values():
+            self._schedule(live)
+
+    async def stop(self) -> None:
+        for live in self.tables.values():
+            for task in list(live.tasks):
+                task.cancel()
+        await asyncio.sleep(0)
+        self.committer.close()
+        self.store.close()
+
+    # --- tables ----------------------------------------------------------------------------------
+
+    async def create(self, spec: TableSpec) -> tuple[str, dict[int, str]]:
+        """A new table, stored before it is answered; its seats' tokens (shown this once). Rule: PROTO-2."""
+        table_id = new_table_id()
+        while table_id in self.tables:
+            table_id = new_table_id()
+        secret = secrets.token_bytes(32) if spec.commitments else None
+        table, head = Table.new(table_id, spec, secret)
+        tokens = {seat: new_token() for seat in table.humans}
+        hashes = {seat: token_hash(t) for seat, t in tokens.items()}
+        await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
+        self._secrets[table_id] = secret
+        live = Live(table_id, table, table.summary())
+        self.tables[table_id] = live
+        for seat, h in hashes.items():
+            self.tokens[h] = (table_id, seat)
+        self._schedule(live)
+        return table_id, tokens
+
+    def summaries(self) -> list[dict[str, Any]]:
+        return [live.summary for live in self.tables.values()]
+
+    async def full_log(self, table_id: str) -> bytes | None:
+        """The full log of a game that is over (None before its end: PROTO-10)."""
+        live = self.tables[table_id]
+        if live.failed or not live.summary.get("over"):
+            return None
+        return await asyncio.to_thread(self.store.log, table_id)
+
+    def seat_of(self, token: str) -> tuple[str, int] | None:
+        """The table and seat a token holds: looked up by its SHA-256, the only form the server keeps. Rule: PROTO-3."""
+        return self.tokens.get(token_hash(token))
+
+    # --- connections -----------------------------------------------------------------------------
+
+    async def join(self, conn: Connection, hello: protocol.Hello) -> None:
+        """Seat a connection (its token's seat) or let it watch; send ``welcome`` and its view. Rule: PROTO-3.
+
+        Raises:
+            ProtocolError: no such table, a bad token, a failed table.
+        """
+        live = self.tables.get(hello.table)
+        if live is None:
+            raise ProtocolError("no_such_table", f"no table {hello.table!r}", close=True)
+        seat: int | None = None
+        if not hello.spectate:
+            assert hello.token is not None
+            held = self.seat_of(hello.token)
+            if held is None or held[0] != hello.table:
+                raise ProtocolError("bad_token", "this token holds no seat at this table", close=True)
+            seat = held[1]
+        if live.failed:
+            raise ProtocolError("table_failed", f"this table cannot go on: {live.failed}", close=True)
+        async with live.lock:
+            conn.table, conn.key, conn.seat = hello.table, seat, seat
+            others = live.conns.setdefault(seat, set())
+            if seat is not None:
+                for old in list(others):  # a token has one connection: the newest takes the seat over
+                    others.discard(old)
+                    old.close(protocol.CLOSE_REPLACED, ProtocolError("replaced", "the seat was taken over by a "
+                                                                     "newer connection", close=True))  # fmt: skip
+            others.add(conn)
+            table = live.table
+            if table is None:  # over, loaded from the store: the summary and where the log is
+                conn.send(self._welcome_stored(live, seat))
+                conn.send(self._offer(live))
+                return
+            conn.send(protocol.welcome(table.id, seat, table.spec.seats, table.match.rules.to_dict(),
+                                       table.spec.turn_timeout))  # fmt: skip
+            conn.send(table.full_view(seat))
+            if table.over:
+                conn.send(table.game_result())
+                conn.send(self._offer(live))
+
+    def resend(self, conn: Connection) -> None:
+        """A connection's current view again, with the whole hand's events."""
+        live = self.tables[conn.table or ""]
+        if live.table is not None:
+            conn.send(live.table.full_view(conn.key))
+
+    async def seat_log(self, table_id: str, seat: int) -> bytes:
+        """A seat's own view of the game's log so far (LOG-11): the same redaction as ``knock redact``."""
+        data = await asyncio.to_thread(self.store.log, table_id)
+        return await asyncio.to_thread(redact, data, seat)
+
+    def leave(self, conn: Connection) -> None:
+        if conn.table is None:
+            return
+        live = self.tables.get(conn.table)
+        if live is not None:
+            live.conns.get(conn.key, set()).discard(conn)
+
+    def _welcome_stored(self, live: Live, seat: int | None) -> Message:
+        s = live.summary
+        seats = [protocol.SeatSpec(x["player"], x["name"], x["bot"]) for x in s["seats"]]
+        return protocol.welcome(live.id, seat, seats, s["rules"], s.get("turn_timeout"))
+
+    def _offer(self, live: Live) -> Message:
+        s = live.summary
+        return protocol.log_offered(f"/api/tables/{live.id}/log", s["log_bytes"], s["record"],
+                                    bytes.fromhex(s["digest"]), s["verdict"])  # fmt: skip
+
+    # --- acting ----------------------------------------------------------------------------------
+
+    async def act(self, conn: Connection, message: protocol.Act) -> Message:
+        """A seat's action: applied, stored, acknowledged, shown to the table. Rules: PROTO-7, PROTO-8, PROTO-9."""
+        live = self.tables[conn.table or ""]
+        seat = conn.seat
+        if seat is None:
+            return protocol.refusal(None, message.action, "PROTO-3", "a spectator cannot act", self._record(live))
+        if message.seat is not None and message.seat != seat:
+            reason = f"this connection holds seat p{seat}, not p{message.seat}"
+            return protocol.refusal(seat, message.action, "PROTO-3", reason, self._record(live))
+        async with live.lock:
+            return await self._apply(live, seat, message.action, message.record)
+
+    def _record(self, live: Live) -> int:
+        return live.table.record if live.table is not None else int(live.summary.get("record", 0))
+
+    async def _apply(self, live: Live, seat: int, text: str, record: int) -> Message:
+        """Under the table's lock: act, commit, then show every connection. Rule: PROTO-9."""
+        table = live.table
+        if table is None:
+            return protocol.refusal(seat, text, "MATCH-1", "the game is over", self._record(live))
+        outcome = table.act(seat, text, record)
+        done = outcome.applied
+        if done is None:
+            return outcome.reply
+        summary = None
+        if table.over:
+            summary = self._final_summary(table, outcome.chunk)
+        try:
+            await self.committer.write(Append(live.id, done.record, done.after, outcome.chunk, done, summary))
+        except Exception as err:  # not stored: the game goes back to what the store holds
+            log.error("table %s: the store refused record %d: %s", live.id, done.record, err)
+            self._reload(live)
+            raise ProtocolError("internal", "the action could not be stored; it was not applied") from None
+        live.summary = summary or table.summary()
+        self._show(live)
+        self._schedule(live)
+        return outcome.reply
+
+    def _final_summary(self, table: Table, last: bytes) -> dict[str, Any]:
+        """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
+        data = self.store.log(table.id) + last
+        verdict = judge(data)
+        return {**table.summary(), "log_bytes": len(data), "digest": (verdict.digest or b"").hex() or "0" * 64,
+                "verdict": verdict.kind}  # fmt: skip
+
+    def _reload(self, live: Live) -> None:
+        """Rebuild a table from the store after a failed commit (its game in memory is ahead of it)."""
+        assert live.table is not None
+        spec = live.table.spec
+        try:
+            live.table, _ = rebuild(live.id, spec, self.store.log(live.id), _stored_records(self.store, live.id),
+                                    self.store.applied(live.id), self._secrets.get(live.id))  # fmt: skip
+        except Exception as err:
+            live.table, live.failed = None, f"the store and the game disagree: {err}"
+
+    def _show(self, live: Live) -> None:
+        """Send every connection at the table its frames; recipients with no connection skip theirs."""
+        table = live.table
+        assert table is not None
+        table.advance()
+        for key, lens in table.lenses.items():
+            conns = live.conns.get(key)
+            if not conns:
+                lens.fresh.clear()
+                lens.results.clear()
+                continue
+            frames = table.frames(key)
+            if table.over:
+                frames.append(self._offer(live))
+            for conn in list(conns):
+                for f in frames:
+                    conn.send(f)
+
+    # --- bots and timers -------------------------------------------------------------------------
+
+    def _schedule(self, live: Live) -> None:
+        """Start the table's bot if a bot is to act, or its turn timer if a person is. Rules: PROTO-12, PROTO-14."""
+        table = live.table
+        if table is None or table.over:
+            return
+        if table.bot_to_move() is not None:
+            self._spawn(live, self._bots(live))
+            return
+        seat, timeout = table.match.to_act, table.spec.turn_timeout
+        hand = table.match.hand
+        if seat is None or timeout is None or hand is None:
+            return
+        turn = (table.match.number, seat, len(hand.events))
+        if live.turn != turn:  # a new turn (the sitter's advice does not restart the clock)
+            live.turn = turn
+            self._spawn(live, self._timer(live, turn, timeout))
+
+    def _spawn(self, live: Live, work: Any) -> None:
+        try:
+            task = asyncio.get_running_loop().create_task(work)
+        except RuntimeError:  # no loop yet (at start): ``resume`` schedules again
+            work.close()
+            return
+        live.tasks.add(task)
+        task.add_done_callback(live.tasks.discard)
+
+    async def _bots(self, live: Live) -> None:
+        delay = live.table.spec.bot_delay if live.table is not None else 0.0
+        await asyncio.sleep(delay)
+        async with live.lock:
+            table = live.table
+            seat = table.bot_to_move() if table is not None else None
+            if table is None or seat is None:
+                return
+            with contextlib.suppress(ProtocolError):
+                await self._apply(live, seat, table.bot_action(seat), table.record)
+
+    async def _timer(self, live: Live, turn: tuple[int, int | None, int], timeout: float) -> None:
+        await asyncio.sleep(timeout)
+        async with live.lock:
+            table = live.table
+            hand = table.match.hand if table is not None else None
+            if table is None or hand is None or live.turn != turn or table.match.to_act != turn[1]:
+                return
+            if (table.match.number, table.match.to_act, len(hand.events)) != turn:
+                return
+            seat = turn[1]
+            assert seat is not None
+            action = table.bot_action(seat, stand_in=True)
+            for key, conns in live.conns.items():  # the move itself only to its seat (a knock's card is hidden)
+                for conn in list(conns):
+                    conn.send(protocol.timed_out(seat, action if key == seat else None))
+            with contextlib.suppress(ProtocolError):
+                await self._apply(live, seat, action, table.record)
+
+
+def _stored_records(store: Store, game: str) -> int:
+    return next(g.records for g in store.games() if g.game == game)
