@@ -102,6 +102,7 @@ def replay_page(t: Message) -> str:
 <meta http-equiv="Content-Security-Policy" content="{CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="generator" content="knock view">
+<link rel="icon" href="data:,">
 <title>{html.escape(title)}</title>
 <style>
 {static_text("style.css")}

@@ -63,8 +63,11 @@ def _label(kind: Kind, entry: Entry, st: PublicState, actor: int | None) -> str:
     match kind:
         case Kind.CUT:
             return "draw for " + ", ".join(f"p{s} {Card.from_index(c)}" for s, c in zip(rec[1], rec[2], strict=True))
-        case Kind.HAND:
+        case Kind.HAND if st.sitter is None:
             return f"hand {st.number}: p{st.dealer} deals"
+        case Kind.HAND:
+            captain = other_seat(st.seats, st.dealer)
+            return f"hand {st.number}: p{st.dealer} in the box, p{captain} captain, p{st.sitter} sits out"
         case Kind.DEAL:
             return f"deal by p{st.dealer}: upcard {st.upcard} (knock limit {st.knock_limit})"
         case Kind.PASS:
@@ -95,7 +98,7 @@ def _label(kind: Kind, entry: Entry, st: PublicState, actor: int | None) -> str:
         case Kind.GAME_OVER:
             return f"game over: p{st.winner} wins"
         case _:
-            return _FRAMING.get(kind, kind.value)
+            return _FRAMING.get(kind, str(kind.value))
 
 
 def _meld_text(cards: tuple[Card, ...]) -> str:

@@ -55,7 +55,7 @@ class _Interned:
         self._index: dict[str, int] = {}
 
     def add(self, value: Any) -> int:
-        key = json.dumps(value, sort_keys=True, separators=(",", ":"))
+        key = json.dumps(value, separators=(",", ":"))  # the views' keys come in one order: no need to sort
         at = self._index.get(key)
         if at is None:
             at = self._index[key] = len(self.items)
@@ -71,15 +71,21 @@ class Builder:
         self.views = _Interned()
         self.sheets = _Interned()
         self.truncated = False
+        self._sheet: tuple[object, int] | None = None  # the last sheet stored (one object serves a whole step)
 
     def view(self, body: Message | None) -> int | None:
         if body is None:
             return None
         body = dict(body)
-        body["sheet"] = self.sheets.add(body["sheet"])
+        sheet = body["sheet"]
+        if self._sheet is None or self._sheet[0] is not sheet:
+            self._sheet = (sheet, self.sheets.add(sheet))
+        body["sheet"] = self._sheet[1]
         return self.views.add(body)
 
-    def step(self, record: int, hand: int, label: str, seen: dict[str, list[str]], shown: dict[str, Message | None]) -> bool:
+    def step(
+        self, record: int, hand: int, label: str, seen: dict[str, list[str]], shown: dict[str, Message | None]
+    ) -> bool:
         """Add one record's step; False once the transcript is full (MAX_STEPS)."""
         if len(self.steps) >= MAX_STEPS:
             self.truncated = True
@@ -146,7 +152,8 @@ def _verdict(v: Verdict) -> Message:
     else:
         where = f"record {v.record}" if v.record is not None else "no record"
         rule = f" ({v.rule})" if v.rule else ""
-        data["summary"] = f"fail at {where}{rule}: {v.message}"
+        message = v.message.removeprefix(f"{v.rule}: ").removeprefix(f"record {v.record}: ")
+        data["summary"] = f"fail at {where}{rule}: {message}"
     return data
 
 

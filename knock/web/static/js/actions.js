@@ -39,9 +39,11 @@ export function actionName(action, view) {
   }
 }
 
-/** Short visible text for an action's button (cards by their symbols). */
-export function actionText(action) {
-  return action.replace(/\b([A2-9TJQK])([cdhs])\b/g, (m) => cardText(m));
+/** Visible text for an action's button: its words, or for a spread or layoff its notation with suit symbols. */
+export function actionText(action, view) {
+  if (/^(spread|layoff|advise) /.test(action)) return action.replace(/\b([A2-9TJQK])([cdhs])\b/g, (m) => cardText(m));
+  const words = actionName(action, view);
+  return words[0].toUpperCase() + words.slice(1);
 }
 
 /** The actions the hand's cards stand for: a card's discard or knock; the rest become buttons. */
@@ -79,14 +81,14 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
   const list = h("ul", { class: "action-list" });
   for (const a of plain) {
     list.append(h("li", {}, h("button", { type: "button", class: "action", "aria-label": actionName(a, view),
-      "data-action": a, disabled: disabled || null, onclick: () => send(a) }, actionText(a))));
+      "data-action": a, disabled: disabled || null, onclick: () => send(a) }, actionText(a, view))));
   }
   if (plain.length) section.append(list);
   if (advice.length) {
     section.append(h("h4", {}, "Advise the captain"));
     section.append(h("ul", { class: "action-list advice-list" }, advice.map((a) => h("li", {},
       h("button", { type: "button", class: "action", "aria-label": actionName(a, view), "data-action": a,
-        disabled: disabled || null, onclick: () => send(a) }, actionText(a.split(" ").slice(2).join(" ")))))));
+        disabled: disabled || null, onclick: () => send(a) }, actionText(a.split(" ").slice(2).join(" "), view))))));
   }
   return section;
 }

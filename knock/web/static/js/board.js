@@ -4,6 +4,7 @@ import { h, roleName, seatName } from "./dom.js";
 import { cardBack, cardName, cardRow, cardSvg } from "./cards.js";
 import { renderHand } from "./hand.js";
 import { renderShowdown } from "./showdown.js";
+import { actionName } from "./actions.js";
 
 const PHASES = {
   upcard_offer: "the upcard is offered", draw: "draw", discard: "discard", wall: "the last discard (the wall)",
@@ -63,7 +64,7 @@ function adviceLine(view, players) {
   if (!a) return null;
   const text = a.action === null
     ? `${seatName(players, a.seat)} gave the captain advice (the box does not hear it).`
-    : `${seatName(players, a.seat)} advises: ${a.action}`;
+    : `${seatName(players, a.seat)} advises: ${actionName(a.action, view)}`;
   return h("p", { class: "advice" }, h("strong", {}, "Sitter's advice: "), text);
 }
 

@@ -14,7 +14,7 @@ export function renderSheet(sheet, players, seats) {
     h("tbody", {}, sheet.results.length === 0
       ? h("tr", {}, h("td", { colspan: 2 + n }, "no hand finished yet"))
       : sheet.results.map(({ hand, result }) => h("tr", {},
-        h("th", { scope: "row" }, String(hand)), h("td", {}, resultText(result, players)),
+        h("th", { scope: "row" }, String(hand)), h("td", {}, resultText(result)),
         who.map((s) => h("td", { class: "num" }, result.winner === s ? String(result.points) : ""))))));
   section.append(results);
   const columns = sheet.columns || [];
@@ -25,7 +25,7 @@ export function renderSheet(sheet, players, seats) {
       columns.map((c, i) => [
         h("tr", {}, h("th", { scope: "row" }, columns.length > 1 ? `Column ${i + 1} points` : "Points"),
           who.map((s) => h("td", { class: "num" }, String(c.points[s])))),
-        h("tr", {}, h("th", { scope: "row" }, columns.length > 1 ? `Column ${i + 1} boxes` : "Boxes"),
+        h("tr", {}, h("th", { scope: "row" }, columns.length > 1 ? `Column ${i + 1} boxes (hands won)` : "Boxes (hands won)"),
           who.map((s) => h("td", { class: "num" }, String(c.boxes[s])))),
       ]),
       h("tr", { class: "total" }, h("th", { scope: "row" }, "Total"),

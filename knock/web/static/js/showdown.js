@@ -4,14 +4,19 @@ import { cardName, cardRow, cardSvg, meldName } from "./cards.js";
 
 const KINDS = { gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", tie: "tie", dead: "dead hand" };
 
-/** The result of a hand in words. */
-export function resultText(result, players) {
+/** The result of a hand in words (seats by number, short enough for the score sheet). */
+export function resultText(result) {
   if (!result) return "";
   if (result.kind === "dead") return `Dead hand (${result.reason || "no score"}): nobody scores.`;
+  const kind = KINDS[result.kind] || result.kind;
   const times = result.multiplier > 1 ? ` ×${result.multiplier}` : "";
-  const dw = result.deadwood ? ` (deadwood ${result.seats.map((s, i) => `${seatName(players, s)} ${result.deadwood[i]}`).join(", ")})` : "";
-  const winner = result.winner === null ? "nobody scores" : `${seatName(players, result.winner)} scores ${result.points}${times}`;
-  return `${KINDS[result.kind] || result.kind} by ${seatName(players, result.knocker)}${dw}: ${winner}.`;
+  let dw = "";
+  if (result.deadwood && result.knocker !== null) {
+    const k = result.seats.indexOf(result.knocker);
+    dw = `, deadwood ${result.deadwood[k]} against ${result.deadwood[1 - k]}`;
+  }
+  const scored = result.winner === null ? "nobody scores" : `p${result.winner} scores ${result.points}${times}`;
+  return `${kind[0].toUpperCase()}${kind.slice(1)} by p${result.knocker}${dw}: ${scored}.`;
 }
 
 function melds(list, who) {
@@ -46,6 +51,6 @@ export function renderShowdown({ spread, defence, result, hand = null }, players
       h("h4", {}, `${who} answers`), melds(defence.melds, `${who}'s`),
       h("h5", {}, "Layoffs"), layoffs, deadwood(defence.deadwood_cards, defence.deadwood, `${who}'s`)));
   }
-  if (result) section.append(h("p", { class: `result result-${result.kind}` }, resultText(result, players)));
+  if (result) section.append(h("p", { class: `result result-${result.kind}` }, resultText(result)));
   return section;
 }

@@ -45,7 +45,6 @@ export function openTable(root, params) {
     view: (m) => {
       state.view = m.view;
       state.legal = m.legal;
-      state.refusal = state.refusal && state.refusal.record === m.record ? state.refusal : null;
       for (const e of m.events) addEvent(e.text);
       if (m.events.length) announce(m.events.map((e) => e.text).join(". "));
       if (m.legal.length && m.view.to_act === (state.welcome && state.welcome.seat)) announce("Your move.");
@@ -63,10 +62,10 @@ export function openTable(root, params) {
     },
     hand_result: (m) => {
       state.hands.push(m);
-      fill(els.showdown, h("details", { open: true }, h("summary", {}, `Hand ${m.hand}: ${resultText(m.result, players())}`),
+      fill(els.showdown, h("details", { open: true }, h("summary", {}, `Hand ${m.hand}: ${resultText(m.result)}`),
         renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}` }),
         h("p", {}, `Scores: ${m.scores.map((s, i) => `${seatName(players(), i)} ${s}`).join(", ")}`)));
-      announce(`Hand ${m.hand} is over. ${resultText(m.result, players())}`);
+      announce(`Hand ${m.hand} is over. ${resultText(m.result)}`);
     },
     game_result: (m) => {
       state.game = m;
@@ -118,6 +117,8 @@ export function openTable(root, params) {
       renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx) }),
       state.welcome && state.welcome.seat !== null ? renderActions(state.legal, view, ctx) : null,
       state.welcome && state.welcome.seat !== null ? typed() : null);
+    // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
+    els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
     fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
     if (wasHere && label) {
       const again = [...els.play.querySelectorAll("button, input")].find((b) =>
@@ -138,6 +139,7 @@ export function openTable(root, params) {
     } }, h("label", { for: "typed-action" }, "Type an action (card notation)"), input, h("button", { type: "submit" }, "Send"));
   }
 
+  window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
   seat.open();
   return () => seat.close();
 }
