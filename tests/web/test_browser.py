@@ -184,7 +184,7 @@ def test_the_lobby_makes_a_table_and_gives_its_links(server: ServerProcess, brow
 # --- a hand against a bot -------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("PROTO-3", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-10")
+@pytest.mark.rule("PROTO-1", "PROTO-3", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-10")
 def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(server: ServerProcess, browser: Browser) -> None:
     b = browser
     b.open(GAME["link"])

@@ -76,7 +76,7 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
   }
   if (byCard.knock.size) {
     section.append(h("button", { type: "button", class: "toggle", "aria-pressed": knockMode ? "true" : "false",
-      disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, knockMode ? "Knock: on" : "Knock"));
+      disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, "Knock"));
   }
   const list = h("ul", { class: "action-list" });
   for (const a of plain) {
