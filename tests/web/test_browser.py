@@ -9,10 +9,12 @@ in ``out/screenshots/``. One browser session and one server serve the whole modu
 
 from __future__ import annotations
 
+import http.server
 import json
 import re
 import subprocess
 import sys
+import threading
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -179,6 +181,53 @@ def test_the_lobby_makes_a_table_and_gives_its_links(server: ServerProcess, brow
     assert "token=" in GAME["link"] and len(b.find("a.seat-link")) == 1  # one person, one capability link
     b.wait(lambda: GAME["table"] in b.text("table.tables"), message="the table in the list")
     assert not b.errors()
+
+
+@pytest.mark.rule("PROTO-4")
+def test_a_page_of_another_origin_can_neither_connect_nor_make_a_table(server: ServerProcess, browser: Browser) -> None:
+    """The lobby's own page made a table and its table page connects (above and below); a page from another
+    origin (another local port) is refused at the WebSocket's handshake, and its request to make a table makes none."""
+    b = browser
+    with urllib.request.urlopen(f"{server.url}/api/tables", timeout=10) as response:
+        before = len(json.loads(response.read())["tables"])
+    elsewhere = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Elsewhere)
+    threading.Thread(target=elsewhere.serve_forever, daemon=True).start()
+    b.open(f"http://127.0.0.1:{elsewhere.server_address[1]}/")
+    outcome = b.driver.execute_async_script(
+        """const done = arguments[arguments.length - 1];
+           const socket = new Promise((settle) => {
+             const ws = new WebSocket(arguments[0]);
+             ws.onopen = () => settle("open");
+             ws.onclose = (e) => settle("closed " + e.code);
+           });
+           const made = fetch(arguments[1], {method: "POST", mode: "no-cors", headers: {"content-type": "text/plain"},
+             body: JSON.stringify({preset: "standard", seats: [{player: "bot"}, {player: "bot"}]})})
+             .then(() => "answered", () => "failed");
+           Promise.all([socket, made]).then((r) => done(r.join(", ")));""",
+        server.ws,
+        f"{server.url}/api/tables",
+    )
+    elsewhere.shutdown()
+    elsewhere.server_close()
+    b.errors()  # the refused handshake is logged: drained here, so that later pages' checks see only their own
+    assert outcome.startswith("closed") and outcome.endswith("answered"), outcome  # the handshake was refused
+    with urllib.request.urlopen(f"{server.url}/api/tables", timeout=10) as response:
+        assert len(json.loads(response.read())["tables"]) == before
+
+
+class Elsewhere(http.server.BaseHTTPRequestHandler):
+    """A page of another origin."""
+
+    def do_GET(self) -> None:
+        body = b"<!doctype html><html lang=en><title>elsewhere</title><p>elsewhere</p></html>"
+        self.send_response(200)
+        self.send_header("content-type", "text/html")
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
 
 
 # --- a hand against a bot -------------------------------------------------------------------------------
