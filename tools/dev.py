@@ -44,7 +44,33 @@ def setup() -> None:
     STAMP.write_text(want)
 
 
+#: The browser the browser tests drive (tests/web/browser.py): Debian's chromium and its driver.
+BROWSER = (Path("/usr/bin/chromium"), Path("/usr/bin/chromedriver"))
+
+
+def ensure_browser() -> None:
+    """Install Debian's chromium and chromium-driver when either is missing (as root, with apt-get): the
+    browser tests never skip for want of a browser."""
+    missing = [str(p) for p in BROWSER if not p.exists()]
+    if not missing:
+        return
+    print(f"the browser tests need {', '.join(missing)}: installing Debian's chromium and chromium-driver", flush=True)
+    if os.name != "posix" or os.geteuid() != 0:
+        sys.exit(
+            "installing chromium needs root: run as root, or first: sudo apt-get install -y chromium chromium-driver"
+        )
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    for cmd in (["apt-get", "update"], ["apt-get", "install", "-y", "chromium", "chromium-driver"]):
+        print("+", " ".join(cmd), flush=True)
+        if subprocess.call(cmd, env=env) != 0:
+            sys.exit(f"{' '.join(cmd)} failed: the browser tests cannot run without chromium")
+    still = [str(p) for p in BROWSER if not p.exists()]
+    if still:
+        sys.exit(f"chromium was installed but {', '.join(still)} is still missing")
+
+
 def test(extra: list[str]) -> int:
+    ensure_browser()
     steps: list[list[str | Path]] = [
         [PY, "-m", "ruff", "check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],

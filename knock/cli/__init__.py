@@ -18,9 +18,10 @@ from rich.markup import escape
 from engine.errors import KnockError
 from knock.cli import games, logs, spec
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
+from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app, expand_optional
 
-__all__ = ["app", "games", "logs", "main", "serve", "spec"]
+__all__ = ["app", "games", "logs", "main", "serve", "spec", "view"]
 
 #: Exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
 EXIT_INTERRUPTED = 130

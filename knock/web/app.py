@@ -28,7 +28,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.bots import BOT_NAMES
 from engine.rules import PRESETS, RuleSet
-from knock.web import protocol
+from knock.web import protocol, replay_api
 from knock.web.hub import OUTBOX_LIMIT, Connection, Hub
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
@@ -158,6 +158,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table}", one_table),
         Route("/api/tables/{table}/log", table_log),
         WebSocketRoute("/ws", socket),
+        *replay_api.routes(),  # POST /api/replay: a log's transcript for replay mode (knock.web.replay_api)
         Mount("/static", StaticFiles(directory=STATIC)),
         Mount("/", StaticFiles(directory=STATIC, html=True)),
     ]

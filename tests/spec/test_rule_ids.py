@@ -1,5 +1,5 @@
-"""Every rule id in spec/rules.md and spec/log-format.md has a test and is cited by the code;
-code and tests cite only ids that exist."""
+"""Every rule id in the spec (rules, log format, conformance, environments, the table protocol) has a test and is
+cited by the code; code and tests cite only ids that exist."""
 
 from __future__ import annotations
 

@@ -1,0 +1,105 @@
+// The seat's legal actions (sent by the server, in the engine's notation) as controls with names in words.
+import { h } from "./dom.js";
+import { cardName, cardText, meldName } from "./cards.js";
+
+const CARD = /^[A2-9TJQK][cdhs]$/;
+
+function melds(text) {
+  return text.split(" ").filter(Boolean).map((m) => m.split("-"));
+}
+
+/** An action's words, for its button's name: "discard king of hearts", "take the upcard (seven of clubs)". */
+export function actionName(action, view) {
+  const [verb, ...rest] = action.split(" ");
+  const arg = rest.join(" ");
+  switch (verb) {
+    case "take": return `take the upcard${view && view.discard_top ? ` (${cardName(view.discard_top)})` : ""}`;
+    case "pass": return "pass the upcard";
+    case "draw": return "draw from the stock";
+    case "pickup": return `take ${view && view.discard_top ? cardName(view.discard_top) : "the top card"} from the discard pile`;
+    case "discard": return CARD.test(arg) ? `discard ${cardName(arg)}` : action;
+    case "knock": return CARD.test(arg) ? `knock, discarding ${cardName(arg)} face down` : action;
+    case "big-gin": return "declare big gin";
+    case "decline": return "leave the last discard (the hand is dead)";
+    case "spread": return `spread ${melds(arg).map(meldName).join("; ")}`;
+    case "layoff": {
+      const parts = arg.split(" ").filter(Boolean);
+      const shown = parts.filter((p) => !p.includes(">")).map((m) => meldName(m.split("-")));
+      const laid = parts.filter((p) => p.includes(">")).map((p) => {
+        const [card, onto] = p.split(">");
+        return `${cardName(card)} onto ${meldName(onto.split("-"))}`;
+      });
+      return `show ${shown.length ? shown.join("; ") : "no melds"}, lay off ${laid.length ? laid.join(", ") : "nothing"}`;
+    }
+    case "advise": {
+      const [, ...advice] = rest; // "advise p1 discard Kh"
+      return `advise the captain: ${actionName(advice.join(" "), view)}`;
+    }
+    default: return action;
+  }
+}
+
+/** Visible text for an action's button: its words, or for a spread or layoff its notation with suit symbols. */
+export function actionText(action, view) {
+  if (/^(spread|layoff|advise) /.test(action)) return action.replace(/\b([A2-9TJQK])([cdhs])\b/g, (m) => cardText(m));
+  const words = actionName(action, view);
+  return words[0].toUpperCase() + words.slice(1);
+}
+
+/** The actions the hand's cards stand for: a card's discard or knock; the rest become buttons. */
+export function splitActions(legal) {
+  const byCard = { discard: new Map(), knock: new Map() };
+  const other = [];
+  for (const a of legal) {
+    const [verb, arg] = a.split(" ");
+    if ((verb === "discard" || verb === "knock") && CARD.test(arg || "")) byCard[verb].set(arg, a);
+    else other.push(a);
+  }
+  return { byCard, other };
+}
+
+/** The controls: a button for each action that is not a card's (and a knock toggle when knocking is legal). */
+export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled }) {
+  const { byCard, other } = splitActions(legal);
+  const advice = other.filter((a) => a.startsWith("advise "));
+  const plain = other.filter((a) => !a.startsWith("advise "));
+  const section = h("section", { class: "actions", "aria-labelledby": "actions-title" },
+    h("h3", { id: "actions-title" }, legal.length ? "Your move" : "Waiting"));
+  if (!legal.length) {
+    section.append(h("p", { class: "muted" }, view && view.to_act !== null ? `p${view.to_act} is to act.` : "Nobody is to act."));
+    return section;
+  }
+  if (byCard.discard.size || byCard.knock.size) {
+    section.append(h("p", { class: "hint" }, knockMode
+      ? "Choose the card to discard face down as you knock."
+      : "Choose a card of your hand to discard."));
+  }
+  if (byCard.knock.size) {
+    section.append(h("button", { type: "button", class: "toggle", "aria-pressed": knockMode ? "true" : "false",
+      disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, "Knock"));
+  }
+  const list = h("ul", { class: "action-list" });
+  for (const a of plain) {
+    list.append(h("li", {}, h("button", { type: "button", class: "action", "aria-label": actionName(a, view),
+      "data-action": a, disabled: disabled || null, onclick: () => send(a) }, actionText(a, view))));
+  }
+  if (plain.length) section.append(list);
+  if (advice.length) {
+    section.append(h("h4", {}, "Advise the captain"));
+    section.append(h("ul", { class: "action-list advice-list" }, advice.map((a) => h("li", {},
+      h("button", { type: "button", class: "action", "aria-label": actionName(a, view), "data-action": a,
+        disabled: disabled || null, onclick: () => send(a) }, actionText(a.split(" ").slice(2).join(" "), view))))));
+  }
+  return section;
+}
+
+/** What clicking a card of the hand does now: {name, run} or null. */
+export function cardActionFor(legal, { send, knockMode, disabled }) {
+  const { byCard } = splitActions(legal);
+  return (card) => {
+    if (disabled) return null;
+    const action = knockMode ? byCard.knock.get(card) : byCard.discard.get(card);
+    if (!action) return null;
+    return { name: knockMode ? `knock with ${cardName(card)}` : `discard ${cardName(card)}`, run: () => send(action) };
+  };
+}

@@ -1,0 +1,296 @@
+"""A log as the replay client draws it: the verdict, the digest, and every record from every perspective.
+
+Rules: LOG-13 (the verdict), LOG-6 (the digest), LOG-8 (strict replay), LOG-12 (a per-seat view), PROTO-5 and
+PROTO-6 (what a seat and a spectator see). ``transcript(data)`` never raises: whatever the bytes, it answers
+with ``replay.verdict.judge``'s verdict and the records it could read before the first fault.
+
+The browser only draws what this module computes. A full log is replayed strictly and, after each record, the
+game is written from each perspective: ``full`` (every card, for an auditor), each seat (its view through
+``engine.visibility``: ``Match.observation`` and a ``SeatLens``, written by ``knock.web.views`` exactly as the
+table protocol sends it) and ``spectator`` (``observe_spectator``, ``SeatLens(rules, None)``). A per-seat view
+(LOG-11) is replayed in public mode and has one perspective, its seat's (``knock.web.replay_views``).
+
+Views repeat (a checkpoint changes nothing anyone sees) and score sheets grow slowly, so each distinct view and
+sheet is stored once: a step names its views by their place in ``views``, a view its sheet by its place in
+``sheets``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from engine.cards import from_mask, sort_cards, to_mask
+from engine.errors import render
+from engine.events import GameOver, HandEnded, HandStarted, MatchEvent
+from engine.match import Match
+from engine.melds import best_arrangement
+from engine.visibility import SeatLens, Seen, observe_spectator
+from knock.web import views
+from knock.web.protocol import Message
+from replay.log import Header, LogError, LogReader
+from replay.replayer import Replayer
+from replay.verdict import Verdict, judge
+
+#: The format of a transcript (the replay client checks the major number).
+FORMAT = "knock-transcript"
+VERSION = (1, 0)
+#: The records a transcript draws at most; a longer log is judged whole and drawn up to here (memory stays bounded).
+MAX_STEPS = 4000
+#: The perspective that sees every card.
+FULL = "full"
+SPECTATOR = "spectator"
+
+#: Framing records, which stand for no engine event, by their first field (LOG-2, LOG-6, LOG-10).
+_FRAMING = {8: "checkpoint", 9: "trailer", 10: "shuffle commitment", 11: "salt revealed"}
+
+
+class _Interned:
+    """Values stored once each (by their JSON text), named by their place."""
+
+    def __init__(self) -> None:
+        self.items: list[Any] = []
+        self._index: dict[str, int] = {}
+
+    def add(self, value: Any) -> int:
+        key = json.dumps(value, separators=(",", ":"))  # the views' keys come in one order: no need to sort
+        at = self._index.get(key)
+        if at is None:
+            at = self._index[key] = len(self.items)
+            self.items.append(value)
+        return at
+
+
+class Builder:
+    """The transcript being written: its steps, its distinct views and sheets."""
+
+    def __init__(self) -> None:
+        self.steps: list[Message] = []
+        self.views = _Interned()
+        self.sheets = _Interned()
+        self.truncated = False
+        self._sheet: tuple[object, int] | None = None  # the last sheet stored (one object serves a whole step)
+
+    def view(self, body: Message | None) -> int | None:
+        if body is None:
+            return None
+        body = dict(body)
+        sheet = body["sheet"]
+        if self._sheet is None or self._sheet[0] is not sheet:
+            self._sheet = (sheet, self.sheets.add(sheet))
+        body["sheet"] = self._sheet[1]
+        return self.views.add(body)
+
+    def step(
+        self, record: int, hand: int, label: str, seen: dict[str, list[str]], shown: dict[str, Message | None]
+    ) -> bool:
+        """Add one record's step; False once the transcript is full (MAX_STEPS)."""
+        if len(self.steps) >= MAX_STEPS:
+            self.truncated = True
+            return False
+        self.steps.append({"record": record, "hand": hand, "label": label, "events": seen,
+                           "views": {k: self.view(v) for k, v in shown.items()}})  # fmt: skip
+        return True
+
+
+def transcript(data: bytes, *, name: str = "") -> Message:
+    """Everything the replay client draws of ``data``: never raises. Rules: LOG-13, LOG-6, PROTO-5, PROTO-6.
+
+    >>> from engine.bots import GreedyBot, play_match
+    >>> from replay.log import write_log
+    >>> t = transcript(write_log(play_match(Match.new(seed=5), [GreedyBot(), GreedyBot()])))
+    >>> t["verdict"]["verdict"], [p["key"] for p in t["perspectives"]], t["steps"][-1]["label"]
+    ('pass', ['full', '0', '1', 'spectator'], 'trailer')
+    """
+    verdict = judge(data)
+    out = Builder()
+    header: Header | None = None
+    perspectives: list[Message] = []
+    problem: str | None = None
+    try:
+        header = LogReader(data).header
+        if header.view is None:
+            perspectives = _perspectives(header)
+            _full_log(data, out)
+        else:
+            from knock.web.replay_views import view_log  # a view's own reader: public replay (LOG-12)
+
+            perspectives = [_seat_perspective(header, header.view)]
+            view_log(data, header, out)
+    except LogError:
+        pass  # where the log goes wrong is the verdict's to say; the steps stop before it
+    except Exception as err:  # a bug drawing the log: the verdict stands, the steps stop, and it is said
+        problem = f"the transcript stops early: {type(err).__name__}: {render(str(err))}"
+    return {
+        "format": FORMAT,
+        "version": list(VERSION),
+        "name": name,
+        "bytes": len(data),
+        "sha256": hashlib.sha256(data).hexdigest(),
+        "verdict": _verdict(verdict),
+        "digest": verdict.digest.hex() if verdict.digest is not None else None,
+        "header": _header(header),
+        "perspectives": perspectives,
+        "steps": out.steps,
+        "views": out.views.items,
+        "sheets": out.sheets.items,
+        "truncated": out.truncated,
+        "max_steps": MAX_STEPS,
+        "problem": problem,
+    }
+
+
+def _verdict(v: Verdict) -> Message:
+    """The verdict in words as well as fields: pass, unfinished at N, fail at record N under a rule."""
+    data = v.to_json()
+    if v.kind == "pass":
+        data["summary"] = f"pass: {v.message}"
+    elif v.kind == "unfinished":
+        data["summary"] = f"unfinished at record {v.record}: {v.message}"
+    else:
+        where = f"record {v.record}" if v.record is not None else "no record"
+        rule = f" ({v.rule})" if v.rule else ""
+        message = v.message.removeprefix(f"{v.rule}: ").removeprefix(f"record {v.record}: ")
+        data["summary"] = f"fail at {where}{rule}: {message}"
+    return data
+
+
+def _header(header: Header | None) -> Message | None:
+    if header is None:
+        return None
+    return {"version": list(header.version), "engine": header.engine, "rules": header.rules,
+            "players": list(header.players), "commitments": header.commitments, "view": header.view}  # fmt: skip
+
+
+def _seat_perspective(header: Header, seat: int) -> Message:
+    name = header.players[seat] if 0 <= seat < len(header.players) else ""
+    return {"key": str(seat), "seat": seat, "label": f"p{seat} {name}".strip()}
+
+
+def _perspectives(header: Header) -> list[Message]:
+    seats = [_seat_perspective(header, s) for s in range(len(header.players))]
+    return [{"key": FULL, "seat": None, "label": "full view (every card)"}, *seats,
+            {"key": SPECTATOR, "seat": None, "label": "spectator"}]  # fmt: skip
+
+
+# --- a full log ----------------------------------------------------------------------------------
+
+
+class _Eyes:
+    """Every perspective's lens on the game and the current hand's events as it saw them."""
+
+    def __init__(self, match: Match) -> None:
+        players = match.rules.players
+        self.keys: list[str] = [FULL, *map(str, range(players)), SPECTATOR]
+        self.lenses: dict[str, SeatLens | None] = {FULL: None, SPECTATOR: SeatLens(match.rules, None)}
+        for s in range(players):
+            self.lenses[str(s)] = SeatLens(match.rules, s)
+        self.seen: dict[str, list[Seen]] = {k: [] for k in self.keys}
+        self.hand = 0
+        self.started = False
+
+    def see(self, event: MatchEvent) -> dict[str, str]:
+        """``event`` through every lens: its text as each perspective saw it."""
+        if isinstance(event, HandStarted):
+            self.hand, self.started = event.number, True
+            for k in self.keys:
+                self.seen[k] = []
+        out: dict[str, str] = {}
+        for k in self.keys:
+            lens = self.lenses[k]
+            seen: Seen = event if lens is None else lens.see(event)
+            self.seen[k].append(seen)
+            out[k] = str(seen)
+        return out
+
+
+def _full_log(data: bytes, out: Builder) -> None:
+    """A full log's steps: every record with the game after it, from every perspective (LOG-8)."""
+    states = Replayer(data).states()
+    eyes: _Eyes | None = None
+    fed = 0
+    for state in states:
+        match = state.match
+        if eyes is None:
+            eyes = _Eyes(match)
+        seen: dict[str, list[str]] = {k: [] for k in eyes.keys}
+        if state.event is not None:
+            upto = _position(match.events, state.event, fed)
+            for e in match.events[fed : upto + 1]:
+                for k, text in eyes.see(e).items():
+                    seen[k].append(text)
+            fed = upto + 1
+        label = str(state.event) if state.event is not None else _framing(state.record)
+        shown = _shown(match, eyes) if eyes.started else dict.fromkeys(eyes.keys)
+        if not out.step(state.index, eyes.hand, label, seen, shown):
+            return
+
+
+def _position(events: list[MatchEvent], event: MatchEvent, start: int) -> int:
+    """Where ``event`` (this very object) stands in the game's events, from ``start`` on."""
+    for i in range(start, len(events)):
+        if events[i] is event:
+            return i
+    return start - 1  # already fed (a record standing for an event seen with an earlier record)
+
+
+def _framing(record: Any) -> str:
+    kind = record[0] if isinstance(record, list) and record else None
+    return _FRAMING.get(kind, "record") if type(kind) is int else "record"
+
+
+def _shown(match: Match, eyes: _Eyes) -> dict[str, Message | None]:
+    """The game now from every perspective."""
+    numbered = [(e.number, e.result) for e in match.events if isinstance(e, HandEnded)]
+    over = any(isinstance(e, GameOver) for e in match.events)
+    pub = views.Public(match.rules, match.roles(), numbered, match.standings(), over)
+    shown: dict[str, Message | None] = {}
+    for k in eyes.keys:
+        if k == FULL:
+            shown[k] = full_view(match, pub, eyes.seen[k])
+        elif k == SPECTATOR:
+            shown[k] = views.spectator_view(observe_spectator(match), pub, eyes.seen[k])
+        else:
+            shown[k] = views.seat_view(match.observation(int(k)), pub, eyes.seen[k])
+    return shown
+
+
+def full_view(match: Match, pub: views.Public, seen: list[Seen]) -> Message:
+    """The game with every card shown (an auditor of a full log sees it all): the spectator's view with each
+    dealt seat's hand, its best melds and deadwood, the stock in order (top first) and the knock's face-down card.
+    """
+    body = views.spectator_view(observe_spectator(match), pub, seen)
+    hand = match.hand
+    assert hand is not None
+    hands = []
+    for seat in hand.seats:
+        cards = from_mask(hand.hands[seat])
+        arr = best_arrangement(to_mask(cards)) if cards else None
+        hands.append({
+            "seat": seat, "cards": views.card_list(sort_cards(cards)),
+            "melds": views.meld_list(arr.melds) if arr is not None else [],
+            "deadwood_cards": views.card_list(arr.deadwood_cards) if arr is not None else [],
+            "deadwood": arr.deadwood if arr is not None else 0,
+        })  # fmt: skip
+    body.update({
+        "role": FULL,
+        "hands": hands,
+        "stock_cards": views.card_list(reversed(hand.stock)),
+        "knock_discard": str(hand.knock_card) if hand.knock_card is not None else None,
+        "taken": str(hand.taken) if hand.taken is not None else None,
+    })  # fmt: skip
+    return body
+
+
+def steps_of(t: Message, key: str) -> Iterator[tuple[Message, Message | None]]:
+    """Each step of a transcript with its view from perspective ``key``, the sheet put back (for tests, tools)."""
+    for step in t["steps"]:
+        at = step["views"].get(key)
+        if at is None:
+            yield step, None
+            continue
+        body = dict(t["views"][at])
+        body["sheet"] = t["sheets"][body["sheet"]]
+        yield step, body
