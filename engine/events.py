@@ -27,10 +27,13 @@ class Dealt:
     seats: tuple[int, int] = (0, 1)
 
     def __str__(self) -> str:
+        # A seat's view of the deal (engine.visibility) leaves out the hands it may not see and the stock's order.
         a, b = self.seats
+        shown = [f"[{fmt(sorted(held))}]" if held else "(not shown)" for held in self.hands]
+        stock = f", stock {len(self.stock)}" if self.stock else ""
         return (
-            f"deal by p{self.dealer}: p{a} [{fmt(sorted(self.hands[0]))}] p{b} [{fmt(sorted(self.hands[1]))}]"
-            f" upcard {self.upcard} (knock limit {self.knock_limit}), stock {len(self.stock)}"
+            f"deal by p{self.dealer}: p{a} {shown[0]} p{b} {shown[1]}"
+            f" upcard {self.upcard} (knock limit {self.knock_limit}){stock}"
         )
 
 
