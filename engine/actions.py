@@ -151,6 +151,20 @@ Action: TypeAlias = (
     TakeUpcard | PassUpcard | DrawStock | DrawDiscard | Discard | Knock | BigGin | DeclineWall | Spread | LayOff
 )
 
+
+def shown_mask(action: object) -> int:
+    """The cards a spread or a defender's answer lays on the table: its melds and, for an answer, the cards it
+    lays off (0 for any other action). What is left of the hand is its deadwood. Rules: KNOCK-4, LAY-5."""
+    used = 0
+    if isinstance(action, Spread | LayOff):
+        for m in action.melds:
+            used |= m.mask
+    if isinstance(action, LayOff):
+        for lo in action.layoffs:
+            used |= lo.card.bit
+    return used
+
+
 ACTION_TYPES: tuple[type[Action], ...] = (
     PassUpcard,
     TakeUpcard,

@@ -11,7 +11,18 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
-from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, LayOff, PassUpcard, Spread, TakeUpcard
+from engine.actions import (
+    Action,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    PassUpcard,
+    Spread,
+    TakeUpcard,
+    shown_mask,
+)
 from engine.cards import to_mask
 from engine.hand import Hand
 from engine.match import Match
@@ -149,11 +160,7 @@ def showdown_choice(obs: Observation, legal: Sequence[Action]) -> Action:
 
 def _spread_key(action: Action, mask: int) -> tuple[int, int]:
     assert isinstance(action, Spread)
-    used = 0
-    for m in action.melds:
-        used |= m.mask
-    left = mask & ~used
-    return (value(left), sum(m.open_ends() for m in action.melds))
+    return (value(mask & ~shown_mask(action)), sum(m.open_ends() for m in action.melds))
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:

@@ -19,10 +19,9 @@ from engine.actions import (
     DrawDiscard,
     DrawStock,
     Knock,
-    LayOff,
     PassUpcard,
-    Spread,
     TakeUpcard,
+    shown_mask,
 )
 from engine.cards import DECK, Card, Suit, to_mask
 from engine.errors import IllegalAction
@@ -157,14 +156,7 @@ def showdown_options(legal: Sequence[Action], hand: Sequence[Card]) -> list[Acti
     held = to_mask(hand)
 
     def left(a: Action) -> int:
-        used = 0
-        if isinstance(a, Spread | LayOff):
-            for m in a.melds:
-                used |= m.mask
-        if isinstance(a, LayOff):
-            for lo in a.layoffs:
-                used |= lo.card.bit
-        return value(held & ~used)
+        return value(held & ~shown_mask(a))
 
     ranked = sorted(range(len(legal)), key=lambda i: (left(legal[i]), i))
     return [legal[i] for i in ranked[: T.SHOWDOWN_CHOICES]]

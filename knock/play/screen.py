@@ -23,6 +23,7 @@ from engine.actions import (
     PassUpcard,
     Spread,
     TakeUpcard,
+    shown_mask,
 )
 from engine.cards import Card, fmt, from_mask, to_mask
 from engine.events import (
@@ -340,23 +341,14 @@ def after_taking(obs: Observation, mask: int, card: Card) -> int:
 
 def _left(action: Action, mask: int) -> int:
     """The deadwood a spread or an answer leaves."""
-    used = 0
-    for m in action.melds if isinstance(action, Spread | LayOff) else ():
-        used |= m.mask
-    if isinstance(action, LayOff):
-        used |= to_mask(lo.card for lo in action.layoffs)
-    return value(mask & ~used)
+    return value(mask & ~shown_mask(action))
 
 
 def _showdown_text(action: Action, mask: int, obs: Observation) -> str:
-    used = 0
-    for m in action.melds if isinstance(action, Spread | LayOff) else ():
-        used |= m.mask
+    left = from_mask(mask & ~shown_mask(action))
     if isinstance(action, LayOff):
-        used |= to_mask(lo.card for lo in action.layoffs)
-        return answer_text(action.melds, action.layoffs, from_mask(mask & ~used))
+        return answer_text(action.melds, action.layoffs, left)
     assert isinstance(action, Spread)
-    left = from_mask(mask & ~used)
     return f"spread {meld_text(action.melds) or 'no melds'} — " + (
         "gin" if not left else f"deadwood {fmt(left)} = {sum(c.value for c in left)}"
     )

@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.actions import LayOff, Spread, parse_match_action
+from engine.actions import parse_match_action, shown_mask
 from engine.cards import Card, to_mask
 from engine.melds import deadwood, knock_deadwood, value
 from knock.web.protocol import PROTOCOL, Message
@@ -61,15 +61,7 @@ def choose(frame: Message, rng: random.Random | None = None, *, advise: float = 
 
 def _left(text: str, mask: int) -> int:
     """The deadwood a spread or a defence leaves (its unmelded cards' value)."""
-    action = parse_match_action(text, 0)
-    used = 0
-    if isinstance(action, Spread | LayOff):
-        for m in action.melds:
-            used |= m.mask
-    if isinstance(action, LayOff):
-        for lo in action.layoffs:
-            used |= lo.card.bit
-    return value(mask & ~used)
+    return value(mask & ~shown_mask(parse_match_action(text, 0)))
 
 
 class Client:
