@@ -166,7 +166,7 @@ def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResu
             lo, hi = st.bounds[seat]
             dw = result.deadwood_of(seat)
             if not lo <= dw <= hi:
-                rule = "KNOCK-4" if seat == knocker else "LAY-6"
+                rule = "KNOCK-4" if seat == knocker else "LAY-6" if st.defence is not None else "LAY-2"
                 shown = f"{lo}" if lo == hi else f"{lo} to {hi}"
                 raise LogError(rule, at, f"p{seat}'s deadwood is {dw} in the result, {shown} by the showdown")
         kd, dd = result.deadwood_of(knocker), result.deadwood_of(other_seat(st.seats, knocker))

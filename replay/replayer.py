@@ -204,6 +204,9 @@ class Strict:
     # --- the draw and the deals ------------------------------------------------------------------
 
     def _cut(self, row: Row, entry: Entry) -> At:
+        drawn = sum(len(c.record[2]) for c in self._held if c.record[0] == T_CUT) + len(entry.record[2])
+        if drawn > 52:  # held until the first deal: at most one deck's cards (LOG-15)
+            raise ReplayError("MATCH-7", entry.index, "the draw takes more cards than one deck holds")
         self._held.append(entry)  # the draw is checked with the first deal, when the engine makes it
         return At.CUT
 

@@ -95,3 +95,17 @@ def test_the_reader_benchmark_runs_and_prints_its_table(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     rows = [line.split() for line in done.stdout.splitlines() if line.startswith("dead ")]
     assert [(r[2], r[5]) for r in rows] == [("log", "pass"), ("view", "pass")], done.stdout
+
+
+@pytest.mark.rule("LOG-15", "MATCH-7")
+@pytest.mark.parametrize("view", [None, 0])
+def test_a_draw_longer_than_a_deck_is_refused_not_held(view: int | None) -> None:
+    """The draw's records wait for the first deal (it checks them): no more than one deck's cards may wait."""
+    from engine.rules import RuleSet
+    from replay.codec import pack
+    from replay.log import Header
+
+    head = pack(Header((1, 0), "a forger", RuleSet().to_dict(), ("a", "b"), view=view).to_wire())
+    rounds = b"".join(pack([0, [0, 1], bytes((i % 52, (i + 1) % 52))]) for i in range(10_000))
+    verdict = judge(head + rounds)
+    assert (verdict.kind, verdict.rule, verdict.record) == ("fail", "MATCH-7", 27)

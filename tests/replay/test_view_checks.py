@@ -351,3 +351,19 @@ def test_every_seats_view_of_an_honest_game_passes_every_check(preset: str, opti
         for seat in range(rules.players):
             header, body = view(m, seat, commit_key=b"k" if seed == 1 else None)
             assert honest(header, body).kind == "pass"
+
+
+@pytest.mark.rule("LOG-14", "LAY-2", "SCORE-1")
+def test_after_gin_the_defenders_deadwood_is_his_minimum() -> None:
+    m = next(g for g in (played(STANDARD, seed, hands=1) for seed in range(200)) if g.results[0].kind.value == "gin")
+    r = m.results[0]
+    assert r.defender is not None
+    header, body = view(m, r.defender)
+    at = where(body, Kind.RESULT)
+    rec = list(body[at])
+    rec[6 if r.defender == r.seats[0] else 7] += 1  # what he would have left had he melded worse
+    rec[4] += 1
+    rec[10] = [s + (1 if i == r.winner else 0) for i, s in enumerate(rec[10])]
+    body[at] = rec
+    verdict = refused(header, body)
+    assert (verdict.rule, verdict.record) == ("LAY-2", at + 1)
