@@ -143,6 +143,15 @@ def check_layoff(st: PublicState, entry: Entry) -> None:
     st.defence = (tuple(m.cards for m in answer.melds), tuple((lo.card, lo.onto.cards) for lo in answer.layoffs))
 
 
+def _stated(r: HandResult) -> str:
+    """A result as its record states it (``str`` is for results the engine gives; a forged one may be none)."""
+    by = "" if r.knocker is None else f" by p{r.knocker}"
+    who = "no winner" if r.winner is None else f"p{r.winner} scores {r.points}"
+    deadwood = "" if r.deadwood is None else f", deadwood {r.deadwood[0]} and {r.deadwood[1]}"
+    why = f" ({r.reason})" if r.reason else ""
+    return f"{r.kind.value}{by}{why}: {who}{deadwood}, multiplier {r.multiplier}"
+
+
 def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResult, record: Any, entry: Entry) -> None:
     """A hand's result against how the hand ended and the deadwood shown, then the running scores against
     every result so far (the result enters ``tally``). Rules: DEAD-1 .. DEAD-3, KNOCK-2, SCORE-1 .. SCORE-6,
@@ -154,12 +163,14 @@ def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResu
         want = dead_result(st.dead_reason, st.seats)
         if result != want:
             raise LogError(DEAD_RULES[st.dead_reason], at, f"the hand died ({st.dead_reason}): its result is "
-                           f"'{want}', not '{result}'")  # fmt: skip
+                           f"'{want}', not '{_stated(result)}'")  # fmt: skip
     else:
         knocker = st.knocker
         multiplier = 2 if rules.spades_double and st.upcard is not None and st.upcard.suit is Suit.SPADES else 1
         if result.knocker != knocker or result.deadwood is None or result.kind is ResultKind.DEAD:
-            raise LogError("LOG-14", at, f"p{knocker} knocked: the result must score his knock, not '{result}'")
+            raise LogError(
+                "LOG-14", at, f"p{knocker} knocked: the result must score his knock, not '{_stated(result)}'"
+            )
         if result.multiplier != multiplier:
             raise LogError("OKLA-4", at, f"the hand's multiplier is {multiplier}, the result says {result.multiplier}")
         for seat in st.seats:
@@ -175,7 +186,7 @@ def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResu
         want = score_hand(rules, knocker, kd, dd, big_gin=st.big_gin, multiplier=multiplier, seats=st.seats)
         if result != want:
             rule = "SCORE-6" if (want.kind, want.points) == (result.kind, result.points) else SCORE_RULES[want.kind]
-            raise LogError(rule, at, f"the deadwood shown scores '{want}', the result says '{result}'")
+            raise LogError(rule, at, f"the deadwood shown scores '{want}', the result says '{_stated(result)}'")
     tally.add(result)
     running = tally.standings().running
     if tuple(record[10]) != running:
