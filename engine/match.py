@@ -429,7 +429,7 @@ def next_roles(
     rules: RuleSet, dealer: int, seats: tuple[int, int], sitter: int | None, winner: int | None
 ) -> tuple[int, tuple[int, int], int | None]:
     """The next hand's dealer, seats and sitter after a hand won by ``winner`` (None: no winner), from this
-    hand's roles: a question of public facts only (a seat's view checks it too, LOG-14).
+    hand's roles: a question of public facts only (a seat's view checks it too, LOG-16).
     Rules: MATCH-4, MATCH-5, THREE-4, THREE-5."""
     if sitter is None:
         if winner is None:

@@ -7,7 +7,7 @@ cards each seat holds), the discard pile, the stock, the cards the seat holds or
 seat took from the pile, the spreads and every result. It refuses a view in which the seat discards a card it
 does not hold, an opponent discards one the seat holds, a drawn card was seen before, more cards are drawn
 than the stock holds, or a record stands where the grammar does not allow it; and everything else the seat
-can check (LOG-14): the rules of play on public facts (OFFER-4, TURN-4, DEAD-2, KNOCK-6, THREE-7, LOG-10),
+can check (LOG-16): the rules of play on public facts (OFFER-4, TURN-4, DEAD-2, KNOCK-6, THREE-7, LOG-10),
 and, through ``replay.reckoning``, the roles, the showdown, every result and score and the game's end.
 
 It holds the current hand's public state and the game's running totals, never the records behind them, so
@@ -148,7 +148,7 @@ class ViewReplayer:
 
 class Public:
     """A view's records as the seat sees them: the public rules, the seat's own cards (LOG-12), and every check
-    the seat can make of the roles, the showdown and the scores (LOG-14)."""
+    the seat can make of the roles, the showdown and the scores (LOG-16)."""
 
     def __init__(self, header: Header, rules: RuleSet, state: PublicState) -> None:
         self.header = header

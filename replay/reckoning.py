@@ -1,6 +1,6 @@
 """A view's showdowns, results and scores, checked as far as its seat can from what it was shown.
 
-Rule: LOG-14 (spec/log-format.md). A seat does not see its opponent's cards, but it sees the spread, the
+Rule: LOG-16 (spec/log-format.md). A seat does not see its opponent's cards, but it sees the spread, the
 defence, how many cards each seat holds, the upcard (so the knock limit and the multiplier) and how the hand
 ended; from those a view's reader checks the melds (MELD-1 .. MELD-3, LAY-1 .. LAY-5), that the showdown
 shows no card it saw elsewhere, each seat's deadwood (exactly for the cards it holds or advises on, within
@@ -75,7 +75,7 @@ def _elsewhere(st: PublicState, mask: int, seat: int, entry: Entry) -> None:
     clash = mask & seen
     if clash:
         card = next(c for c in DECK if clash & c.bit)
-        raise LogError("LOG-14", entry.index, f"p{seat} shows {card}, which the seat saw elsewhere")
+        raise LogError("LOG-16", entry.index, f"p{seat} shows {card}, which the seat saw elsewhere")
 
 
 def _bounds(st: PublicState, seat: int, shown: int, entry: Entry, *, known: bool = True) -> tuple[int, int]:
@@ -83,7 +83,7 @@ def _bounds(st: PublicState, seat: int, shown: int, entry: Entry, *, known: bool
     their value (``known``), every other card 1 to 10 points."""
     left = st.held[seat] - shown.bit_count()
     if left < 0:
-        raise LogError("LOG-14", entry.index, f"p{seat} shows {shown.bit_count()} cards and holds {st.held[seat]}")
+        raise LogError("LOG-16", entry.index, f"p{seat} shows {shown.bit_count()} cards and holds {st.held[seat]}")
     held_known = to_mask(st.known.get(seat, ())) & ~shown if known else 0
     unknown = left - held_known.bit_count()
     points = sum(c.value for c in DECK if held_known & c.bit)
@@ -169,7 +169,7 @@ def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResu
         multiplier = 2 if rules.spades_double and st.upcard is not None and st.upcard.suit is Suit.SPADES else 1
         if result.knocker != knocker or result.deadwood is None or result.kind is ResultKind.DEAD:
             raise LogError(
-                "LOG-14", at, f"p{knocker} knocked: the result must score his knock, not '{_stated(result)}'"
+                "LOG-16", at, f"p{knocker} knocked: the result must score his knock, not '{_stated(result)}'"
             )
         if result.multiplier != multiplier:
             raise LogError("OKLA-4", at, f"the hand's multiplier is {multiplier}, the result says {result.multiplier}")

@@ -1,4 +1,4 @@
-"""Forging per-seat views for the tests of what a seat checks (LOG-14): games played by a policy, their views as
+"""Forging per-seat views for the tests of what a seat checks (LOG-16): games played by a policy, their views as
 records, and a view resealed with a recomputed digest chain, so that only the forged record is wrong."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""What a seat checks of its view (LOG-14): forged views, their digest chain recomputed so that only the forged
+"""What a seat checks of its view (LOG-16): forged views, their digest chain recomputed so that only the forged
 record is wrong, are refused at that record under the rule it breaks; every honest view passes."""
 
 from __future__ import annotations
@@ -47,7 +47,7 @@ def hand_records(body: list[Any], number: int) -> range:
 # --- play, on public facts ------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("LOG-14", "OFFER-4")
+@pytest.mark.rule("LOG-16", "OFFER-4")
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_pickup_after_both_passed_the_upcard_is_refused(seat: int) -> None:
     header, body = view(played(STANDARD, 3, passing, hands=1), seat)
@@ -59,7 +59,7 @@ def test_a_pickup_after_both_passed_the_upcard_is_refused(seat: int) -> None:
     assert (verdict.rule, verdict.record) == ("OFFER-4", first_draw + 1)
 
 
-@pytest.mark.rule("LOG-14", "TURN-1", "OFFER-1", "OFFER-2")
+@pytest.mark.rule("LOG-16", "TURN-1", "OFFER-1", "OFFER-2")
 @pytest.mark.parametrize("forged", ["a decline after a draw", "a third pass", "a pass after a draw"])
 def test_an_action_of_another_phase_is_refused(forged: str) -> None:
     header, body = view(played(STANDARD, 3, passing, hands=1), 0)
@@ -74,7 +74,7 @@ def test_an_action_of_another_phase_is_refused(forged: str) -> None:
     assert (verdict.rule, verdict.record) == ("TURN-1", at + 1)
 
 
-@pytest.mark.rule("LOG-14", "TURN-4")
+@pytest.mark.rule("LOG-16", "TURN-4")
 @pytest.mark.parametrize("seat", [0, 1])
 def test_discarding_the_card_just_taken_is_refused(seat: int) -> None:
     header, body = view(played(STANDARD, 4, taking, hands=1), seat)
@@ -85,7 +85,7 @@ def test_discarding_the_card_just_taken_is_refused(seat: int) -> None:
     assert (verdict.rule, verdict.record) == ("TURN-4", take + 2)
 
 
-@pytest.mark.rule("LOG-14", "DEAD-2")
+@pytest.mark.rule("LOG-16", "DEAD-2")
 def test_the_last_discard_taken_must_be_followed_by_a_knock() -> None:
     rules = RuleSet(wall_pickup_to_knock=True)
     header, body = view(played(rules, 5, never_knocking, hands=1), 0)
@@ -95,7 +95,7 @@ def test_the_last_discard_taken_must_be_followed_by_a_knock() -> None:
     assert (verdict.rule, verdict.record) == ("DEAD-2", decline + 2)
 
 
-@pytest.mark.rule("LOG-14", "KNOCK-6")
+@pytest.mark.rule("LOG-16", "KNOCK-6")
 def test_big_gin_where_it_is_not_played_is_refused() -> None:
     header, body = view(played(STANDARD, 6, hands=1), 1)
     discard = where(body, Kind.DISCARD)
@@ -104,7 +104,7 @@ def test_big_gin_where_it_is_not_played_is_refused() -> None:
     assert (verdict.rule, verdict.record) == ("KNOCK-6", discard + 1)
 
 
-@pytest.mark.rule("LOG-14", "THREE-7")
+@pytest.mark.rule("LOG-16", "THREE-7")
 @pytest.mark.parametrize("forged", ["in a two-player game", "while the box acts", "a pass to discard"])
 def test_advice_only_from_the_sitter_to_the_captain_of_what_he_may_do(forged: str) -> None:
     if forged == "in a two-player game":
@@ -122,7 +122,7 @@ def test_advice_only_from_the_sitter_to_the_captain_of_what_he_may_do(forged: st
     assert (verdict.rule, verdict.record) == ("THREE-7", at + 1)
 
 
-@pytest.mark.rule("LOG-14", "LOG-6", "LOG-10")
+@pytest.mark.rule("LOG-16", "LOG-6", "LOG-10")
 @pytest.mark.parametrize("forged", ["no checkpoint", "a salt without commitments", "a hand without its salt"])
 def test_every_result_is_sealed_and_salted_as_the_header_says(forged: str) -> None:
     key = b"secret" if forged == "a hand without its salt" else None
@@ -145,7 +145,7 @@ def test_every_result_is_sealed_and_salted_as_the_header_says(forged: str) -> No
 # --- roles ------------------------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("LOG-14", "MATCH-2", "MATCH-4", "MATCH-5", "LOG-4")
+@pytest.mark.rule("LOG-16", "MATCH-2", "MATCH-4", "MATCH-5", "LOG-4")
 @pytest.mark.parametrize("forged", ["first dealer", "dealer after a win", "dealer after a dead hand", "number"])
 def test_the_roles_of_every_hand_are_those_the_draw_and_the_results_give(forged: str) -> None:
     policy = never_knocking if forged == "dealer after a dead hand" else None
@@ -166,7 +166,7 @@ def test_the_roles_of_every_hand_are_those_the_draw_and_the_results_give(forged:
     assert (verdict.rule, verdict.record) == (rule, at + 1)
 
 
-@pytest.mark.rule("LOG-14", "THREE-4")
+@pytest.mark.rule("LOG-16", "THREE-4")
 def test_the_three_handed_roles_rotate_as_the_winner_says() -> None:
     m = played(THREE, 10, hands=2)
     assert m.results[0].winner is not None
@@ -195,7 +195,7 @@ def knocked_game(seat_is: str) -> tuple[Any, list[Any], int]:
     raise AssertionError("no knocked hand")
 
 
-@pytest.mark.rule("LOG-14", "MELD-1", "MELD-3", "LAY-1", "LOG-2")
+@pytest.mark.rule("LOG-16", "MELD-1", "MELD-3", "LAY-1", "LOG-2")
 @pytest.mark.parametrize("forged", ["no meld", "overlapping melds", "not canonical", "onto no meld", "held card"])
 def test_a_showdown_of_melds_that_cannot_be_is_refused(forged: str) -> None:
     header, body, spread = knocked_game("defender")
@@ -221,7 +221,7 @@ def test_a_showdown_of_melds_that_cannot_be_is_refused(forged: str) -> None:
     else:  # the knocker spreads a set of one of the defender's own cards
         card = min(own)
         rec = [rec[0], bytes(sorted([card, *[card % 13 + 13 * s for s in range(4) if s != card // 13][:2]]))]
-        rule = "LOG-14"
+        rule = "LOG-16"
     if at == spread:
         body[spread] = rec
     verdict = refused(header, body)
@@ -231,7 +231,7 @@ def test_a_showdown_of_melds_that_cannot_be_is_refused(forged: str) -> None:
 # --- results and scores ---------------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("LOG-14", "SCORE-1", "SCORE-2", "SCORE-3", "KNOCK-4", "LAY-6", "OKLA-4", "MATCH-1")
+@pytest.mark.rule("LOG-16", "SCORE-1", "SCORE-2", "SCORE-3", "KNOCK-4", "LAY-6", "OKLA-4", "MATCH-1")
 @pytest.mark.parametrize("forged", ["points", "scores", "knocker's deadwood", "defender's deadwood", "multiplier"])
 @pytest.mark.parametrize("seat_is", ["knocker", "defender"])
 def test_a_result_that_does_not_add_up_is_refused(forged: str, seat_is: str) -> None:
@@ -265,7 +265,7 @@ def test_a_result_that_does_not_add_up_is_refused(forged: str, seat_is: str) -> 
         assert verdict.rule == rule, verdict
 
 
-@pytest.mark.rule("LOG-14", "DEAD-1", "LOG-2", "LOG-4")
+@pytest.mark.rule("LOG-16", "DEAD-1", "LOG-2", "LOG-4")
 @pytest.mark.parametrize("forged", ["a winner", "the reason", "an unknown kind", "one score", "another hand"])
 def test_a_dead_hands_result_is_the_dead_result(forged: str) -> None:
     header, body = view(played(STANDARD, 11, never_knocking, hands=1), 0)
@@ -291,7 +291,7 @@ def test_a_dead_hands_result_is_the_dead_result(forged: str) -> None:
     assert (verdict.rule, verdict.record) == (rule, at + 1)
 
 
-@pytest.mark.rule("LOG-14", "MATCH-1", "MATCH-6", "BONUS-5")
+@pytest.mark.rule("LOG-16", "MATCH-1", "MATCH-6", "BONUS-5")
 @pytest.mark.parametrize("forged", ["an early end", "a hand after the end", "the winner", "the totals"])
 def test_the_game_ends_when_the_standings_say_as_they_say(forged: str) -> None:
     m = played(STANDARD, 12)
@@ -332,7 +332,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
-@pytest.mark.rule("LOG-14", "LOG-12")
+@pytest.mark.rule("LOG-16", "LOG-12")
 @pytest.mark.parametrize(("preset", "options"), OPTIONS, ids=[f"{p}-{'-'.join(o) or 'defaults'}" for p, o in OPTIONS])
 def test_every_seats_view_of_an_honest_game_passes_every_check(preset: str, options: dict[str, Any]) -> None:
     from engine.bots import RandomBot
@@ -353,7 +353,7 @@ def test_every_seats_view_of_an_honest_game_passes_every_check(preset: str, opti
             assert honest(header, body).kind == "pass"
 
 
-@pytest.mark.rule("LOG-14", "LAY-2", "SCORE-1")
+@pytest.mark.rule("LOG-16", "LAY-2", "SCORE-1")
 def test_after_gin_the_defenders_deadwood_is_his_minimum() -> None:
     m = next(g for g in (played(STANDARD, seed, hands=1) for seed in range(200)) if g.results[0].kind.value == "gin")
     r = m.results[0]
