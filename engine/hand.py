@@ -103,8 +103,10 @@ class Hand:
         "events",
         "executor",
         "hands",
+        "history",
         "knock_card",
         "knock_limit",
+        "knock_taken",
         "knocker",
         "known",
         "multiplier",
@@ -140,18 +142,26 @@ class Hand:
     pickups: int
     knocker: int | None
     knock_card: Card | None
+    knock_taken: bool
     big_gin: bool
     spread: SpreadLaid | None
     defence: DefenceLaid | None
     result: HandResult | None
     dead_reason: str
     events: list[Event]
+    history: bool
     executor: fsm.Executor
 
     # --- construction ------------------------------------------------------------------------
 
-    def __init__(self, rules: RuleSet, dealt: Dealt, *, executor: ExecutorName = "library") -> None:
-        """Start a hand from its ``Dealt`` event (prefer the class methods)."""
+    def __init__(
+        self, rules: RuleSet, dealt: Dealt, *, executor: ExecutorName = "library", history: bool = True
+    ) -> None:
+        """Start a hand from its ``Dealt`` event (prefer the class methods).
+
+        ``history=False``: ``events`` holds only the latest step's events (the deal, or the last ``apply``'s),
+        so that a hand that never ends (DEAD-3) keeps the same memory (``engine.match.Match``'s option).
+        """
         check_deal(dealt, rules)
         self.executor = fsm.executor("hand", executor)
         self.rules = rules
@@ -172,12 +182,14 @@ class Hand:
         self.pickups = 0
         self.knocker = None
         self.knock_card = None
+        self.knock_taken = False
         self.big_gin = False
         self.spread = None
         self.defence = None
         self.result = None
         self.dead_reason = ""
         self.events = []
+        self.history = history
         self._fire("deal", dealt, [dealt])
 
     @classmethod
@@ -203,6 +215,7 @@ class Hand:
         dealer: int = 0,
         seats: tuple[int, int] = (0, 1),
         executor: ExecutorName = "library",
+        history: bool = True,
     ) -> Hand:
         """A hand dealt from a deck order (first card dealt first). Rules: DEAL-3, RULES-3.
 
@@ -221,7 +234,8 @@ class Hand:
         hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
         upcard = deck[2 * size]
         stock = tuple(deck[2 * size + 1 :])
-        return cls(rules, Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats), executor=executor)
+        dealt = Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats)
+        return cls(rules, dealt, executor=executor, history=history)
 
     @classmethod
     def from_deal(
@@ -283,8 +297,8 @@ class Hand:
         return (
             self.rules, self.seats, self.dealer, self.phase, self.turn, tuple(self.hands), tuple(self.known),
             tuple(self.stock), tuple(self.discards), self.upcard, self.knock_limit, self.multiplier, self.taken,
-            self.stock_only, self.must_knock, self.pickups, self.knocker, self.knock_card, self.big_gin,
-            self.spread, self.defence, self.result, self.dead_reason, tuple(self.events),
+            self.stock_only, self.must_knock, self.pickups, self.knocker, self.knock_card, self.knock_taken,
+            self.big_gin, self.spread, self.defence, self.result, self.dead_reason, tuple(self.events),
         )  # fmt: skip
 
     def copy(self) -> Hand:
@@ -346,7 +360,9 @@ class Hand:
         start = len(self.events)
         self._fire(action.trigger, action, events)
         if len(self.events) - start != len(events):  # the dealer took steps of his own (score, dead hand)
-            return self.events[start:]
+            events = self.events[start:]
+        if not self.history:
+            del self.events[:start]
         return events
 
     def play(self, *texts: str) -> list[Event]:
@@ -482,6 +498,7 @@ class Hand:
                 self.pickups += 1
                 self.must_knock = self.phase is Phase.WALL  # DEAD-2
             case Knocked(seat=seat, card=card):
+                self.knock_taken = bool(self.known[seat] & card.bit)  # it came from the pile (VIS-1)
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
                 self.knocker = seat

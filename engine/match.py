@@ -26,7 +26,7 @@ from engine.hand import Hand
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
-from engine.standings import Standings, standings
+from engine.standings import Standings, Tally
 from engine.visibility import MatchObservation as MatchObservation  # re-exported: its home was here
 from engine.visibility import observe_match
 
@@ -102,8 +102,8 @@ class Match:
     """
 
     __slots__ = (
-        "_standings", "chance", "dealer", "events", "executor", "hand", "number", "phase", "results", "rules", "seats",
-        "sitter",
+        "chance", "dealer", "dropped", "events", "executor", "hand", "history", "number", "phase", "results", "rules",
+        "seats", "sitter", "tally",
     )  # fmt: skip
 
     rules: RuleSet
@@ -117,13 +117,23 @@ class Match:
     results: list[HandResult]
     events: list[MatchEvent]
     executor: fsm.Executor
-    _standings: tuple[int, Standings] | None
+    history: bool
+    dropped: int
+    tally: Tally
 
-    def __init__(self, rules: RuleSet, chance: Chance, *, executor: ExecutorName = "library") -> None:
+    def __init__(
+        self, rules: RuleSet, chance: Chance, *, executor: ExecutorName = "library", history: bool = True
+    ) -> None:
         """Start a game: the draw for the first dealer or the roles (MATCH-2, THREE-2), then the first deal.
 
         ``executor`` runs the match's machine and its hands' (``"library"``: ``transitions`` itself, or
-        ``"compiled"``: the performance mode; see ``engine.fsm``).
+        ``"compiled"``: the performance mode; see ``engine.fsm``). ``history=False`` keeps no record of the
+        game behind it, so that its memory stays the same however long the game runs (a hand may never end
+        without a pickup cap, DEAD-3; a game of dead hands never reaches the target): ``events`` then holds
+        only the events of the latest step (the start, or the last ``apply`` or ``add_deck``), ``results``
+        only the last hand's result, and its hands keep no events either; ``dropped`` counts the events let go
+        (a ``LogWriter`` synced after every step still writes them all). The standings are running totals
+        (``tally``) either way. A replay that only checks a log (``replay.verdict.judge``) plays this way.
 
         Raises:
             InvalidRules: the rule set plays a reduced deck (RULES-3), which is for analysing single hands only.
@@ -145,7 +155,9 @@ class Match:
         self.hand = None
         self.results = []
         self.events = []
-        self._standings = None
+        self.history = history
+        self.dropped = 0
+        self.tally = Tally(rules, rules.players)
         order = self._draw_order(list(range(rules.players)))
         if rules.players == 2:
             dealer, seats, sitter = order[0], (0, 1), None  # MATCH-2: the higher card deals
@@ -155,9 +167,11 @@ class Match:
         self._start_hand("start", dealer, seats, sitter)
 
     @classmethod
-    def new(cls, rules: RuleSet | None = None, *, seed: int, executor: ExecutorName = "library") -> Match:
+    def new(
+        cls, rules: RuleSet | None = None, *, seed: int, executor: ExecutorName = "library", history: bool = True
+    ) -> Match:
         """A game whose draws and shuffles all come from ``seed``. Rule: MATCH-7."""
-        return cls(rules or RuleSet(), SeededChance(seed), executor=executor)
+        return cls(rules or RuleSet(), SeededChance(seed), executor=executor, history=history)
 
     @classmethod
     def scripted(
@@ -167,9 +181,10 @@ class Match:
         cuts: Sequence[Sequence[Card]],
         decks: Sequence[Sequence[Card]],
         executor: ExecutorName = "library",
+        history: bool = True,
     ) -> Match:
         """A game from prearranged draw rounds and deck orders (for conformance cases and replays)."""
-        return cls(rules or RuleSet(), ScriptedChance(cuts, decks), executor=executor)
+        return cls(rules or RuleSet(), ScriptedChance(cuts, decks), executor=executor, history=history)
 
     # --- the draw ------------------------------------------------------------------------------
 
@@ -214,12 +229,8 @@ class Match:
         return {"box": self.dealer, "captain": self.captain, "sitter": self.sitter}
 
     def standings(self) -> Standings:
-        """Scores, boxes, columns and bonuses so far, from the recorded results. Rules: BONUS-1 .. BONUS-5."""
-        cached = self._standings
-        if cached is None or cached[0] != len(self.results):
-            cached = (len(self.results), standings(self.rules, self.rules.players, self.results))
-            self._standings = cached
-        return cached[1]
+        """Scores, boxes, columns and bonuses so far, from the results entered. Rules: BONUS-1 .. BONUS-5."""
+        return self.tally.standings()
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -323,13 +334,16 @@ class Match:
         start = len(self.events)
         if isinstance(action, Advise):
             self._fire("advise", action, [Advised(action.seat, action.suggestion)])
-            return self.events[start:]
+            return self._step_done(start)
         events = hand.apply(action)  # the hand's one validation path
         self.events.extend(events)
         if hand.phase is not Phase.HAND_OVER:
+            if not self.history:
+                self.dropped += start
+                del self.events[:start]
             return cast(list[MatchEvent], events)  # hand events are match events (a wider union)
         self._between_hands()
-        return self.events[start:]
+        return self._step_done(start)
 
     def play(self, *texts: str) -> list[MatchEvent]:
         """Apply actions written as text (``"p1 discard Kh"``, ``"p2 advise p1 pass"``)."""
@@ -344,7 +358,16 @@ class Match:
             raise IllegalAction("MATCH-7", "no deal is awaited", phase=self.phase.value, action="add_deck")
         start = len(self.events)
         self._next_hand(tuple(deck))
-        return self.events[start:]
+        return self._step_done(start)
+
+    def _step_done(self, start: int) -> list[MatchEvent]:
+        """The events of the step that began at ``events[start]``; without history, the only ones kept."""
+        if self.history:
+            return self.events[start:]
+        self.dropped += start
+        del self.events[:start]
+        del self.results[:-1]
+        return list(self.events)
 
     # --- dealer steps ----------------------------------------------------------------------------
 
@@ -369,6 +392,7 @@ class Match:
         assert self.hand is not None and self.hand.result is not None
         result = self.hand.result
         self.results.append(result)
+        self.tally.add(result)
         self._fire("end_hand", result, [HandEnded(self.number, result, self.standings().running)])
         if self.phase is MatchPhase.GAME_OVER:
             st = self.standings()
@@ -382,24 +406,7 @@ class Match:
     def _next_roles(self) -> tuple[int, tuple[int, int], int | None]:
         """Who deals and plays the next hand. Rules: MATCH-4, MATCH-5, THREE-4, THREE-5."""
         assert self.results
-        winner = self.results[-1].winner
-        if self.sitter is None:
-            if winner is None:
-                return self.dealer, self.seats, None  # MATCH-5: the same dealer deals again
-            policy = self.rules.next_dealer
-            if policy is NextDealer.WINNER:
-                return winner, self.seats, None
-            if policy is NextDealer.LOSER:
-                return other_seat(self.seats, winner), self.seats, None
-            return other_seat(self.seats, self.dealer), self.seats, None
-        box, captain, sitter = self.dealer, self.captain, self.sitter
-        if winner is None:
-            if self.rules.three_handed_dead_hand is DeadHandRoles.REPLAY:
-                return box, self.seats, sitter
-            winner = box  # BOX_WINS: rotate as if the box had won
-        loser = captain if winner == box else box
-        # THREE-4: next box = the winner, next captain = this hand's sitter, next sitter = the loser.
-        return winner, _pair(winner, sitter), loser
+        return next_roles(self.rules, self.dealer, self.seats, self.sitter, self.results[-1].winner)
 
     def _start_hand(
         self,
@@ -413,13 +420,40 @@ class Match:
             deck = self.chance.deck()
             if deck is None:
                 raise InvalidDeal("MATCH-7", "the script has no deck order for the first deal")
-        hand = Hand.from_deck(self.rules, deck, dealer=dealer, seats=seats, executor=self.executor.name)
+        hand = Hand.from_deck(
+            self.rules, deck, dealer=dealer, seats=seats, executor=self.executor.name, history=self.history
+        )
         number = self.number + 1
         self._fire(trigger, None, [HandStarted(number, dealer, seats, sitter), *hand.events])
         self.number, self.dealer, self.seats, self.sitter, self.hand = number, dealer, seats, sitter, hand
 
 
 _ACTION_KINDS = frozenset((*ACTION_TYPES, Advise))
+
+
+def next_roles(
+    rules: RuleSet, dealer: int, seats: tuple[int, int], sitter: int | None, winner: int | None
+) -> tuple[int, tuple[int, int], int | None]:
+    """The next hand's dealer, seats and sitter after a hand won by ``winner`` (None: no winner), from this
+    hand's roles: a question of public facts only (a seat's view checks it too, LOG-16).
+    Rules: MATCH-4, MATCH-5, THREE-4, THREE-5."""
+    if sitter is None:
+        if winner is None:
+            return dealer, seats, None  # MATCH-5: the same dealer deals again
+        policy = rules.next_dealer
+        if policy is NextDealer.WINNER:
+            return winner, seats, None
+        if policy is NextDealer.LOSER:
+            return other_seat(seats, winner), seats, None
+        return other_seat(seats, dealer), seats, None
+    box, captain = dealer, other_seat(seats, dealer)
+    if winner is None:
+        if rules.three_handed_dead_hand is DeadHandRoles.REPLAY:
+            return box, seats, sitter
+        winner = box  # BOX_WINS: rotate as if the box had won
+    loser = captain if winner == box else box
+    # THREE-4: next box = the winner, next captain = this hand's sitter, next sitter = the loser.
+    return winner, _pair(winner, sitter), loser
 
 
 def _pair(a: int, b: int) -> tuple[int, int]:

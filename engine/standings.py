@@ -51,39 +51,75 @@ class Standings:
 
 def standings(rules: RuleSet, seats: int, results: Sequence[HandResult]) -> Standings:
     """Score a game from its hand results, in order. Hands after the game's end are ignored."""
-    ncol = 3 if rules.hollywood else 1
-    points = [[0] * seats for _ in range(ncol)]
-    boxes = [[0] * seats for _ in range(ncol)]
-    closed: list[int | None] = [None] * ncol
-    wins = [0] * seats
+    tally = Tally(rules, seats)
     for r in results:
-        if all(c is not None for c in closed):
-            break
-        if r.winner is None:
-            continue
+        tally.add(r)
+    return tally.standings()
+
+
+class Tally:
+    """The standings as running totals, one hand result at a time (``standings`` folds a game's results into
+    one): it keeps no results, so adding one costs the same in the first hand as in the millionth.
+    Rules: MATCH-1, BONUS-1 .. BONUS-6.
+
+    >>> from engine.scoring import score_hand
+    >>> t = Tally(RuleSet(), 2)
+    >>> t.add(score_hand(RuleSet(), knocker=1, knocker_deadwood=3, defender_deadwood=20))
+    >>> t.standings().running
+    (0, 17)
+    """
+
+    __slots__ = ("_cache", "boxes", "closed", "points", "rules", "seats", "wins")
+
+    def __init__(self, rules: RuleSet, seats: int) -> None:
+        ncol = 3 if rules.hollywood else 1
+        self.rules = rules
+        self.seats = seats
+        self.points = [[0] * seats for _ in range(ncol)]
+        self.boxes = [[0] * seats for _ in range(ncol)]
+        self.closed: list[int | None] = [None] * ncol
+        self.wins = [0] * seats
+        self._cache: Standings | None = None
+
+    def add(self, r: HandResult) -> None:
+        """Enter the next hand's result (ignored once the game is over)."""
+        closed, rules = self.closed, self.rules
+        if r.winner is None or all(c is not None for c in closed):
+            return
+        self._cache = None
         w = r.winner
-        wins[w] += 1
+        self.wins[w] += 1
+        ncol = len(closed)
         # BONUS-4: the k-th win goes into every open column among the first k (3 at most), or, if those
         # are all closed, into the first open column.
-        cols = [c for c in range(min(wins[w], ncol)) if closed[c] is None]
+        cols = [c for c in range(min(self.wins[w], ncol)) if closed[c] is None]
         if not cols:
             cols = [next(c for c in range(ncol) if closed[c] is None)]
         box = boxes_for(rules, r)
         for c in cols:
-            points[c][w] += r.points
-            boxes[c][w] += box
-            if _running(rules, points[c], boxes[c])[w] >= rules.target:
+            self.points[c][w] += r.points
+            self.boxes[c][w] += box
+            if _running(rules, self.points[c], self.boxes[c])[w] >= rules.target:
                 closed[c] = w
-    columns = tuple(_column(rules, points[c], boxes[c], closed[c]) for c in range(ncol))
-    totals = tuple(sum(col.totals[s] for col in columns) for s in range(seats))
-    winner: int | None = None
-    if all(c is not None for c in closed):
-        if ncol == 1:
-            winner = closed[0]
-        else:  # Hollywood: the highest grand total; then more columns won; then column 1's winner
-            won = [sum(1 for c in closed if c == s) for s in range(seats)]
-            winner = max(range(seats), key=lambda s: (totals[s], won[s], closed[0] == s))
-    return Standings(columns, winner, totals)
+
+    def standings(self) -> Standings:
+        """The standings after the results entered so far."""
+        if self._cache is None:
+            self._cache = self._standings()
+        return self._cache
+
+    def _standings(self) -> Standings:
+        rules, seats, closed = self.rules, self.seats, self.closed
+        columns = tuple(_column(rules, self.points[c], self.boxes[c], closed[c]) for c in range(len(closed)))
+        totals = tuple(sum(col.totals[s] for col in columns) for s in range(seats))
+        winner: int | None = None
+        if all(c is not None for c in closed):
+            if len(closed) == 1:
+                winner = closed[0]
+            else:  # Hollywood: the highest grand total; then more columns won; then column 1's winner
+                won = [sum(1 for c in closed if c == s) for s in range(seats)]
+                winner = max(range(seats), key=lambda s: (totals[s], won[s], closed[0] == s))
+        return Standings(columns, winner, totals)
 
 
 def boxes_for(rules: RuleSet, result: HandResult) -> int:

@@ -36,13 +36,11 @@ from engine.events import (
     Advised,
     Dealt,
     DefenceLaid,
-    DrewDiscard,
     DrewStock,
     HandStarted,
     Knocked,
     MatchEvent,
     SpreadLaid,
-    UpcardTaken,
 )
 from engine.fsm import Phase
 from engine.rules import RuleSet
@@ -160,7 +158,7 @@ def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
     shown = viewer == position
     turn = hand.turn
     known = hand.known[other]
-    if hand.knocker == other and hand.knock_card is not None and _taken(hand, hand.knock_card):
+    if hand.knocker == other and hand.knock_card is not None and hand.knock_taken:
         known |= hand.knock_card.bit  # VIS-1: it went face down; for this seat it is still the card taken
     return Observation(
         seat=position,
@@ -184,16 +182,6 @@ def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
         stock_only=hand.stock_only,
         must_knock=hand.must_knock and turn == position,
     )
-
-
-def _taken(hand: Hand, card: Card) -> bool:
-    """Whether the card a player holds came to him from the discard pile (its last move into a hand)."""
-    for e in reversed(hand.events):
-        if isinstance(e, UpcardTaken | DrewDiscard) and e.card == card:
-            return True
-        if isinstance(e, DrewStock) and e.card == card:
-            return False
-    return False  # dealt to him
 
 
 def observe_match(match: Match, seat: int) -> MatchObservation:

@@ -10,18 +10,22 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from knock.cluster.runner import Runner
-from knock.cluster.storage import read_bytes
+from knock.cluster.storage import is_url, read_bytes
 from replay.verdict import Verdict, judge
 
 
 def judge_location(location: str) -> Verdict:
-    """The verdict on one log; a file that cannot be read is a failed verdict, not an exception."""
+    """The verdict on one log; a file that cannot be read is a failed verdict, not an exception. A local file is
+    read as a stream, a chunk at a time, so that a log of any length is judged in the same memory (LOG-15); a
+    URL's bytes are fetched first."""
     try:
-        data = read_bytes(location)
+        if is_url(location):
+            return judge(read_bytes(location))
+        with open(location, "rb") as stream:
+            return judge(stream)
     except OSError as err:
         why = str(err.strerror or err)
         return Verdict("fail", None, "", f"cannot read {location}: {why[:1].lower() + why[1:]}")
-    return judge(data)
 
 
 def judge_batch(batch: tuple[int, tuple[str, ...]]) -> tuple[int, list[Verdict]]:

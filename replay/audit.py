@@ -1,7 +1,10 @@
 """Audits: what a replay of a log or of a per-seat view found, as a report that never raises.
 
-Rules: LOG-8, LOG-12. ``verify`` replays a full log strictly, ``verify_view`` a view in public mode, and
-``audit`` takes either; ``view_transcript`` prints a view as text, saying only what it shows.
+Rules: LOG-8, LOG-12, LOG-15. ``verify`` replays a full log strictly, ``verify_view`` a view in public mode,
+and ``audit`` takes either; ``view_transcript`` prints a view as text, saying only what it shows. A report
+lists every hand and action of an ordinary game; of a log longer than ``REPORT_HANDS`` hands or
+``REPORT_ACTIONS`` actions it lists that many and counts the rest, so that auditing a log of any length
+stays within bounded memory, as its replay does (LOG-15).
 """
 
 from __future__ import annotations
@@ -36,6 +39,9 @@ from replay.notation import record_text
 from replay.public import PublicState, ViewReplayer
 from replay.replayer import Replayer
 
+REPORT_HANDS = 10_000  #: hands a report lists; later ones are counted in ``hands_omitted``
+REPORT_ACTIONS = 100_000  #: actions a report lists, over all its hands; later ones are counted in ``actions_omitted``
+
 
 @dataclass
 class HandReport:
@@ -67,6 +73,33 @@ class AuditReport:
     error_record: int | None = None
     error_rule: str = ""
     view: int | None = None  #: the seat, when the log audited is a per-seat view (LOG-12)
+    hands_omitted: int = 0  #: hands played but not listed (beyond ``REPORT_HANDS``)
+    actions_omitted: int = 0  #: actions taken but not listed (beyond ``REPORT_ACTIONS``)
+
+
+class _Lister:
+    """Adds hands and actions to a report up to its limits, counting the rest."""
+
+    def __init__(self, report: AuditReport) -> None:
+        self.report = report
+        self.actions = 0
+        self.hand: HandReport | None = None  # the hand being listed (None: not listed)
+
+    def start(self, hand: HandReport) -> None:
+        report = self.report
+        if len(report.hands) < REPORT_HANDS:
+            report.hands.append(hand)
+            self.hand = hand
+        else:
+            report.hands_omitted += 1
+            self.hand = None
+
+    def action(self, text: str) -> None:
+        if self.hand is not None and self.actions < REPORT_ACTIONS:
+            self.hand.actions.append(text)
+            self.actions += 1
+        else:
+            self.report.actions_omitted += 1
 
 
 def verify(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> AuditReport:
@@ -75,25 +108,30 @@ def verify(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> 
     """
     report = AuditReport(ok=False)
     try:
-        replayer = Replayer(source, executor=executor)
+        replayer = Replayer(source, executor=executor, history=False)
         report.players = replayer.reader.header.players
         report.rules = replayer.rules.to_dict()
+        lister = _Lister(report)
+        started = False
         for state in replayer.states():
             e = state.event
             if e is None:
                 continue
             if isinstance(e, HandStarted):
-                report.hands.append(HandReport(e.number, e.dealer, e.seats, e.sitter))
-            elif not report.hands:
+                lister.start(HandReport(e.number, e.dealer, e.seats, e.sitter))
+                started = True
+            elif not started:
                 continue  # the draw
             elif isinstance(e, Dealt):
-                hand = report.hands[-1]
-                hand.upcard, hand.knock_limit = str(e.upcard), e.knock_limit
-                hand.dealt = {s: " ".join(map(str, sorted(h))) for s, h in zip(e.seats, e.hands, strict=True)}
+                if lister.hand is not None:
+                    hand = lister.hand
+                    hand.upcard, hand.knock_limit = str(e.upcard), e.knock_limit
+                    hand.dealt = {s: " ".join(map(str, sorted(h))) for s, h in zip(e.seats, e.hands, strict=True)}
             elif isinstance(e, HandEnded):
-                report.hands[-1].result, report.hands[-1].scores = str(e.result), e.scores
+                if lister.hand is not None:
+                    lister.hand.result, lister.hand.scores = str(e.result), e.scores
             else:
-                report.hands[-1].actions.append(str(e))
+                lister.action(str(e))
         match = replayer.match
         assert match is not None
         st = match.standings()
@@ -113,9 +151,14 @@ def verify_view(source: BinaryIO | bytes) -> AuditReport:
     try:
         public = ViewReplayer(source)
         report.players, report.rules, report.view = public.header.players, public.header.rules, public.header.view
-        state = public.run()
-        report.totals, report.winner = state.scores, state.winner
-        report.hands = [HandReport(r[1], -1, (-1, -1), None, result=str(r[2:])) for r in state.results]
+        lister = _Lister(report)
+        for entry, st in public.records():
+            kind = classify(entry.record, view=True)
+            if kind is Kind.HAND:
+                lister.start(HandReport(st.number, st.dealer, st.seats, st.sitter))
+            elif kind is Kind.RESULT and lister.hand is not None:
+                lister.hand.result, lister.hand.scores = str(st.result), st.scores
+        report.totals, report.winner = public.state.scores, public.state.winner
         report.records, report.checkpoints = public.reader.index, public.reader.checkpoints
         report.ok = True
     except LogError as err:

@@ -213,10 +213,20 @@ class LogWriter:
         self._drawn |= set(cut.cards)
 
     def sync(self) -> None:
-        """Write the records of every event since the last call."""
+        """Write the records of every event since the last call (of a game without history, ``Match``'s
+        ``history=False``, call it after every step: the game keeps only its last step's events).
+
+        Raises:
+            KnockError: events of a game without history were let go before they were written (a misuse of
+                the writer, not a fault of the game: nothing is written).
+        """
         events = self.match.events
+        first = self.match.dropped  # the number of events before events[0]
+        if self._seen < first:
+            raise KnockError(f"LOG-5: {first - self._seen} events were let go before they were written: a game "
+                             "without history is synced after every step", rule="LOG-5")  # fmt: skip
         key = self.commit_key
-        for i in range(self._seen, len(events)):
+        for i in range(self._seen - first, len(events)):
             event = events[i]
             kind = type(event)
             if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
@@ -240,7 +250,7 @@ class LogWriter:
             elif isinstance(event, GameOver):
                 self._write([T_TRAILER, self.records, self.digest])
                 self.stream.flush()
-        self._seen = len(events)
+        self._seen = first + len(events)
 
 
 def write_log(

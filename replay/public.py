@@ -6,7 +6,12 @@ cards), so ``Public`` gives each record its public meaning: the roles, whose tur
 cards each seat holds), the discard pile, the stock, the cards the seat holds or advises on, the cards each
 seat took from the pile, the spreads and every result. It refuses a view in which the seat discards a card it
 does not hold, an opponent discards one the seat holds, a drawn card was seen before, more cards are drawn
-than the stock holds, or a record stands where the grammar does not allow it.
+than the stock holds, or a record stands where the grammar does not allow it; and everything else the seat
+can check (LOG-16): the rules of play on public facts (OFFER-4, TURN-4, DEAD-2, KNOCK-6, THREE-7, LOG-10),
+and, through ``replay.reckoning``, the roles, the showdown, every result and score and the game's end.
+
+It holds the current hand's public state and the game's running totals, never the records behind them, so
+a view of any length replays in the same memory (LOG-15).
 """
 
 from __future__ import annotations
@@ -19,12 +24,16 @@ from engine.cards import DECK, Card
 from engine.errors import InvalidRules
 from engine.fsm import STOCK_FLOOR
 from engine.hand import HAND_SIZE, knock_limit_for
+from engine.match import next_roles
+from engine.melds import Meld
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
+from engine.standings import Tally
 from engine.visibility import sight
+from replay import reckoning
 from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
-from replay.grammar import ACTIONS, At, Kind, Row
+from replay.grammar import ACCEPTS, ACTIONS, PLAYING, VIEW_ONLY, At, Kind, Row, classify
 from replay.log import Entry, Header, LogError, LogReader
 from replay.notation import record_text
 from replay.replayer import Handler, drive
@@ -61,10 +70,14 @@ class PublicState:
     knock_discard: Card | None = None  #: the knocker's face-down card, when the viewer is the knocker
     big_gin: bool = False
     spread: tuple[tuple[Card, ...], ...] | None = None  #: the knocker's melds
+    spread_melds: tuple[Meld, ...] = ()
     defence: tuple[tuple[tuple[Card, ...], ...], tuple[tuple[Card, tuple[Card, ...]], ...]] | None = None
+    bounds: dict[int, tuple[int, int]] = field(default_factory=dict)  #: each seat's deadwood, as far as shown
+    dead_reason: str = ""  #: why the hand died (DEAD-1 .. DEAD-3), once it has
+    revealed: bool = False  #: the hand's salt is revealed (LOG-10)
     result: HandResult | None = None
+    last_winner: int | None = None  #: the last hand's winner, who the next roles depend on
     scores: tuple[int, ...] = ()
-    results: list[list[Any]] = field(default_factory=list)
     over: bool = False
     winner: int | None = None
 
@@ -101,8 +114,8 @@ class ViewReplayer:
     count, the seat's own cards and everything it was shown. Rule: LOG-12.
     """
 
-    def __init__(self, source: BinaryIO | bytes) -> None:
-        self.reader = LogReader(source)
+    def __init__(self, source: BinaryIO | bytes | LogReader) -> None:
+        self.reader = source if isinstance(source, LogReader) else LogReader(source)
         header = self.reader.header
         if header.view is None:
             raise LogError("LOG-12", 0, "not a per-seat view (the header names no 'view')")
@@ -135,13 +148,16 @@ class ViewReplayer:
 
 
 class Public:
-    """A view's records as the seat sees them: the public rules, the seat's own cards (LOG-12)."""
+    """A view's records as the seat sees them: the public rules, the seat's own cards (LOG-12), and every check
+    the seat can make of the roles, the showdown and the scores (LOG-16)."""
 
     def __init__(self, header: Header, rules: RuleSet, state: PublicState) -> None:
         self.header = header
         self.rules = rules
         self.st = state
+        self.tally = Tally(rules, len(header.players))  #: the running totals the results must add up to
         self._committed = False
+        self._cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
         simple: dict[Kind, Handler] = {
             Kind.PASS: self._pass,
             Kind.TAKE: self._pickup,
@@ -164,10 +180,10 @@ class Public:
             Kind.HAND: self._hand,
             Kind.DEAL: self._deal,
             Kind.RESULT: self._result,
-            Kind.REVEAL: self._framing,
-            Kind.CHECKPOINT: self._framing,
+            Kind.REVEAL: self._reveal,
+            Kind.CHECKPOINT: self._checkpoint,
             Kind.GAME_OVER: self._game_over,
-            Kind.TRAILER: self._framing,
+            Kind.TRAILER: self._trailer,
         }
 
     # --- the draw and the deals ------------------------------------------------------------------
@@ -177,13 +193,22 @@ class Public:
         ok = len(rec) == 3 and isinstance(rec[1], list) and isinstance(rec[2], bytes) and len(rec[1]) == len(rec[2])
         if not ok or any(b > 51 for b in rec[2]) or not all(type(s) is int for s in rec[1]):
             raise LogError("LOG-12", entry.index, "a cut record is [0, [seats], card codes]")
+        if sum(len(c.record[2]) for c in self._cuts) + len(rec[2]) > 52:
+            raise LogError("MATCH-7", entry.index, "the draw takes more cards than one deck holds")
+        self._cuts.append(entry)
         return At.CUT
 
     def _commit(self, row: Row, entry: Entry) -> At:
         if not self.header.commitments:
             raise LogError("LOG-12", entry.index, "a shuffle commitment in a view whose header declares none")
+        self._check_going_on(entry)
         self._committed = True
         return At.COMMITTED
+
+    def _check_going_on(self, entry: Entry) -> None:
+        if self.tally.standings().over:
+            raise LogError("MATCH-1", entry.index, "a seat has reached the target: the game's end comes next, "
+                           "not another hand")  # fmt: skip
 
     def _hand(self, row: Row, entry: Entry) -> At:
         st, rec, players = self.st, entry.record, len(self.header.players)
@@ -197,7 +222,17 @@ class Public:
         third = None if players == 2 else 3 - a - b
         if not 0 <= a < b < players or dealer not in (a, b) or sitter != third:
             raise LogError("LOG-12", entry.index, f"hand {number}: no such roles in a game of {players}")
+        self._check_going_on(entry)
+        if number != st.number + 1:
+            raise LogError("LOG-4", entry.index, f"hand {st.number} is followed by hand {st.number + 1}, not {number}")
+        first = st.number == 0
+        if first:
+            roles = reckoning.first_roles(self.rules, self._cuts, entry)
+            self._cuts = []
+        else:
+            roles = next_roles(self.rules, st.dealer, st.seats, st.sitter, st.last_winner)
         st.number, st.dealer, st.seats, st.sitter = number, dealer, (a, b), sitter
+        reckoning.check_roles(st, self.rules, roles, entry, first)
         s = sight(self.rules, st.seat, st.seats, dealer)
         st.position, st.viewer = s.position, s.viewer
         return At.DEAL
@@ -215,6 +250,8 @@ class Public:
                            f"{len(mine)} and the upcard")  # fmt: skip
         st.upcard = Card.from_index(codes[UPCARD_AT])
         st.own = {Card.from_index(codes[i]) for i in mine}
+        if len(st.own) != len(mine) or st.upcard in st.own:
+            raise LogError("DEAL-4", entry.index, "the deal shows a card twice")
         st.seen = st.own | {st.upcard}
         st.discard_pile, st.stock_size = [st.upcard], 52 - UPCARD_AT - 1
         st.held = dict.fromkeys(st.seats, HAND_SIZE)
@@ -223,22 +260,27 @@ class Public:
         st.turn = other_seat(st.seats, st.dealer)
         st.taken = st.knocker = st.knock_discard = st.spread = st.defence = st.result = None
         st.pickups, st.stock_only, st.must_knock, st.big_gin = 0, False, False, False
+        st.spread_melds, st.bounds, st.dead_reason, st.revealed = (), {}, "", False
         return At.UPCARD_OFFER
 
     # --- play --------------------------------------------------------------------------------------
 
-    def _pass(self, row: Row, entry: Entry) -> At:
-        st = self.st
-        actor = st.turn
+    def _actor(self) -> int:
+        actor = self.st.turn
         assert actor is not None  # the grammar takes an action only while a seat is to act
+        return actor
+
+    def _pass(self, row: Row, entry: Entry) -> At:
+        st, actor = self.st, self._actor()
         st.turn = other_seat(st.seats, actor)
         st.stock_only = actor == st.dealer  # OFFER-4: both passed
         return At.DRAW if actor == st.dealer else At.UPCARD_OFFER
 
     def _pickup(self, row: Row, entry: Entry) -> At:
-        st = self.st
-        actor = st.turn
-        assert actor is not None  # the grammar takes an action only while a seat is to act
+        st, actor = self.st, self._actor()
+        if st.stock_only:
+            raise LogError("OFFER-4", entry.index, "after both players pass the upcard the first draw is from the "
+                           "stock")  # fmt: skip
         if not st.discard_pile:
             raise LogError("LOG-12", entry.index, "a pickup from an empty discard pile")
         card = st.discard_pile.pop()
@@ -252,9 +294,7 @@ class Public:
         return At.DISCARD
 
     def _draw(self, row: Row, entry: Entry) -> At:
-        st, rec = self.st, entry.record
-        actor = st.turn
-        assert actor is not None  # the grammar takes an action only while a seat is to act
+        st, rec, actor = self.st, entry.record, self._actor()
         if row.kind is Kind.SEEN_DRAW:
             if actor != st.viewer or len(rec) != 2 or type(rec[1]) is not int or not 0 <= rec[1] < 52:
                 raise LogError("LOG-12", entry.index, "only the viewer's own draw shows its card")
@@ -272,11 +312,17 @@ class Public:
         st.taken, st.stock_only, st.pickups = None, False, 0
         return At.DISCARD
 
+    def _check_not_taken(self, card: Card, entry: Entry) -> None:
+        if card == self.st.taken and not self.rules.may_discard_taken_card:
+            raise LogError("TURN-4", entry.index, f"{card} was just taken from the discard pile and may not be "
+                           "discarded")  # fmt: skip
+
     def _discard(self, row: Row, entry: Entry) -> At:
-        st = self.st
-        actor = st.turn
-        assert actor is not None  # the grammar takes an action only while a seat is to act
+        st, actor = self.st, self._actor()
         card = DECK[entry.record - DISCARD_BASE]
+        if st.must_knock:
+            raise LogError("DEAD-2", entry.index, "the last discard was taken: the player must knock")
+        self._check_not_taken(card, entry)
         if actor == st.viewer:
             if card not in st.own:
                 raise LogError("LOG-12", entry.index, f"the viewer discards {card}, which it does not hold")
@@ -294,21 +340,25 @@ class Public:
         capped = cap is not None and st.pickups >= cap
         if st.stock_size > STOCK_FLOOR and not capped:
             return At.DRAW
-        if capped or not self.rules.wall_pickup_to_knock:
+        wall = self.rules.wall_pickup_to_knock
+        if capped or not wall:
+            st.dead_reason = "stock" if st.stock_size <= STOCK_FLOOR and not wall else "pickup cap"
             return At.DEAD_HAND
         return At.WALL
 
     def _knock(self, row: Row, entry: Entry) -> At:
-        st, rec = self.st, entry.record
-        actor = st.turn
-        assert actor is not None  # the grammar takes an action only while a seat is to act
-        if row.kind is not Kind.BIG_GIN:
+        st, rec, actor = self.st, entry.record, self._actor()
+        if row.kind is Kind.BIG_GIN:
+            if self.rules.big_gin_bonus is None:
+                raise LogError("KNOCK-6", entry.index, "big gin is not played under these rules")
+        else:
             if (rec == KNOCK_HIDDEN) != (actor != st.viewer):
                 raise LogError("LOG-12", entry.index, "only the viewer's own knock shows its face-down card")
             if rec != KNOCK_HIDDEN:
                 card = Card.from_index(rec - KNOCK_BASE)
                 if card not in st.own:
                     raise LogError("LOG-12", entry.index, f"the viewer knocks with {card}, which it does not hold")
+                self._check_not_taken(card, entry)
                 st.own.discard(card)
                 st.knock_discard = card
             st.held[actor] -= 1
@@ -318,74 +368,89 @@ class Public:
         return At.KNOCK
 
     def _decline(self, row: Row, entry: Entry) -> At:
+        self.st.dead_reason = "last discard declined"
         return At.DEAD_HAND
 
     def _spread(self, row: Row, entry: Entry) -> At:
-        st = self.st
-        actor = st.turn
-        assert actor is not None  # the grammar takes an action only while a seat is to act
-        st.spread = tuple(self._cards(m, entry) for m in entry.record[1:])
+        st, actor = self.st, self._actor()
+        gin = reckoning.check_spread(st, entry)
         st.turn = other_seat(st.seats, actor)  # the defender answers (LAY-1)
-        gin = sum(len(m) for m in st.spread) == st.held[actor]  # KNOCK-5: every card melded
         return At.SCORE if gin else At.LAYOFF
 
     def _layoff(self, row: Row, entry: Entry) -> At:
-        rec = entry.record
-        if len(rec) != 3 or not isinstance(rec[1], list) or not isinstance(rec[2], list):
-            raise LogError("LOG-12", entry.index, "a layoff record is [4, [melds], [layoffs]]")
-        melds = tuple(self._cards(m, entry) for m in rec[1])
-        layoffs = []
-        for lo in rec[2]:
-            if not isinstance(lo, list) or len(lo) != 2 or type(lo[0]) is not int or not 0 <= lo[0] < 52:
-                raise LogError("LOG-12", entry.index, "a layoff is [card code, meld]")
-            layoffs.append((Card.from_index(lo[0]), self._cards(lo[1], entry)))
-        self.st.defence = (melds, tuple(layoffs))
+        reckoning.check_layoff(self.st, entry)
         return At.SCORE
 
     def _advice(self, row: Row, entry: Entry) -> At:
-        rec = entry.record
+        st, rec = self.st, entry.record
         if len(rec) != 3 or type(rec[1]) is not int:
             raise LogError("LOG-12", entry.index, "an advice record is [5, seat, action or nil]")
+        captain = other_seat(st.seats, st.dealer)
+        if st.sitter is None or rec[1] != st.sitter or st.turn != captain:
+            raise LogError("THREE-7", entry.index, "only the sitter advises, and only while the captain is to act")
+        if rec[2] is not None:  # the seat hears the advice (THREE-8): a suggestion the captain could act on now
+            kind = classify(rec[2], view=True)
+            if kind in VIEW_ONLY or kind not in ACCEPTS[row.state] or kind is Kind.ADVICE:
+                raise LogError("THREE-7", entry.index, f"the captain cannot {kind.value} in the {row.state.value} "
+                               "phase: no suggestion")  # fmt: skip
         return row.state
-
-    @staticmethod
-    def _cards(value: Any, entry: Entry) -> tuple[Card, ...]:
-        if not isinstance(value, bytes) or any(b > 51 for b in value):
-            raise LogError("LOG-12", entry.index, "a meld is card codes 0..51 as bytes")
-        return tuple(Card.from_index(b) for b in value)
 
     # --- the hand's end and the game's -----------------------------------------------------------
 
     def _result(self, row: Row, entry: Entry) -> At:
         st = self.st
         try:
-            st.result = result_of(entry.record, st.seats)
+            result = result_of(entry.record, st.seats)
         except CodecError as err:
-            raise LogError("LOG-12", entry.index, err.reason) from None
-        st.results.append(entry.record)
+            raise LogError("LOG-2", entry.index, err.reason) from None
+        if len(entry.record[10]) != len(self.header.players):
+            raise LogError("LOG-2", entry.index, "a result's scores are one per seat")
+        reckoning.check_result(st, self.rules, self.tally, result, entry.record, entry)
+        st.result, st.last_winner = result, result.winner
         st.scores = tuple(entry.record[10])
         st.turn = None
         return At.HAND_OVER
 
-    def _framing(self, row: Row, entry: Entry) -> At:
-        """A salt, a checkpoint or the trailer: public, and checked by the reader's digests (LOG-6)."""
-        return row.next[0]
+    def _reveal(self, row: Row, entry: Entry) -> At:
+        """A salt, revealed after its hand (LOG-10; only the full log's holder can check it against the deck)."""
+        if not self.header.commitments:
+            raise LogError("LOG-10", entry.index, "a salt revealed in a view whose header declares no commitments")
+        self.st.revealed = True
+        return At.REVEALED
+
+    def _checkpoint(self, row: Row, entry: Entry) -> At:
+        """The checkpoint after a hand's result (the reader checked its digest, LOG-6)."""
+        if self.header.commitments and not self.st.revealed:
+            raise LogError("LOG-10", entry.index, "the hand ends without revealing its salt")
+        return At.ROTATE
+
+    def _trailer(self, row: Row, entry: Entry) -> At:
+        return At.END
 
     def _game_over(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record
         if len(rec) != 3 or type(rec[1]) is not int or not isinstance(rec[2], list):
             raise LogError("LOG-12", entry.index, "a game-over record is [7, winner, totals]")
+        reckoning.check_game_over(self.tally, rec, entry)
         st.over, st.winner = True, rec[1]
         return At.GAME_OVER
 
     # --- records out of place ----------------------------------------------------------------------
 
     def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
+        """The error for a record out of place: the rule it breaks, as the seat sees it (as the engine names it
+        for a full log, LOG-8): an action the phase does not take is TURN-1, a missing seal LOG-6."""
+        index = entry.index
         if kind is Kind.BAD_CODE or kind is Kind.BAD_FORM:
-            return LogError("LOG-12", entry.index, f"not a record of a view: {record_text(entry.record)}")
+            return LogError("LOG-12", index, f"not a record of a view: {record_text(entry.record)}")
+        if at in (At.HAND_OVER, At.REVEALED, At.GAME_OVER):
+            seal = "trailer" if at is At.GAME_OVER else "checkpoint"
+            return LogError("LOG-6", index, f"a {seal} must follow the hand's result here, not a {kind.value}")
         if kind in ACTIONS and self.st.turn is None:
-            return LogError("LOG-12", entry.index, f"a {kind.value} while nobody is to act")
-        return LogError("LOG-12", entry.index, f"a {kind.value} record where the game is at {at.value}")
+            return LogError("LOG-12", index, f"a {kind.value} while nobody is to act")
+        if kind in ACTIONS and at in PLAYING.values():
+            return LogError("TURN-1", index, f"a {kind.value} in the {at.value} phase, which does not take it")
+        return LogError("LOG-12", index, f"a {kind.value} record where the game is at {at.value}")
 
     def unfinished(self, at: At, index: int) -> LogError:
         return LogError("LOG-12", index, "the view ends before the game is over")

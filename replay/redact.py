@@ -48,7 +48,7 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
     Raises:
         LogError: the log does not replay (a view is only made of a sound log), or no such seat.
     """
-    replayer = Replayer(source)
+    replayer = Replayer(source, history=False)  # the view needs each event once, never the history (LOG-15)
     header = replayer.reader.header
     if not 0 <= seat < len(header.players):
         raise LogError("LOG-11", 0, f"no seat p{seat} in a game of {len(header.players)}")

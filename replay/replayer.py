@@ -113,9 +113,15 @@ class Replayer:
     True
     """
 
-    def __init__(self, source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> None:
+    def __init__(
+        self, source: BinaryIO | bytes | LogReader, *, executor: ExecutorName = "compiled", history: bool = True
+    ) -> None:
+        """``source``: the log's bytes, a binary stream of them (read a chunk at a time), or a reader that has
+        read the header. ``history=False`` replays without keeping the game's history (``Match``'s option): the
+        memory of a replay then stays the same however long the log, and ``run()`` returns a game whose
+        ``events`` are only its last step's; checking a log needs no more (``replay.verdict.judge``)."""
         self.executor: ExecutorName = executor
-        self.reader = LogReader(source)
+        self.reader = source if isinstance(source, LogReader) else LogReader(source)
         header = self.reader.header
         if header.view is not None:
             raise LogError("LOG-11", 0, f"a per-seat view (for p{header.view}) replays in public mode only")
@@ -127,7 +133,7 @@ class Replayer:
             raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
         if len(header.players) != self.rules.players:
             raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
-        self.model = Strict(self.reader, self.rules, executor)
+        self.model = Strict(self.reader, self.rules, executor, history)
 
     @property
     def match(self) -> Match | None:
@@ -160,9 +166,12 @@ class Replayer:
         return self.model.match
 
 
-def iter_states(source: BinaryIO | bytes, *, executor: ExecutorName = "compiled") -> Iterator[ReplayState]:
-    """The game after every record of a log, replayed strictly (LOG-8); raises ``LogError`` where it goes wrong."""
-    return Replayer(source, executor=executor).states()
+def iter_states(
+    source: BinaryIO | bytes, *, executor: ExecutorName = "compiled", history: bool = True
+) -> Iterator[ReplayState]:
+    """The game after every record of a log, replayed strictly (LOG-8); raises ``LogError`` where it goes wrong.
+    ``history=False``: the game keeps no history (each state's ``match.events`` are its last step's only)."""
+    return Replayer(source, executor=executor, history=history).states()
 
 
 class Strict:
@@ -171,10 +180,13 @@ class Strict:
     events the log still owes (a result, the game's end) and the pending shuffle commitment (LOG-10).
     """
 
-    def __init__(self, reader: LogReader, rules: RuleSet, executor: ExecutorName = "compiled") -> None:
+    def __init__(
+        self, reader: LogReader, rules: RuleSet, executor: ExecutorName = "compiled", history: bool = True
+    ) -> None:
         self.reader = reader
         self.rules = rules
         self.executor: ExecutorName = executor
+        self.history = history
         self.match: Match | None = None
         self.ready: list[tuple[Entry, MatchEvent | None]] = []  #: records replayed, for ``Replayer.states``
         self._held: list[Entry] = []  # the draw's records (and a commitment) before the first deal
@@ -198,6 +210,9 @@ class Strict:
     # --- the draw and the deals ------------------------------------------------------------------
 
     def _cut(self, row: Row, entry: Entry) -> At:
+        drawn = sum(len(c.record[2]) for c in self._held if c.record[0] == T_CUT) + len(entry.record[2])
+        if drawn > 52:  # held until the first deal: at most one deck's cards (LOG-15)
+            raise ReplayError("MATCH-7", entry.index, "the draw takes more cards than one deck holds")
         self._held.append(entry)  # the draw is checked with the first deal, when the engine makes it
         return At.CUT
 
@@ -238,8 +253,8 @@ class Strict:
                 self.ready.append((held, next(events) if held.record[0] == T_CUT else None))
             self.ready += zip((hand, entry), events, strict=True)
         else:
-            match = self._next_hand(hand, entry)
-            self.ready += zip((hand, entry), match.events[-2:], strict=True)
+            match, dealt = self._next_hand(hand, entry)
+            self.ready += zip((hand, entry), dealt, strict=True)
         assert match.hand is not None
         return PLAYING[match.hand.phase]
 
@@ -253,7 +268,7 @@ class Strict:
                 raise ReplayError("LOG-2", c.index, "a cut record is [0, [seats], card codes]")
             rounds.append(tuple(Card.from_index(b) for b in rec[2]))
         try:
-            match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor)
+            match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor, history=self.history)
         except InvalidDeal as err:
             at = cuts[-1].index if cuts and err.rule.startswith("MATCH") else hand.index
             raise ReplayError(err.rule, at, err.reason) from None
@@ -271,7 +286,7 @@ class Strict:
         self.match = match
         return match
 
-    def _next_hand(self, hand: Entry, deal: Entry) -> Match:
+    def _next_hand(self, hand: Entry, deal: Entry) -> tuple[Match, list[MatchEvent]]:
         match = self.match
         assert match is not None
         if not match.awaiting_deck:
@@ -282,7 +297,7 @@ class Strict:
             raise ReplayError(
                 "LOG-8", hand.index, "the next hand's roles differ from the engine's", expected=want, found=hand.record
             )
-        return match
+        return match, events
 
     def _deck(self, hand: Entry, deal: Entry) -> tuple[Card, ...]:
         rec = deal.record

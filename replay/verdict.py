@@ -18,7 +18,7 @@ Verdict(kind='unfinished', record=3, rule='LOG-13', ...)
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, BinaryIO, Literal
 
 from engine.errors import render
 from replay.log import LogError, LogReader, LogTruncated
@@ -69,11 +69,15 @@ class Verdict:
         }
 
 
-def judge(data: bytes) -> Verdict:
-    """The verdict on ``data``: pass, unfinished or fail. Never raises. Rule: LOG-13."""
+def judge(source: bytes | BinaryIO) -> Verdict:
+    """The verdict on a log or a view: pass, unfinished or fail. Never raises. Rule: LOG-13.
+
+    ``source``: the bytes, or a binary stream of them, read a chunk at a time (then only the replay's state is
+    in memory: the game as it stands and its running totals, never the records behind it, whatever the length).
+    """
     progress = _Progress()
     try:
-        return _judge(data, progress)
+        return _judge(source, progress)
     except LogTruncated as err:
         if err.clean:
             n = err.record - 1
@@ -119,16 +123,16 @@ class _Progress:
         return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal)
 
 
-def _judge(data: bytes, progress: _Progress) -> Verdict:
-    if LogReader(data).header.view is None:
-        progress.replayer = Replayer(data)
-        progress.reader = progress.replayer.reader
+def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
+    reader = LogReader(source)
+    if reader.header.view is None:
+        progress.replayer = Replayer(reader, history=False)
+        progress.reader = reader
         progress.replayer.run()
     else:
-        progress.public = ViewReplayer(data)
-        progress.reader = progress.public.reader
+        progress.public = ViewReplayer(reader)
+        progress.reader = reader
         progress.public.run()
-    reader = progress.reader
     what = "strict replay" if reader.header.view is None else f"the view of p{reader.header.view}, public replay"
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip

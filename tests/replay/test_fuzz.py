@@ -4,7 +4,9 @@ input that once crashed a reader kept as a regression case.
 ``tests/replay/data/crashers/`` holds inputs that, before issue #13, ended in something other than a
 ``LogError``: damaged per-seat views (a result whose scores are not a list, a hand record of the wrong length,
 an upcard hidden as 255, card codes given as text) and arrays nested 1,000 deep in a rule value or a result
-record (a ``RecursionError`` while the message was made).
+record (a ``RecursionError`` while the message was made); and one found by a million-input run after views
+were checked as far as their seat can (LOG-16): a forged knock result naming no knocker, whose refusal
+tripped over its own message.
 """
 
 from __future__ import annotations
