@@ -99,7 +99,8 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
     Raises:
         LogError: the log is damaged or breaks a rule; no rows are returned for it.
     """
-    replayer = Replayer(data, executor="compiled")  # the engine's performance mode: the same game, faster
+    # the engine's performance mode (the same game, faster), keeping no history: a log of any length, one memory
+    replayer = Replayer(data, executor="compiled", history=False)
     header = replayer.reader.header
     seed = header.meta.get("seed")
     common = {"game": game, "seed": seed if type(seed) is int else None, "preset": replayer.rules.name,
@@ -108,10 +109,9 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
     hands: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
     row: dict[str, Any] = {}
-    seen = 0
     for state in replayer.states():
-        events = state.match.events
-        for e in events[seen:]:
+        e = state.event
+        if e is not None:
             kind = type(e)
             if kind is HandStarted:
                 assert isinstance(e, HandStarted)
@@ -136,7 +136,6 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
                     actions.append({"game": game, "hand": row["hand"], "step": row["actions"], "record": state.index,
                                     "seat": e.seat, "action": VERBS[kind],  # type: ignore[union-attr]
                                     "card": None if card is None else str(card), "text": str(e)})  # fmt: skip
-        seen = len(events)
         rec = state.record
         if isinstance(rec, list) and rec and rec[0] == T_CHECKPOINT:
             row["checkpoint"] = rec[1].hex()

@@ -192,6 +192,7 @@ def show(
     Example: knock show tests/golden/three-handed-5.knock --seat 2 --step
     """
     data = path.read_bytes()
+    verdict = judge(data)
     try:
         header = LogReader(data).header
     except LogError:
@@ -203,8 +204,8 @@ def show(
         if header.view is None and seat is not None and seat >= len(names):
             raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
         if step:
-            frames, _ = stepper.view_frames(data, names) if header.view is not None else stepper.log_frames(data, seat)
-            stepper.step(frames, frames[-1].record if frames else 0)
+            frames = stepper.view_frames(data, names) if header.view is not None else stepper.log_frames(data, seat)
+            stepper.step(frames, last_valid(verdict))
         elif header.view is not None:
             console.print(f"[bold]The view of {escape(names[header.view])}[/] (the cards it was not shown are not "
                           "in it)")  # fmt: skip
@@ -213,7 +214,6 @@ def show(
             if seat is not None:
                 console.print(f"[bold]What {escape(names[seat])} saw[/] (cards it was not shown are not printed)")
             show_log(data, names, seat)
-    verdict = judge(data)
     if verdict.kind != "pass":
         console.print(verdict_line(str(path), verdict))
     if verdict.kind == "fail":
@@ -222,12 +222,20 @@ def show(
 
 def show_log(data: bytes, names: list[str], seat: int | None) -> None:
     """A full log's events as they are replayed (all of them, or as ``seat`` saw them), up to where it ends."""
-    replayer = Replayer(data)
+    replayer = Replayer(data, history=False)  # a log of any length is shown in the same memory
     lens = SeatLens(replayer.rules, seat) if seat is not None else None
     with contextlib.suppress(LogError):  # the verdict after the history says where and why it ends
         for state in replayer.states():
             if state.event is not None:
                 show_event(lens.see(state.event) if lens is not None else state.event, names)
+
+
+def last_valid(verdict: Verdict) -> int:
+    """The last record a history can show: the trailer of a log that passes, N of one unfinished at N, the record
+    before the one that fails."""
+    if verdict.kind == "fail":
+        return max(0, (verdict.record or 1) - 1)
+    return verdict.record or 0
 
 
 def show_view(data: bytes, names: list[str]) -> None:

@@ -12,6 +12,7 @@ import contextlib
 import os
 import re
 import sys
+from collections import deque
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
@@ -31,6 +32,8 @@ from replay.replayer import Replayer
 
 #: The keys a frame waits for, and what they do.
 NEXT, BACK, QUIT = frozenset("\r\n "), frozenset("bB"), frozenset("qQ\x03\x04")
+#: How many frames ``b`` can go back through.
+BACK_WINDOW = 1000
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,25 +70,22 @@ def _named(names: list[str]) -> Callable[[str], str]:
     return name
 
 
-def log_frames(data: bytes, seat: int | None) -> tuple[list[Frame], LogError | None]:
-    """The frames of a full log, as every seat or as ``seat`` saw it, one per record; for an unfinished or damaged
-    log, the frames of its valid records and the error that ends them."""
-    replayer = Replayer(data)
+def log_frames(data: bytes, seat: int | None) -> Iterator[Frame]:
+    """The frames of a full log, as every seat or as ``seat`` saw it, one per record, made as they are asked for
+    (the replay keeps no history); an unfinished or damaged log's end at its last valid record (its verdict says
+    why)."""
+    replayer = Replayer(data, history=False)
     names = list(replayer.reader.header.players)
     name = _named(names)
     lens = SeatLens(replayer.rules, seat) if seat is not None else None
-    frames: list[Frame] = []
-    try:
+    with contextlib.suppress(LogError):
         for state in replayer.states():
             event = state.event
             seen = lens.see(event) if lens is not None and event is not None else event
             says = name(render(line_of(seen))) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
             early = isinstance(event, CutDrawn | HandStarted)  # yielded with the deal after them: no cards yet
             position = _scores(state.match.scores, names) if early else _match_position(state.match, names, seat)
-            frames.append(Frame(state.index, says, position))
-    except LogError as err:
-        return frames, err
-    return frames, None
+            yield Frame(state.index, says, position)
 
 
 def _match_position(match: Match, names: list[str], seat: int | None) -> tuple[str, ...]:
@@ -112,17 +112,14 @@ def _scores(scores: tuple[int, ...], names: list[str]) -> tuple[str]:
     return ("scores " + ", ".join(f"{render(names[i])} {s}" for i, s in enumerate(scores)),)
 
 
-def view_frames(data: bytes, names: list[str]) -> tuple[list[Frame], LogError | None]:
-    """The frames of a per-seat view: each record and what the seat sees after it (and the error that ends them)."""
+def view_frames(data: bytes, names: list[str]) -> Iterator[Frame]:
+    """The frames of a per-seat view: each record and what the seat sees after it, made as they are asked for, to
+    the view's last valid record."""
     name = _named(names)
-    frames: list[Frame] = []
-    try:
+    with contextlib.suppress(LogError):
         for entry, st, event in view_events(data):
             says = name(render(line_of(event))) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
-            frames.append(Frame(entry.index, says, _view_position(entry, st, names)))
-    except LogError as err:
-        return frames, err
-    return frames, None
+            yield Frame(entry.index, says, _view_position(entry, st, names))
 
 
 def _view_position(entry: Entry, st: PublicState, names: list[str]) -> tuple[str, ...]:
@@ -146,31 +143,46 @@ def show_frame(frame: Frame, count: int, footer: str) -> None:
         console.print(f"[dim]{footer}[/]")
 
 
-def step(frames: list[Frame], last: int, read_key: Callable[[], str] | None = None) -> None:
+def step(frames: Iterable[Frame], last: int, read_key: Callable[[], str] | None = None) -> None:
     """Show the frames one at a time in a terminal (or all of them, in turn, without one); ``last`` is the
     log's last record. In a terminal, keys are read one at a time (cbreak mode, restored after)."""
     if read_key is None and not (sys.stdin.isatty() and sys.stdout.isatty()):
         for frame in frames:
             show_frame(frame, last, "")
         return
+    if read_key is not None:  # keys from elsewhere (a test, a program): the terminal is left as it is
+        _step(iter(frames), last, read_key)
+        return
     with _keys() as key:
-        _step(frames, last, read_key or key)
+        _step(iter(frames), last, key)
 
 
-def _step(frames: list[Frame], last: int, key: Callable[[], str]) -> None:
-    i = 0
-    while frames:
+def _step(frames: Iterator[Frame], last: int, key: Callable[[], str]) -> None:
+    """Forward makes the next frame; back returns through the last ``BACK_WINDOW`` frames shown, so a log of any
+    length is stepped in the same memory."""
+    shown: deque[Frame] = deque(maxlen=BACK_WINDOW)
+    i = 0  # the frame on screen, as an index into ``shown``
+    first = next(frames, None)
+    if first is None:
+        return
+    shown.append(first)
+    while True:
         console.clear()
-        show_frame(frames[i], last, "Enter or space: next · b: back · q: quit")
+        show_frame(shown[i], last, "Enter or space: next · b: back · q: quit")
         pressed = key()
         if pressed in QUIT:
             return
         if pressed in BACK:
             i = max(0, i - 1)
         elif pressed in NEXT:
-            if i == len(frames) - 1:
+            if i < len(shown) - 1:
+                i += 1
+                continue
+            frame = next(frames, None)
+            if frame is None:
                 return
-            i += 1
+            shown.append(frame)  # a full window drops its oldest frame: the one on screen stays the newest
+            i = len(shown) - 1
 
 
 @contextlib.contextmanager

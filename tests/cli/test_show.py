@@ -6,6 +6,7 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -116,3 +117,35 @@ def test_step_in_a_terminal_goes_forward_back_and_quits(tmp_path: Path) -> None:
     os.write(fd, b"q")
     _, status = os.waitpid(pid, 0)
     assert os.WIFEXITED(status) and os.WEXITSTATUS(status) == 0
+
+
+@pytest.mark.rule("LOG-15")
+def test_stepping_makes_frames_as_asked_and_goes_back_through_a_bounded_window(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``show --step`` on a log of any length: a frame is made only when the reader steps forward to it, and ``b``
+    goes back through the last ``BACK_WINDOW`` frames, no further."""
+    from knock.cli import stepper
+
+    made: list[int] = []
+
+    def frames() -> Iterator[stepper.Frame]:
+        for n in range(1, stepper.BACK_WINDOW + 11):
+            made.append(n)
+            yield stepper.Frame(n, f"record {n}", ())
+
+    def keys(*pressed: str) -> Callable[[], str]:
+        it = iter(pressed)
+        return lambda: next(it)
+
+    stepper.step(frames(), 99, read_key=keys(" ", " ", "q"))
+    assert made == [1, 2, 3]  # quitting at the third frame made no fourth
+
+    made.clear()
+    shown: list[int] = []
+    forward = [" "] * (stepper.BACK_WINDOW + 4)  # to frame BACK_WINDOW + 5
+    back = ["b"] * (stepper.BACK_WINDOW + 20)  # more than the window holds
+    monkeypatch.setattr(stepper, "show_frame", lambda frame, count, footer: shown.append(frame.record))
+    stepper.step(frames(), 99, read_key=keys(*forward, *back, " ", "q"))
+    assert made == list(range(1, stepper.BACK_WINDOW + 6))
+    oldest = stepper.BACK_WINDOW + 5 - stepper.BACK_WINDOW + 1  # the window holds the last BACK_WINDOW frames
+    assert shown[len(forward)] == stepper.BACK_WINDOW + 5 and shown[len(forward) + 1] == stepper.BACK_WINDOW + 4
+    assert min(shown) == 1 and shown[-2] == oldest and shown[-1] == oldest + 1  # back stops at the window's start
