@@ -69,6 +69,13 @@ def ensure_browser() -> None:
         sys.exit(f"chromium was installed but {', '.join(still)} is still missing")
 
 
+def workers() -> int:
+    """pytest's worker processes (pytest-xdist): one a core this process may use, at most four (each holds the
+    whole suite's imports; the suite's own subprocesses, servers and clusters want cores too)."""
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
+    return max(1, min(4, cores))
+
+
 def test(extra: list[str]) -> int:
     ensure_browser()
     steps: list[list[str | Path]] = [
@@ -76,7 +83,7 @@ def test(extra: list[str]) -> int:
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "mypy"],
         [BIN / "lint-imports", "--no-cache"],  # the layering contracts of pyproject.toml
-        [PY, "-m", "pytest", *extra],
+        [PY, "-m", "pytest", "-n", str(workers()), *extra],
     ]
     failed = [" ".join(str(c) for c in s[1:4]) if s[0] == PY else Path(s[0]).name for s in steps if run(*s) != 0]
     if failed:
