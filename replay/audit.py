@@ -9,7 +9,7 @@ stays within bounded memory, as its replay does (LOG-15).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -177,27 +177,49 @@ def audit(data: bytes) -> AuditReport:
 
 @dataclass(frozen=True, slots=True)
 class ShownSpread:
-    """The knocker's spread as a per-seat view records it: his melds (his deadwood is in the hand's result)."""
+    """The knocker's spread as a per-seat view records it: his melds, and his deadwood cards when the view is
+    his own (a view does not carry another seat's: their count is in the hand's result)."""
 
     seat: int
     melds: tuple[tuple[Card, ...], ...]
+    deadwood_cards: tuple[Card, ...] | None = None
 
     def __str__(self) -> str:
-        return f"p{self.seat} spreads " + (" ".join(_meld(m) for m in self.melds) or "(no melds)")
+        return (
+            f"p{self.seat} spreads "
+            + (" ".join(_meld(m) for m in self.melds) or "(no melds)")
+            + _left(self.deadwood_cards)
+        )
 
 
 @dataclass(frozen=True, slots=True)
 class ShownDefence:
-    """The defender's answer as a per-seat view records it: his melds and his layoffs, each ``card>meld``."""
+    """The defender's answer as a per-seat view records it: his melds and his layoffs, each ``card>meld``, and
+    his deadwood cards when the view is his own."""
 
     seat: int
     melds: tuple[tuple[Card, ...], ...]
     layoffs: tuple[tuple[Card, tuple[Card, ...]], ...]
+    deadwood_cards: tuple[Card, ...] | None = None
 
     def __str__(self) -> str:
         melds = " ".join(_meld(m) for m in self.melds) or "(no melds)"
         layoffs = " ".join(f"{card}>{_meld(onto)}" for card, onto in self.layoffs) or "none"
-        return f"p{self.seat} shows {melds}, lays off {layoffs}"
+        return f"p{self.seat} shows {melds}, lays off {layoffs}" + _left(self.deadwood_cards)
+
+
+def _left(deadwood: tuple[Card, ...] | None) -> str:
+    """A showdown's deadwood as the full history prints it (``SpreadLaid``, ``DefenceLaid``), when known."""
+    if deadwood is None:
+        return ""
+    return f"; deadwood [{' '.join(map(str, deadwood))}] = {sum(c.value for c in deadwood)}"
+
+
+def _own_left(st: PublicState, who: int, laid: Iterable[Card]) -> tuple[Card, ...] | None:
+    """The cards ``who`` keeps as deadwood after laying ``laid``, when they are the viewer's own cards."""
+    if who != st.viewer or st.viewer is None:
+        return None
+    return tuple(sorted(st.own - set(laid)))
 
 
 @dataclass(frozen=True, slots=True)
@@ -261,10 +283,12 @@ def _view_event(rec: Any, st: PublicState, actor: int | None, top: Card | None) 
     if kind is Kind.KNOCK and st.knock_discard is not None:
         return Knocked(who, st.knock_discard)
     if kind is Kind.SPREAD:
-        return ShownSpread(who, st.spread or ())
+        melds = st.spread or ()
+        return ShownSpread(who, melds, _own_left(st, who, (c for m in melds for c in m)))
     if kind is Kind.LAYOFF:
         melds, layoffs = st.defence or ((), ())
-        return ShownDefence(who, melds, layoffs)
+        laid = [*(c for m in melds for c in m), *(card for card, _ in layoffs)]
+        return ShownDefence(who, melds, layoffs, _own_left(st, who, laid))
     if kind is Kind.ADVICE:
         captain = other_seat(st.seats, st.dealer)
         said = "" if rec[2] is None else f": {record_text(rec[2])}"

@@ -240,7 +240,8 @@ def last_valid(verdict: Verdict) -> int:
 
 def show_view(data: bytes, names: list[str]) -> None:
     """A per-seat view's events, as the seat saw them: the same history ``show --seat`` gives, as far as the view
-    holds it (the knocker's deadwood cards are in the full log only; the result gives every seat's deadwood)."""
+    holds it (another seat's deadwood cards at the showdown are in the full log only; the result gives every
+    seat's deadwood)."""
     with contextlib.suppress(LogError):
         for _, _, event in view_events(data):
             if event is not None:

@@ -307,3 +307,34 @@ def test_public_replayer_is_the_view_replayer_under_its_old_name() -> None:
     with pytest.warns(DeprecationWarning, match="ViewReplayer"):
         old = PublicReplayer(view)
     assert old.run() == ViewReplayer(view).run()
+
+
+@pytest.mark.rule("LOG-11", "VIS-1")
+def test_a_views_showdown_gives_the_viewers_own_deadwood_as_the_full_history_does() -> None:
+    """``replay.audit.view_events``: the spread and the answer of the seat whose cards a view holds (its own, or
+    the captain's for a sitter who sees them) print with their deadwood exactly as ``SeatLens`` gives them from
+    the full log; another seat's deadwood cards are not in a view, and are not made up."""
+    from pathlib import Path
+
+    from engine.events import DefenceLaid, SpreadLaid
+    from engine.visibility import SeatLens
+    from replay.audit import ShownDefence, ShownSpread, view_events
+
+    own = other = 0
+    for path in sorted((Path(__file__).parent.parent / "golden").glob("*.knock")):
+        data = path.read_bytes()
+        rules = Replayer(data).rules
+        for seat in range(rules.players):
+            lens = SeatLens(rules, seat)
+            full = [e for s in Replayer(data, history=False).states() if s.event is not None
+                    for e in [lens.see(s.event)] if isinstance(e, SpreadLaid | DefenceLaid)]  # fmt: skip
+            shown = [e for _, _, e in view_events(redact(data, seat)) if isinstance(e, ShownSpread | ShownDefence)]
+            assert len(shown) == len(full), (path.name, seat)
+            for mine, theirs in zip(shown, full, strict=True):
+                if mine.deadwood_cards is None:
+                    other += 1
+                    assert "deadwood" not in str(mine)
+                else:
+                    own += 1
+                    assert str(mine) == str(theirs), (path.name, seat)
+    assert own > 100 and other > 100
