@@ -25,6 +25,7 @@ try:
     import typer
     from rich.console import Console
     from rich.markup import escape
+    from rich.progress import Progress, ProgressColumn
     from typer.core import TyperArgument, TyperCommand, TyperGroup
     from typer.models import CommandFunctionType
 except ImportError:  # pragma: no cover - the cli extra is not installed
@@ -125,6 +126,12 @@ app = KnockApp(
     cls=TyperGroup,
 )
 console = Console(highlight=False, soft_wrap=True)
+
+
+def progress_bar(*columns: str | ProgressColumn, hidden: bool = False) -> Progress:
+    """A progress bar on the console, gone when done; none when ``hidden`` or when the output is not a terminal
+    (a pipe or a file gets only the results, not a stray line)."""
+    return Progress(*columns, console=console, transient=True, disable=hidden or not console.is_terminal)
 
 
 def show_version(value: bool) -> None:

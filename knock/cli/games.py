@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from engine.bots import BOT_NAMES, make_bot, play_match
@@ -30,6 +30,7 @@ from knock.cli.common import (
     console,
     plural,
     print_events,
+    progress_bar,
     render,
     rule_set,
     seat_bots,
@@ -150,7 +151,7 @@ def simulate(
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     runner = Runner(cluster, jobs)
     try:
-        with Progress(*columns, console=console, transient=True, disable=quiet) as progress, runner:
+        with progress_bar(*columns, hidden=quiet) as progress, runner:
             task = progress.add_task("simulating", total=games)
             report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n), tally=tally)
     except KeyboardInterrupt:

@@ -10,14 +10,13 @@ from typing import IO, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 
 from engine.events import HandDead, HandEnded, HandScored
 from engine.scoring import ResultKind
 from engine.visibility import SeatLens
 from knock import audit as audit_mod
 from knock.cli import stepper
-from knock.cli.common import CLUSTER, JOBS, QUIET, STDOUT, app, console, plural, print_events, whole
+from knock.cli.common import CLUSTER, JOBS, QUIET, STDOUT, app, console, plural, print_events, progress_bar, whole
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
 from replay.audit import ViewEvent, view_events
@@ -76,7 +75,7 @@ def verify_cmd(
     """Judge logs and views: pass, unfinished at record N, or FAIL.
 
     Replays each in parallel (a full log strictly, a view in public mode) and
-    give every file one verdict (spec/log-format.md, LOG-13): pass; unfinished ("valid so far, unfinished at
+    gives every file one verdict (spec/log-format.md, LOG-13): pass; unfinished ("valid so far, unfinished at
     record N": every record whole and valid, no trailer — a game in progress, stopped, or cut short by a crash);
     or FAIL, naming the record and the rule.
 
@@ -91,7 +90,7 @@ def verify_cmd(
     sink = json_sink(json_out)
     to_stdout = sink is sys.stdout
     workers = 1 if cluster is None and len(files) < 8 else jobs
-    with Progress(console=console, transient=True, disable=to_stdout or quiet or len(files) < 20) as progress, \
+    with progress_bar(hidden=to_stdout or quiet or len(files) < 20) as progress, \
             Runner(cluster, workers) as runner:  # fmt: skip
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
         verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
@@ -147,7 +146,7 @@ def export_cmd(
     logs = find_logs(paths)
     if not logs:
         raise typer.BadParameter("no logs found", param_hint="PATH")
-    with Progress(console=console, transient=True, disable=quiet) as progress, Runner(cluster, jobs) as runner:
+    with progress_bar(hidden=quiet) as progress, Runner(cluster, jobs) as runner:
         task = progress.add_task(f"exporting {plural(len(logs), 'log')}", total=len(logs))
         total, parts = export.run(logs, paths, out, runner, actions=actions, size=batch,
                                   tick=lambda n: progress.advance(task, n))  # fmt: skip

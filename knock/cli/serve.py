@@ -16,7 +16,9 @@ from knock.cli.common import app
 def serve(
     host: Annotated[str, typer.Option(help="The address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(min=0, max=65535, help="The port (0: any free one, printed).")] = 8000,
-    data: Annotated[Path, typer.Option(help="The folder of the event store (its SQLite file).")] = Path("knock-data"),
+    data: Annotated[Path, typer.Option(metavar="DIR", help="The folder of the event store (its SQLite file).")] = Path(
+        "knock-data"
+    ),
     synchronous: Annotated[
         str, typer.Option(help="SQLite synchronous: full (survives power loss) or normal (survives a killed process).")
     ] = "full",

@@ -10,13 +10,12 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import Progress
 from rich.table import Table
 
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.rules import OptionInfo, RuleSet, options
 from knock import conformance as conf
-from knock.cli.common import DEFAULT_PRESET, PRESET, STDOUT, KnockApp, app, choice, console, whole
+from knock.cli.common import DEFAULT_PRESET, PRESET, STDOUT, KnockApp, app, choice, console, progress_bar, whole
 
 MACHINES = tuple(spec.name for spec in SPECS)
 WHAT = ("diagram", "table")
@@ -145,7 +144,7 @@ def conform_run(
     if not cases and not invalid:
         raise typer.BadParameter("no cases found", param_hint="PATHS")
     results = [conf.CaseResult(e.path, (), "?", False, {"case": "invalid"}, [e.reason]) for e in invalid]
-    with tempfile.TemporaryDirectory() as tmp, Progress(console=console, transient=True) as progress:
+    with tempfile.TemporaryDirectory() as tmp, progress_bar() as progress:
         task = progress.add_task(f"running {len(cases)} cases", total=len(cases))
         for case in cases:
             results.append(conf.run_case(case, adapter, Path(tmp), timeout))

@@ -36,6 +36,6 @@ def view(
     target.write_text(replay_page(t), encoding="utf-8")
     v = t["verdict"]
     colour = {"pass": "green", "unfinished": "yellow"}.get(v["verdict"], "red")
-    console.print(f"[{colour}]{v['verdict']}[/] {escape(str(log))}: {escape(v['summary'])}")
+    console.print(f"{escape(str(log))}: [{colour}]{escape(v['summary'])}[/]")  # the summary starts with the verdict
     console.print(f"wrote {escape(str(target))} ({target.stat().st_size:,} bytes, {len(t['steps'])} records drawn)")
     raise typer.Exit(EXIT[v["verdict"]])

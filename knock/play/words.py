@@ -216,11 +216,10 @@ def _gin(ctx: Context) -> Command:
     gins = [a for a in ctx.legal if isinstance(a, Knock) and deadwood(mask ^ a.card.bit) == 0]
     if gins:
         return Move(max(gins, key=lambda a: (a.card.value, a.card.rank, a.card.suit)))
-    knocks = [a for a in ctx.legal if isinstance(a, Knock)]
-    if knocks and ctx.phase is Phase.DISCARD:
-        best = min(knocks, key=lambda a: deadwood(mask ^ a.card.bit))
-        return Refusal("KNOCK-5", f"no gin: gin leaves no card over, and your best knock, knock {best.card}, "
-                       f"leaves {deadwood(mask ^ best.card.bit)}")  # fmt: skip
+    if ctx.hand and ctx.phase is Phase.DISCARD:  # gin now, but no discard leaves 0: say so, whatever the limit
+        best = _best_knock(ctx)
+        return Refusal("KNOCK-5", f"no gin: gin leaves no card over, and your best discard, {best}, "
+                       f"leaves {deadwood(mask ^ best.bit)}")  # fmt: skip
     return Move(Knock(ctx.seat, _best_knock(ctx)))
 
 

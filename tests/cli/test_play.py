@@ -89,7 +89,12 @@ def test_moves_are_read_with_their_aliases_as_the_phase_means_them() -> None:
     assert read("2d", discard) == read("discard 2♦", discard) == Move(Discard(0, Card.parse("2d")))
     assert read("knock", discard) == read("knock K♥", discard) == Move(Knock(0, Card.parse("Kh")))
     assert read("big-gin", discard) == Move(BigGin(0)) and read("gin", discard) == Refusal(
-        "KNOCK-5", "no gin: gin leaves no card over, and your best knock, knock Kh, leaves 2"
+        "KNOCK-5", "no gin: gin leaves no card over, and your best discard, Kh, leaves 2"
+    )
+    loose = "As 3s 5h 7d 9c Jc Qd Kh 2d 4c 6h"  # no knock at all: still a gin's refusal, not a knock's
+    far = ctx(Phase.DISCARD, [Discard(0, c) for c in cards(loose)], loose)
+    assert read("gin", far) == Refusal(
+        "KNOCK-5", "no gin: gin leaves no card over, and your best discard, Jc, leaves 57"
     )
     assert read("discard Qs", discard) == Move(Discard(0, Card.parse("Qs")))  # the engine refuses it (TURN-3)
     for text in ("?", "help", "hint", "score", "undo", "q", "quit", "none"):
