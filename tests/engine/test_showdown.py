@@ -15,7 +15,8 @@ from engine.errors import InvalidMeld
 from engine.melds import Meld, MeldKind, best_arrangement
 from engine.rules import RuleSet
 from engine.scoring import ResultKind, score_hand
-from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
+from engine.kernel import check_defence, check_spread
+from engine.showdown import Layoff, best_defence, layoff_options
 from tests.engine.card_strategies import deals, holdings
 from tests.support import oracle
 
