@@ -17,13 +17,13 @@ a view of any length replays in the same memory (LOG-15).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
 from engine import kernel
 from engine.cards import DECK, Card, to_mask
-from engine.errors import InvalidMeld, InvalidRules
+from engine.errors import InvalidRules
 from engine.hand import HAND_SIZE, knock_limit_for
 from engine.kernel import Holding, Refused
 from engine.match import next_roles
@@ -337,8 +337,7 @@ class Public:
 
     def _pickup(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
-        top = st.discard_pile[-1] if st.discard_pile else None
-        self._verify(entry, kernel.verify_pickup, self.facts, actor, top, wall=row.state is At.WALL)
+        self.check_play(row.kind, None, entry.index, wall=row.state is At.WALL)
         if not st.discard_pile:
             raise LogError("LOG-12", entry.index, "a pickup from an empty discard pile")
         card = st.discard_pile.pop()
@@ -370,22 +369,36 @@ class Public:
         st.taken, st.stock_only, st.pickups = None, False, 0
         return At.DISCARD
 
-    def _verify(self, entry: Entry, verify: Callable[..., object], *args: Any, **kwargs: Any) -> None:
-        """Ask the rules kernel about a record's action; its refusal is the record's (at ``entry``)."""
+    def check_play(self, kind: Kind, card: Card | None, index: int, *, wall: bool = False) -> None:
+        """The rules of play on an action of the seat to act, as a record of ``kind`` shows it (``card``: the card
+        of a discard or of the viewer's knock), at the last discard when ``wall``: first the view's consistency
+        (LOG-12), then the rules kernel on the seat's facts (LOG-16). The handlers' one check of an action.
+
+        Raises:
+            LogError: at record ``index``, under the rule the action breaks.
+        """
+        st, actor, facts = self.st, self._actor(), self.facts
+        if card is not None and actor == st.viewer and card not in st.own:
+            verb = "discards" if kind is Kind.DISCARD else "knocks with"
+            raise LogError("LOG-12", index, f"the viewer {verb} {card}, which it does not hold")
+        if card is not None and actor != st.viewer and card in st.own:
+            raise LogError("LOG-12", index, f"p{actor} discards {card}, which the viewer holds")
         try:
-            verify(*args, **kwargs)
-        except (Refused, InvalidMeld) as err:
-            raise LogError(err.rule, entry.index, err.reason) from None
+            if kind is Kind.TAKE or kind is Kind.PICKUP:
+                kernel.verify_pickup(facts, actor, st.discard_pile[-1] if st.discard_pile else None, wall=wall)
+            elif kind is Kind.DISCARD and card is not None:
+                kernel.verify_discard(facts, actor, card)
+            elif kind is Kind.KNOCK and card is not None:
+                kernel.verify_knock(facts, actor, card)
+            elif kind is Kind.BIG_GIN:
+                kernel.verify_big_gin(facts, actor)
+        except Refused as err:
+            raise LogError(err.rule, index, err.reason) from None
 
     def _discard(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
         card = DECK[entry.record - DISCARD_BASE]
-        # The view's own consistency first (LOG-12), then the rules of play on what the seat sees.
-        if actor == st.viewer and card not in st.own:
-            raise LogError("LOG-12", entry.index, f"the viewer discards {card}, which it does not hold")
-        if actor != st.viewer and card in st.own:
-            raise LogError("LOG-12", entry.index, f"p{actor} discards {card}, which the viewer holds")
-        self._verify(entry, kernel.verify_discard, self.facts, actor, card)
+        self.check_play(Kind.DISCARD, card, entry.index)
         if actor == st.viewer:
             st.own.discard(card)
         st.known[actor].discard(card)
@@ -404,15 +417,13 @@ class Public:
     def _knock(self, row: Row, entry: Entry) -> At:
         st, rec, actor = self.st, entry.record, self._actor()
         if row.kind is Kind.BIG_GIN:
-            self._verify(entry, kernel.verify_big_gin, self.facts, actor)
+            self.check_play(Kind.BIG_GIN, None, entry.index)
         else:
             if (rec == KNOCK_HIDDEN) != (actor != st.viewer):
                 raise LogError("LOG-12", entry.index, "only the viewer's own knock shows its face-down card")
             if rec != KNOCK_HIDDEN:
                 card = Card.from_index(rec - KNOCK_BASE)
-                if card not in st.own:
-                    raise LogError("LOG-12", entry.index, f"the viewer knocks with {card}, which it does not hold")
-                self._verify(entry, kernel.verify_knock, self.facts, actor, card)
+                self.check_play(Kind.KNOCK, card, entry.index)
                 st.own.discard(card)
                 st.knock_discard = card
             st.held[actor] -= 1
