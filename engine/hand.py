@@ -320,8 +320,7 @@ class Hand:
             IllegalAction: naming the rule the action breaks.
         """
         try:
-            kernel.verify_form(action, _ACTION_KINDS)
-            kernel.verify_turn(_ACCEPTS.get(self.phase), self.turn, action.trigger, action.seat)
+            kernel.verify_turn(_ACTION_KINDS, _ACCEPTS.get(self.phase), self.turn, action)
             return self._events_for(action)
         except (InvalidMeld, Refused) as err:
             raise IllegalAction(err.rule, err.reason, phase=self.phase.value, action=action) from None

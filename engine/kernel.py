@@ -22,7 +22,7 @@ import enum
 from collections.abc import Collection, Iterable
 from typing import Protocol
 
-from engine.actions import LayOff
+from engine.actions import Action, LayOff
 from engine.cards import Card, from_mask
 from engine.errors import InvalidMeld, RuleViolation, render
 from engine.melds import Arrangement, Meld, MeldKind, canonical, check_disjoint, deadwood, discards_within, well_formed
@@ -46,6 +46,9 @@ class Holding(enum.Enum):
     YES = "yes"
     NO = "no"
     UNKNOWN = "unknown"
+
+
+_NO = Holding.NO  # read on every discard: a global, not an attribute lookup
 
 
 class Facts(Protocol):
@@ -94,13 +97,16 @@ def verify_seat_number(seat: object) -> None:
         raise Refused(NOT_AN_ACTION, f"not an action: its seat {render(seat)} is not a seat number")
 
 
-def verify_turn(accepts: Collection[str] | None, turn: int, trigger: str, seat: object) -> None:
-    """The phase takes the action (``accepts``: its triggers; None when no player is to act) and the seat is the
-    one to act. Rule: TURN-1."""
+def verify_turn(kinds: Collection[type], accepts: Collection[str] | None, turn: int, action: Action) -> None:
+    """An action (a value of one of ``kinds``) that the phase takes (``accepts``: its triggers; None when no
+    player is to act), by the seat to act. Rule: TURN-1."""
+    if type(action) not in kinds:
+        verify_form(action, kinds)
     if accepts is None:
         raise Refused(NOT_AN_ACTION, "no player is to act (the hand is over)")
-    if trigger not in accepts:
+    if action.trigger not in accepts:
         raise Refused(NOT_AN_ACTION, "not allowed (the phase does not take this action)")
+    seat = action.seat
     # Identity, not equality: seat numbers are small ints, one object each in CPython, so this one test
     # refuses both another seat and a seat of another type (True == 1, 1.0 == 1, but neither is 1).
     if seat is not turn:
@@ -170,11 +176,18 @@ def barred_card(f: Facts) -> Card | None:
     return None if f.rules.may_discard_taken_card else f.taken
 
 
-def verify_discard(f: Facts, seat: int, card: Card) -> None:
+def verify_discard(f: Facts, seat: int, card: Card, knocking: bool = False) -> None:
     """A discard: a card the seat holds (TURN-3), not the one just taken (TURN-4), and not while the seat must
-    knock (DEAD-2). Rules: TURN-1, TURN-3, TURN-4, DEAD-2."""
-    _verify_discarded(f, seat, card)
-    if f.must_knock:
+    knock (DEAD-2; ``knocking``: the knock's discard, face down, which the seat that must knock makes).
+    Rules: TURN-1, TURN-3, TURN-4, DEAD-2."""
+    if type(card) is not Card:
+        verify_card(card)
+    if f.holds(seat, card) is _NO:
+        raise Refused("TURN-3", f"p{seat} does not hold {card}")
+    taken = f.taken
+    if taken is not None and card.index == taken.index and not f.rules.may_discard_taken_card:
+        raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
+    if not knocking and f.must_knock:
         raise Refused("DEAD-2", "the last discard was taken: the player must knock")
 
 
@@ -190,7 +203,7 @@ def verify_knock(f: Facts, seat: int, card: Card) -> None:
     """A knock discards ``card`` face down: a card the seat holds and may discard (TURN-3, TURN-4), leaving
     deadwood within the knock limit (KNOCK-2, when the facts show the seat's cards). Rules: TURN-1, TURN-3,
     TURN-4, KNOCK-2."""
-    _verify_discarded(f, seat, card)
+    verify_discard(f, seat, card, True)
     mask = f.mask_of(seat)
     if mask is not None:
         verify_knock_deadwood(f, deadwood(mask ^ card.bit))
@@ -202,15 +215,6 @@ def can_knock(f: Facts, seat: int, card: Card) -> bool:
     except Refused:
         return False
     return True
-
-
-def _verify_discarded(f: Facts, seat: int, card: Card) -> None:
-    verify_card(card)
-    if f.holds(seat, card) is Holding.NO:
-        raise Refused("TURN-3", f"p{seat} does not hold {card}")
-    taken = f.taken
-    if taken is not None and card.index == taken.index and not f.rules.may_discard_taken_card:
-        raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
 
 
 def verify_knock_deadwood(f: Facts, dw: int, knocker: int | None = None) -> None:
@@ -395,16 +399,21 @@ def dead_reason(f: Facts) -> str | None:
     The one computation behind the machine's guards on a discard, the dead hand's result and a view's phase
     (the discard itself changes neither the stock nor the pickup count).
     """
-    rules = f.rules
-    if f.stock_size <= STOCK_FLOOR and not rules.wall_pickup_to_knock:
+    if f.stock_size <= STOCK_FLOOR and not f.rules.wall_pickup_to_knock:
         return "stock"
-    cap = rules.max_consecutive_discard_pickups
-    return "pickup cap" if cap is not None and f.pickups >= cap else None
+    return "pickup cap" if _capped(f) else None
+
+
+def _capped(f: Facts) -> bool:
+    """The pickups in a row have reached the cap. Rule: DEAD-3."""
+    cap = f.rules.max_consecutive_discard_pickups
+    return cap is not None and f.pickups >= cap
 
 
 def play_goes_on(f: Facts) -> bool:
-    """After a non-knock discard: more than two cards in the stock and the pickup cap not reached. Rule: TURN-2."""
-    return f.stock_size > STOCK_FLOOR and dead_reason(f) is None
+    """After a non-knock discard: more than two cards in the stock and the pickup cap not reached (``dead_reason``
+    is None and no wall). Rule: TURN-2."""
+    return f.stock_size > STOCK_FLOOR and not _capped(f)
 
 
 def wall_offered(f: Facts) -> bool:

@@ -65,13 +65,6 @@ def legal_actions(hand: Hand) -> list[Action]:
     return out
 
 
-def _barred_order(hand: Hand) -> int:
-    """The order of the card the kernel bars from the discard now (TURN-4), else -1. Compared by order: a Card may
-    be a fresh instance."""
-    barred = kernel.barred_card(hand)
-    return -1 if barred is None else barred.order
-
-
 def _pass(hand: Hand, seat: int, out: list[Action]) -> None:
     out.append(_PASS[seat])
 
@@ -85,7 +78,10 @@ def _draw(hand: Hand, seat: int, out: list[Action]) -> None:
 
 
 def _pickup(hand: Hand, seat: int, out: list[Action]) -> None:
-    if kernel.can_pickup(hand, seat, hand.discards[-1], wall=hand.phase is Phase.WALL):  # OFFER-4, DEAD-2
+    if hand.phase is Phase.WALL:  # DEAD-2: only to knock
+        if kernel.can_pickup(hand, seat, hand.discards[-1], wall=True):
+            out.append(_PICKUP[seat])
+    elif not hand.stock_only:  # the fast path of kernel.verify_pickup off the wall: OFFER-4
         out.append(_PICKUP[seat])
 
 
@@ -93,7 +89,8 @@ def _discard(hand: Hand, seat: int, out: list[Action]) -> None:
     # The fast path of kernel.verify_discard over every card held (tests/engine/test_kernel.py proves it equal).
     if hand.must_knock:  # DEAD-2
         return
-    skip = _barred_order(hand)
+    barred = kernel.barred_card(hand)  # TURN-4; compared by order: a Card may be a fresh instance
+    skip = -1 if barred is None else barred.order
     discards = _DISCARD_BY_ORDER[seat]
     m = rank_major(hand.hands[seat])  # the discards in rank-then-suit order, straight from the bits
     while m:

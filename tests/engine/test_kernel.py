@@ -66,8 +66,7 @@ def kernel_verdict(hand: Hand, action: Action) -> str | None:
     """The kernel's verdict on ``action`` with the hand as its facts: the rule refusing it, or None. Where the
     kernel has ``can_<action>``, it must say the same."""
     try:
-        kernel.verify_form(action, _KINDS)
-        kernel.verify_turn(_PLAYER_ACCEPTS.get(hand.phase), hand.turn, action.trigger, action.seat)
+        kernel.verify_turn(_KINDS, _PLAYER_ACCEPTS.get(hand.phase), hand.turn, action)
         seat = action.seat
         match action:
             case Discard(card=card):
