@@ -533,7 +533,7 @@ class Hand:
         return self._discards_within(0)
 
     def _discards_within(self, limit: int) -> tuple[Card, ...]:
-        return kernel.knock_discards(self, self.turn, limit) if self.phase is Phase.DISCARD else ()
+        return kernel.knock_discards(self, self.hands[self.turn], limit) if self.phase is Phase.DISCARD else ()
 
     def auto_spread(self) -> Spread:
         """The knocker's automatic spread: minimum deadwood, then the fewest open layoff targets. Rule: KNOCK-4."""

@@ -88,13 +88,21 @@ def verify_form(action: object, kinds: Collection[type]) -> None:
     """An action is a value of one of the action kinds (``kinds``). Rule: TURN-1."""
     if type(action) not in kinds:
         hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
-        raise Refused(NOT_AN_ACTION, f"not an action: {render(action)}{hint}")
+        raise Refused("TURN-1", f"not an action: {render(action)}{hint}")
+
+
+def verify_action(action: object, kinds: Collection[type]) -> None:
+    """An action of one of ``kinds`` with a seat number (``verify_form``, then ``verify_seat_number``). Rule: TURN-1."""
+    if type(action) not in kinds:
+        verify_form(action, kinds)
+    if type(getattr(action, "seat", None)) is not int:
+        verify_seat_number(getattr(action, "seat", None))
 
 
 def verify_seat_number(seat: object) -> None:
     """A seat is a seat number: an ``int`` (``True`` is not seat 1). Rule: TURN-1."""
     if type(seat) is not int:
-        raise Refused(NOT_AN_ACTION, f"not an action: its seat {render(seat)} is not a seat number")
+        raise Refused("TURN-1", f"not an action: its seat {render(seat)} is not a seat number")
 
 
 def verify_turn(kinds: Collection[type], accepts: Collection[str] | None, turn: int, action: Action) -> None:
@@ -103,38 +111,38 @@ def verify_turn(kinds: Collection[type], accepts: Collection[str] | None, turn: 
     if type(action) not in kinds:
         verify_form(action, kinds)
     if accepts is None:
-        raise Refused(NOT_AN_ACTION, "no player is to act (the hand is over)")
+        raise Refused("TURN-1", "no player is to act (the hand is over)")
     if action.trigger not in accepts:
-        raise Refused(NOT_AN_ACTION, "not allowed (the phase does not take this action)")
+        raise Refused("TURN-1", "not allowed (the phase does not take this action)")
     seat = action.seat
     # Identity, not equality: seat numbers are small ints, one object each in CPython, so this one test
     # refuses both another seat and a seat of another type (True == 1, 1.0 == 1, but neither is 1).
     if seat is not turn:
         verify_seat_number(seat)
-        raise Refused(NOT_AN_ACTION, f"p{turn} is to act, not p{seat}")
+        raise Refused("TURN-1", f"p{turn} is to act, not p{seat}")
 
 
 def out_of_phase(what: str, phase: str) -> Refused:
     """The refusal of a logged action in a phase that does not take it (a record out of place). Rule: TURN-1."""
-    return Refused(NOT_AN_ACTION, f"a {what} in the {phase} phase, which does not take it")
+    return Refused("TURN-1", f"a {what} in the {phase} phase, which does not take it")
 
 
 def verify_card(card: object) -> None:
     """A discard or a knock names a card. Rule: TURN-1."""
     if type(card) is not Card:
-        raise Refused(NOT_AN_ACTION, f"not an action: {render(card)} is not a card")
+        raise Refused("TURN-1", f"not an action: {render(card)} is not a card")
 
 
 def verify_melds(melds: object) -> None:
     """A spread or a defence lays a tuple of melds. Rule: TURN-1."""
     if type(melds) is not tuple or not well_formed(melds):
-        raise Refused(NOT_AN_ACTION, f"not an action: the melds {render(melds)} are not a tuple of melds")
+        raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
 
 
 def verify_layoffs(layoffs: object) -> None:
     """A defence lays off a tuple of layoffs. Rule: TURN-1."""
     if type(layoffs) is not tuple or not well_formed_layoffs(layoffs):
-        raise Refused(NOT_AN_ACTION, f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
+        raise Refused("TURN-1", f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
 
 
 # --- the draw: OFFER-4, DEAD-2 -----------------------------------------------------------------------------------
@@ -226,14 +234,12 @@ def verify_knock_deadwood(f: Facts, dw: int, knocker: int | None = None) -> None
         raise Refused("KNOCK-2", f"p{knocker} knocked with {dw} deadwood (limit {f.knock_limit})")
 
 
-def knock_discards(f: Facts, seat: int, limit: int | None = None) -> tuple[Card, ...]:
-    """The cards ``seat`` may knock with now (sorted): those leaving deadwood within ``limit`` (the knock limit
-    unless given; 0 lists the gin discards), the barred card aside. Rules: KNOCK-2, KNOCK-5, TURN-4, MELD-5."""
-    mask = f.mask_of(seat)
-    if mask is None:
-        return ()
-    barred = barred_card(f)
+def knock_discards(f: Facts, mask: int, limit: int | None = None) -> tuple[Card, ...]:
+    """The cards of ``mask`` (the seat to act's) it may knock with now, sorted: those leaving deadwood within
+    ``limit`` (the knock limit unless given; 0 lists the gin discards), the card just taken aside unless the
+    rules let it go. Rules: KNOCK-2, KNOCK-5, TURN-4, MELD-5."""
     within = discards_within(mask, f.knock_limit if limit is None else limit)
+    barred = barred_card(f)
     return within if barred is None else tuple(c for c in within if c.index != barred.index)
 
 
@@ -413,7 +419,10 @@ def _capped(f: Facts) -> bool:
 def play_goes_on(f: Facts) -> bool:
     """After a non-knock discard: more than two cards in the stock and the pickup cap not reached (``dead_reason``
     is None and no wall). Rule: TURN-2."""
-    return f.stock_size > STOCK_FLOOR and not _capped(f)
+    if f.stock_size <= STOCK_FLOOR:
+        return False
+    cap = f.rules.max_consecutive_discard_pickups  # _capped, inline: this guard runs on every discard
+    return cap is None or f.pickups < cap
 
 
 def wall_offered(f: Facts) -> bool:

@@ -103,7 +103,7 @@ def _discard(hand: Hand, seat: int, out: list[Action]) -> None:
 
 def _knock(hand: Hand, seat: int, out: list[Action]) -> None:
     knocks = _KNOCK[seat]
-    out += [knocks[c.index] for c in kernel.knock_discards(hand, seat)]
+    out += [knocks[c.index] for c in kernel.knock_discards(hand, hand.hands[seat])]
 
 
 def _big_gin(hand: Hand, seat: int, out: list[Action]) -> None:

@@ -282,8 +282,7 @@ class Match:
 
         hand = self.hand
         try:
-            kernel.verify_form(action, _ACTION_KINDS)
-            kernel.verify_seat_number(action.seat)
+            kernel.verify_action(action, _ACTION_KINDS)
         except Refused as err:
             raise self._refuse(action, err.rule, err.reason) from None
         if not 0 <= action.seat < self.rules.players:
