@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import engine.kernel
 import engine.hand
+import engine.kernel
 from engine.actions import Action
 from engine.hand import Hand
 from engine.rules import RuleSet
