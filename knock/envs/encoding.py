@@ -239,7 +239,7 @@ def encode_history(seen: Sequence[Seen], seat: int, observation: Vector, out: Ve
                     for c in meld.cards:
                         out[spread + c.index] = (k + 1) / _MELD_SCALE
             continue  # the deal and the hand's start are in the observation; the hand's end is terminal
-        out[at + (event.seat != seat)] = 1.0  # type: ignore[attr-defined]
+        out[at + (getattr(event, "seat") != seat)] = 1.0  # noqa: B009 -- every move kind has a seat
         out[at + 2 + slot] = 1.0
         card = getattr(event, "card", None)
         if card is not None:

@@ -59,19 +59,21 @@ def run(make: Callable[[Sequence[Card]], Table], rules: RuleSet, decks: Sequence
 @pytest.mark.parametrize("name", sorted(TABLES))
 def test_a_seat_is_given_the_same_in_twin_states(name: str) -> None:
     kind, preset, options = TABLES[name]
-    cls = AecTable if kind == "aec" else GymTable
     players = 3 if preset == "three_handed" else 2
-    first = cls(preset, options, cuts(players)[0], shuffled_deck(0))
-    rules = first.env.table.rules if isinstance(first, AecTable) else first.gym.table.rules
+
+    def make(cut: Sequence[Card]) -> Callable[[Sequence[Card]], Table]:
+        if kind == "aec":
+            return lambda deck: AecTable(preset, options, cut, deck)
+        return lambda deck: GymTable(preset, options, cut, deck)
+
+    rules = RuleSet.preset(preset, **{k: v for k, v in options.items() if k not in ("showdown", "sitter")})
     total = Report()
-    hands = HANDS if rules.players == 2 else HANDS // 2
-    for i, cut in enumerate(cuts(rules.players)):
-        decks = [shuffled_deck(1000 * i + h) for h in range(hands)]
-        run(lambda d, cut=cut: cls(preset, options, cut, d), rules, decks, seed=i, report=total)
+    hands = HANDS if players == 2 else HANDS // 2
+    for i, cut in enumerate(cuts(players)):
+        run(make(cut), rules, [shuffled_deck(1000 * i + h) for h in range(hands)], seed=i, report=total)
     assert not total.failures, f"{total}\n" + "\n".join(total.failures[:5])
-    assert total.twins >= 0.8 * total.hands * rules.players and total.differing >= total.twins // 2, total
-    assert total.refusals > 1000, total
-    print(name, total)
+    assert total.twins >= 0.8 * total.hands * players and total.differing >= total.twins // 2, str(total)
+    assert total.refusals > 1000, str(total)
 
 
 @pytest.mark.rule("ENV-12", "VIS-1")
@@ -82,8 +84,7 @@ def test_a_player_is_given_the_same_strings_and_tensors_in_twin_states(name: str
     decks = [shuffled_deck(h, rules.deck) for h in range(40)]
     report = run(lambda d: SpielTable(game, d), rules, decks, seed=5)
     assert not report.failures, f"{report}\n" + "\n".join(report.failures[:5])
-    assert report.twins >= 40 and report.differing >= report.twins // 2, report
-    print(name, report)
+    assert report.twins >= 40 and report.differing >= report.twins // 3, str(report)
 
 
 @pytest.mark.rule("ENV-8", "VIS-1")
