@@ -35,10 +35,14 @@ TABLES: dict[str, tuple[str, str, dict[str, Any]]] = {
 }  # fmt: skip
 SPIEL: dict[str, dict[str, Any]] = {
     "spiel-standard": {"options": "max_consecutive_discard_pickups:2"},
-    "spiel-oklahoma-choice": {"preset": "oklahoma", "showdown": "choice", "options": "spades_double:true"},
+    "spiel-oklahoma-choice": {
+        "preset": "oklahoma",
+        "showdown": "choice",
+        "options": "max_consecutive_discard_pickups:2 spades_double:true",
+    },
     "spiel-5x2-h3-choice": {"deck_ranks": 5, "deck_suits": 2, "hand_size": 3, "showdown": "choice"},
 }
-HANDS = 10  #: random hands per table and draw order (each seat gets a twin of each)
+HANDS = 6  #: random hands per table and draw order, two-handed (each seat gets a twin of each); half three-handed
 
 
 def cuts(players: int) -> list[tuple[Card, ...]]:
@@ -81,10 +85,10 @@ def test_a_seat_is_given_the_same_in_twin_states(name: str) -> None:
 def test_a_player_is_given_the_same_strings_and_tensors_in_twin_states(name: str) -> None:
     game = spiel_game(SPIEL[name])
     rules = game.rules
-    decks = [shuffled_deck(h, rules.deck) for h in range(40)]
+    decks = [shuffled_deck(h, rules.deck) for h in range(20)]
     report = run(lambda d: SpielTable(game, d), rules, decks, seed=5)
     assert not report.failures, f"{report}\n" + "\n".join(report.failures[:5])
-    assert report.twins >= 40 and report.differing >= report.twins // 3, str(report)
+    assert report.twins >= 30 and report.differing >= report.twins // 3, str(report)
 
 
 @pytest.mark.rule("ENV-8", "VIS-1")
