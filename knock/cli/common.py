@@ -1,23 +1,30 @@
 """What every ``knock`` subcommand shares: the Typer app, the console, the common options, and card rendering.
 
 The common options have one spelling everywhere: ``--seed N``, ``--preset NAME``, ``--set KEY=VALUE``,
-``--bots LIST``, ``-o/--out FILE`` (one output file), ``--logs DIR`` (a folder of logs), ``--json[=FILE]``
-(JSON to stdout, or to FILE), ``-q/--quiet``, ``-h/--help``. Help is plain text (no Rich panels), every
-option with a metavar that says what it takes, and every choice listed.
+``--bots LIST``, ``-o/--out FILE`` (one output file, refused when it exists unless ``--force``), ``--logs DIR``
+(a folder of logs), ``--json[=FILE]`` (JSON to stdout, or to FILE), ``-q/--quiet``, ``-h/--help``. Help is plain
+text (no Rich panels) as wide as the terminal, every option with a metavar that says what it takes, and every
+choice listed. Tables fit the terminal; piped, they are one record a line. A closed pipe ends the command
+quietly with the status of what it had judged. Numbers of four digits and more are written with thousands
+separators (``1,060``).
 """
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
 import sys
-from collections.abc import Callable, Sequence
-from typing import Annotated, Any
+from collections.abc import Callable, Iterable, Sequence
+from pathlib import Path
+from typing import IO, Annotated, Any
 
 from engine.bots import BOT_NAMES
 from engine.cards import Card
 from engine.errors import InvalidRules
 from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted
-from engine.rules import PRESETS, RuleSet
+from engine.rules import PRESETS, RuleSet, options
 from engine.visibility import Seen
 from knock import __version__
 
@@ -26,6 +33,8 @@ try:
     from rich.console import Console
     from rich.markup import escape
     from rich.progress import Progress, ProgressColumn
+    from rich.table import Table
+    from rich.text import Text
     from typer.core import TyperArgument, TyperCommand, TyperGroup
     from typer.models import CommandFunctionType
 except ImportError:  # pragma: no cover - the cli extra is not installed
@@ -98,6 +107,26 @@ def plain_record(name: str, text: str) -> tuple[str, str]:
     return name, text
 
 
+class KnockGroup(TyperGroup):
+    """A group whose command list gives each command's whole summary (its docstring's first line), wrapped to the
+    terminal's width rather than cut at 45 characters."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def help_width() -> int:
+    """Help as wide as the terminal (``COLUMNS`` when set), at most 120 columns for reading, at least 60."""
+    return max(60, min(120, shutil.get_terminal_size().columns))
+
+
 def argument_label(param: TyperArgument) -> str:
     name = param.metavar or (param.name or "arg").upper()
     return name + ("..." if param.nargs != 1 and not name.endswith("...") else "")
@@ -111,7 +140,8 @@ class KnockApp(typer.Typer):
         kwargs.setdefault("add_completion", False)
         kwargs.setdefault("pretty_exceptions_enable", False)
         kwargs.setdefault("no_args_is_help", True)
-        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"], "max_content_width": 120})
+        kwargs.setdefault("cls", KnockGroup)
         super().__init__(**kwargs)
 
     def command(  # every keyword of Typer's, with our command class as the default
@@ -122,8 +152,10 @@ class KnockApp(typer.Typer):
 
 app = KnockApp(
     help="Knock: a formally specified Gin Rummy engine with auditable logs.\n\nknock COMMAND -h shows a command's "
-    "options and an example; knock rules lists the rule-set options (--set KEY=VALUE).",
-    cls=TyperGroup,
+    "options and an example; knock rules lists the rule-set options (--set KEY=VALUE).\n\nExit status: 0 success "
+    "(knock alone prints this help); 1 a failure the command names (a log that fails, a case that fails); 2 a usage "
+    "error; 3 knock verify and knock view: no log fails and some are unfinished; 130 stopped by Ctrl-C. A closed "
+    "pipe (knock verify out/ | head -1) ends quietly with the status of what was judged.",
 )
 console = Console(highlight=False, soft_wrap=True)
 
@@ -191,10 +223,32 @@ SETTINGS = typer.Option(
     "--set", metavar="KEY=VALUE", help="A rule-set option (repeatable): knock rules lists them, e.g. target=50."
 )
 QUIET = typer.Option("-q", "--quiet", help="Print less: no progress, only failures and the totals.")
+FORCE = typer.Option(
+    "--force", help="Write over the output file if it exists (without it, an existing one is refused)."
+)
+JSON_DOC = typer.Option(
+    "--json", metavar="FILE", help="JSON instead of text: one document (an object), to stdout or FILE."
+)
 JOBS = typer.Option("--jobs", parser=whole(), metavar="N", help="Processes (0: one per core).")
 CLUSTER = typer.Option(
-    "--cluster", metavar="ADDRESS", help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes)."
+    "--cluster",
+    metavar="ADDRESS",
+    parser=lambda value: cluster_address(value),
+    help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes).",
 )
+CLUSTER_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+:\d{1,5}")
+
+
+def cluster_address(value: object) -> str:
+    """``--cluster``: ``local``, or a Dask scheduler's address with its port (``tcp://host:8786``)."""
+    text = str(value).strip()
+    if text == "local" or CLUSTER_ADDRESS.fullmatch(text):
+        return text
+    raise typer.BadParameter(
+        f"{text[:60]!r} is not a cluster: give 'local' or a scheduler's address with its port, e.g. tcp://host:8786"
+    )
+
+
 BOTS_HELP = f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)})"
 
 
@@ -203,19 +257,44 @@ def rule_set(preset: str, settings: Sequence[str] | None) -> RuleSet:
 
     Raises:
         typer.BadParameter: an option that is not one (a typing mistake, without a rule id), or a value the rules
-            refuse (with its rule id: RULES-2).
+            refuse (with its rule id, RULES-2, and what the option takes).
     """
-    overrides = parse_settings(list(settings or []))
-    known = {name for name in RuleSet.__dataclass_fields__ if name != "name"}
-    for key in overrides:
+    given = list(settings or [])
+    overrides = parse_settings(given)
+    known = {o.name: o for o in options() if o.name != "name"}
+    texts = {item.partition("=")[0].strip(): item.partition("=")[2].strip() for item in given}
+    for key, value in overrides.items():
         if key not in known:
             close = [k for k in sorted(known) if key.lower().replace("-", "_") in k][:3]
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise typer.BadParameter(f"no rule-set option {key!r}{hint}; knock rules lists them", param_hint="--set")
+        try:
+            RuleSet.preset(preset, **{key: value})
+        except InvalidRules as err:
+            rule = getattr(err, "rule", "RULES-2")
+            raise typer.BadParameter(f"{rule}: {key} must be {allowed(known[key].values)}; got {texts[key][:40]!r}",
+                                     param_hint="--set") from None  # fmt: skip
     try:
         return RuleSet.preset(preset, **overrides)
-    except InvalidRules as err:
+    except InvalidRules as err:  # options that are each allowed but not together
         raise typer.BadParameter(str(err), param_hint="--set") from None
+
+
+def allowed(values: str) -> str:
+    """An option's values (``none | 1..1000``) as words: ``none or a whole number from 1 to 1,000``.
+
+    >>> allowed("0..1000000")
+    'a whole number from 0 to 1,000,000'
+    >>> allowed("fixed | upcard")
+    'fixed or upcard'
+    """
+
+    def word(v: str) -> str:
+        m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", v)
+        return f"a whole number from {int(m.group(1)):,} to {int(m.group(2)):,}" if m else v
+
+    names = [word(v.strip()) for v in values.split("|")]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def seat_bots(text: str, players: int) -> list[str]:
@@ -298,3 +377,111 @@ def parse_settings(settings: list[str]) -> dict[str, object]:
             else int(low) if re.fullmatch(r"-?\d{1,30}", low) else text.strip()
         )  # fmt: skip
     return out
+
+
+# --- output: the overwrite policy, JSON, tables, and a closed pipe ----------------------------------------------
+
+
+def output_file(path: Path, force: bool) -> Path:
+    """The one overwrite policy of every ``-o``: an existing file is refused unless ``--force``; its folder is made.
+
+    Raises:
+        typer.BadParameter: the file exists and ``force`` is not given, or the path is a folder.
+    """
+    if path.is_dir():
+        raise typer.BadParameter(f"{path} is a folder; give a file", param_hint="--out")
+    if path.exists() and not force:
+        raise typer.BadParameter(f"{path} exists; choose another file, or --force to write over it",
+                                 param_hint="--out")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def json_sink(target: str | None) -> IO[str] | None:
+    """Where ``--json[=FILE]`` goes: None without it, stdout for ``--json``, else the file (created with its folder)."""
+    if target is None:
+        return None
+    if target == STDOUT:
+        return sys.stdout
+    path = Path(target)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("w", encoding="utf-8")
+
+
+def write_json(document: object, target: str) -> None:
+    """One JSON document, to stdout (``-``) or a file."""
+    sink = json_sink(target)
+    assert sink is not None
+    sink.write(json.dumps(document, indent=1) + "\n")
+    if sink is not sys.stdout:
+        sink.close()
+
+
+def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title: str | None = None,
+                right: Sequence[str] = (), wrap: Sequence[str] = ()) -> None:  # fmt: skip
+    """Rows for people: on a terminal a table as wide as the terminal (the ``wrap`` columns folded to fit), piped
+    one record a line, its cells separated by tabs, after a line of the column names (markup stripped)."""
+    if not console.is_terminal:
+        if title:
+            console.out(Text.from_markup(title).plain, highlight=False)
+        for cells in [headers, *rows]:
+            console.out("\t".join(Text.from_markup(c).plain for c in cells), highlight=False)
+        return
+    table = Table(title=title, box=None, title_justify="left")
+    for h in headers:
+        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in wrap,
+                         ratio=1 if h in wrap else None, overflow="fold")  # fmt: skip
+    for cells in rows:
+        table.add_row(*cells)
+    console.print(table)
+
+
+class OutputClosed(Exception):
+    """Standard output's reader has gone (``knock verify out/ | head -1``): the command ends quietly."""
+
+
+#: The exit status of what a command has judged so far, for the end a closed pipe gives it.
+_judged = {"status": 0}
+
+
+def judged(status: int) -> None:
+    """Record the exit status a command's results call for, before it prints them."""
+    _judged["status"] = status
+
+
+def judged_status() -> int:
+    return _judged["status"]
+
+
+class GuardedOutput:
+    """Standard output that turns a closed pipe into ``OutputClosed`` (never Click's exit status 1), after pointing
+    the file descriptor at /dev/null so that nothing more fails on the way out."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._closed()
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+
+    def _closed(self) -> None:
+        try:
+            fd = self._stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # not a real file (a test's buffer)
+            pass
+        raise OutputClosed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
