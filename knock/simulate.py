@@ -11,9 +11,9 @@ Games run on the engine's compiled executor, its performance mode (``engine.fsm`
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
-import itertools
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload

@@ -54,7 +54,7 @@ def main() -> None:
         sys.exit(code)
 
     stdout = sys.stdout
-    sys.stdout = GuardedOutput(stdout)  # type: ignore[assignment]
+    sys.stdout = GuardedOutput(stdout)
     judged(0)
     try:
         code = app(args=expand_optional(sys.argv[1:]), prog_name="knock", standalone_mode=False)

@@ -202,8 +202,8 @@ def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, 
     """A run's summary for people: the table per bot, hands, long games, the rate, and how it ended."""
     title = f"{plural(tally.games, 'game')} of {preset} Gin to {target:,} (seeds {seed:,}..{seed + games - 1:,})"
     if tally.games:
-        print_table(("bot", "seats played", "games won", "win %", "95% interval", "average total"),
-                    sim_rows(tally), title=title, right=("seats played", "games won", "win %", "average total"))  # fmt: skip
+        numbers = ("seats played", "games won", "win %", "average total")
+        print_table(("bot", *numbers[:3], "95% interval", numbers[3]), sim_rows(tally), title=title, right=numbers)
     hands, dead = tally.hands, tally.dead_hands
     console.print(f"hands per game {hands / max(tally.games, 1):.2f}; dead hands {dead:,} "
                   f"({100 * dead / max(hands, 1):.1f}%)")  # fmt: skip
@@ -227,7 +227,7 @@ def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, 
 
 def sim_rows(tally: sim.Tally) -> list[tuple[str, ...]]:
     """Per bot: seats played, games won, the win rate with its 95% interval, the average final total."""
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for line in sim.summarise(tally):
         low, high = sim.wilson(line.wins, line.seats_played)
         pct = 100 * line.wins / line.seats_played if line.seats_played else 0.0

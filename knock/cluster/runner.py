@@ -8,13 +8,13 @@ the runner counts the batches that started more than once.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import signal
 import time
 import uuid
 from collections import Counter
-import itertools
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import TracebackType
