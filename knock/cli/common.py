@@ -421,11 +421,10 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title:
                 right: Sequence[str] = (), wrap: Sequence[str] = ()) -> None:  # fmt: skip
     """Rows for people: on a terminal a table as wide as the terminal (the ``wrap`` columns folded to fit), piped
     one record a line, its cells separated by tabs, after a line of the column names (markup stripped)."""
-    if not console.is_terminal:
-        if title:
-            console.out(Text.from_markup(title).plain, highlight=False)
-        for cells in [headers, *rows]:
-            console.out("\t".join(Text.from_markup(c).plain for c in cells), highlight=False)
+    if not console.is_terminal:  # written as is: the console would turn the tabs into spaces
+        lines = [Text.from_markup(title).plain] if title else []
+        lines += ["\t".join(Text.from_markup(c).plain for c in cells) for cells in [headers, *rows]]
+        console.file.write("".join(line + "\n" for line in lines))
         return
     table = Table(title=title, box=None, title_justify="left")
     for h in headers:

@@ -87,7 +87,7 @@ def demo(
     Example: knock demo --preset three_handed --seed 7 --summary
     """
     rules = rule_set(preset, settings)
-    names = seat_bots(bots or ",".join(DEFAULT_BOTS[: rules.players]), rules.players)
+    names = seat_bots(",".join(DEFAULT_BOTS[: rules.players]) if bots is None else bots, rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
     path = output_file(out, force) if out is not None else Path("out") / f"demo-{seed}.knock"
     match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])

@@ -218,8 +218,8 @@ def show(
         typer.Option(
             "--json",
             metavar="FILE",
-            help="JSON lines instead of text: one object per event ({record, event}), then the verdict "
-            "({path, verdict, ...}, as knock verify's), to stdout or FILE.",
+            help="JSON lines instead of text: one object per event (record, event), then the verdict "
+            "(path, verdict, ..., as knock verify gives it), to stdout or FILE.",
         ),
     ] = None,
 ) -> None:

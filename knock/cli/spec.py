@@ -68,7 +68,7 @@ def spec(
         typer.Option(
             "--json",
             metavar="FILE",
-            help="The machine's transition table as one JSON document "
+            help="JSON instead of text: the transition table as one document "
             "(an object: machine, states, transitions, guards), to stdout or FILE, instead of the text.",
         ),
     ] = None,
