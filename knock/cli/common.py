@@ -6,7 +6,7 @@ The common options have one spelling everywhere: ``--seed N``, ``--preset NAME``
 text (no Rich panels) as wide as the terminal, every option with a metavar that says what it takes, and every
 choice listed. Tables fit the terminal; piped, they are one record a line. A closed pipe ends the command
 quietly with the status of what it had judged. Numbers of four digits and more are written with thousands
-separators (``1,060``).
+separators (``1,060``); identifiers (seeds, record numbers, ports) are not, so they can be typed back.
 """
 
 from __future__ import annotations

@@ -200,7 +200,7 @@ def simulate(
 def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, report: sim.Report | None,
              elapsed: float, quiet: bool, logs: str | None) -> None:  # fmt: skip
     """A run's summary for people: the table per bot, hands, long games, the rate, and how it ended."""
-    title = f"{plural(tally.games, 'game')} of {preset} Gin to {target:,} (seeds {seed:,}..{seed + games - 1:,})"
+    title = f"{plural(tally.games, 'game')} of {preset} Gin to {target:,} (seeds {seed}..{seed + games - 1})"
     if tally.games:
         numbers = ("seats played", "games won", "win %", "average total")
         print_table(("bot", *numbers[:3], "95% interval", numbers[3]), sim_rows(tally), title=title, right=numbers)
@@ -210,7 +210,7 @@ def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, 
     if tally.long_games:
         most, at = tally.longest
         console.print(f"[yellow]warning[/]: {plural(tally.long_games, 'game')} ran over {sim.LONG_GAME} hands "
-                      f"(the longest {plural(most, 'hand')}, seed {at:,}): bots that seldom knock play many dead "
+                      f"(the longest {plural(most, 'hand')}, seed {at}): bots that seldom knock play many dead "
                       "hands (random against random averages about 100 hands a game)")  # fmt: skip
     played, played_hands = tally.games - tally.skipped, tally.hands - tally.skipped_hands
     rate = (f"{played / elapsed:,.1f} games/s, {played_hands / elapsed:,.0f} hands/s"
@@ -376,9 +376,10 @@ def play(
     assert st.winner is not None
     players = table.session.setup.players
     verdict = judge(path.read_bytes())
-    totals = ", ".join(f"{n} {t}" for n, t in zip(players, st.totals, strict=True))
+    totals = ", ".join(f"{n} {t:,}" for n, t in zip(players, st.totals, strict=True))
     who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
     console.print(f"[bold]{who}[/] after {plural(match.number, 'hand')}; totals {totals}")
-    checked = f"{verdict.record} records, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
+    records = plural(verdict.record or 0, "record")
+    checked = f"{records}, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
     console.print(f"log: {path} ({checked})")
     console.print(f"seed {setup.seed} — the same deals again with --seed {setup.seed}")

@@ -50,7 +50,7 @@ EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_UNFINISHED = 0, 1, 2, 3
 def verdict_line(path: str, v: Verdict) -> str:
     """One file's verdict for people: ``pass``, ``unfinished`` or ``FAIL``, then what the replay found."""
     where = escape(str(path))
-    seats = ", ".join(f"p{s} {t}" for s, t in enumerate(v.scores))
+    seats = ", ".join(f"p{s} {t:,}" for s, t in enumerate(v.scores))
     if v.kind == "pass":
         return f"[green]pass[/]       {where}: {plural(v.hands, 'hand')}, p{v.winner} wins, totals {seats}; " \
             f"{escape(v.message)}"  # fmt: skip
