@@ -418,9 +418,10 @@ def write_json(document: object, target: str) -> None:
 
 
 def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title: str | None = None,
-                right: Sequence[str] = (), wrap: Sequence[str] = ()) -> None:  # fmt: skip
+                right: Sequence[str] = (), wrap: Sequence[str] = (), narrow: Sequence[str] = ()) -> None:  # fmt: skip
     """Rows for people: on a terminal a table as wide as the terminal (the ``wrap`` columns folded to fit), piped
-    one record a line, its cells separated by tabs, after a line of the column names (markup stripped)."""
+    one record a line, its cells separated by tabs, after a line of the column names (markup stripped). The
+    ``narrow`` columns wrap within 28 characters."""
     if not console.is_terminal:  # written as is: the console would turn the tabs into spaces
         lines = [Text.from_markup(title).plain] if title else []
         lines += ["\t".join(Text.from_markup(c).plain for c in cells) for cells in [headers, *rows]]
@@ -428,8 +429,9 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title:
         return
     table = Table(title=title, box=None, title_justify="left")
     for h in headers:
-        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in wrap,
-                         ratio=1 if h in wrap else None, overflow="fold")  # fmt: skip
+        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in wrap and h not in narrow,
+                         ratio=1 if h in wrap else None, max_width=28 if h in narrow else None,
+                         overflow="fold")  # fmt: skip
     for cells in rows:
         table.add_row(*cells)
     console.print(table)

@@ -10,6 +10,7 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
+from rich.padding import Padding
 
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.rules import OptionInfo, RuleSet, options
@@ -141,11 +142,15 @@ def rules(
         console.print(title)
         for name, values, default, rule, summary in rows:
             console.print(f"\n[bold]{escape(name)}[/] = {escape(default)}  [dim]({escape(values)}; {rule})[/]")
-            console.print(f"    {escape(summary)}")
+            console.print(Padding(escape(summary), (0, 0, 0, 4)))
         return
     cells = [tuple(escape(c) for c in row) for row in rows]
     print_table(
-        ("option", "values", preset, "rule", "what it does"), cells, title=title, wrap=("values", "what it does")
+        ("option", "values", preset, "rule", "what it does"),
+        cells,
+        title=title,
+        wrap=("what it does",),
+        narrow=("values",),
     )
 
 
