@@ -21,7 +21,15 @@ from engine.errors import KnockError
 from knock.cli import games, logs, spec
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
-from knock.cli.common import GuardedOutput, OutputClosed, app, expand_optional, judged, judged_status
+from knock.cli.common import (
+    GuardedOutput,
+    OutputClosed,
+    app,
+    drop_pending_output,
+    expand_optional,
+    judged,
+    judged_status,
+)
 
 __all__ = ["app", "games", "logs", "main", "serve", "spec", "view"]
 
@@ -60,6 +68,7 @@ def main() -> None:
         code = app(args=expand_optional(sys.argv[1:]), prog_name="knock", standalone_mode=False)
         sys.stdout.flush()
     except OutputClosed:
+        drop_pending_output()
         sys.exit(judged_status())
     except typer.TyperException as err:  # usage errors: bad options, values, arguments
         context = getattr(err, "ctx", None)

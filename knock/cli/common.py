@@ -454,6 +454,14 @@ def judged_status() -> int:
     return _judged["status"]
 
 
+def drop_pending_output() -> None:
+    """Forget what the console could not write to a closed pipe: Rich keeps it, to write first the next time
+    (which, in one process running the command again, would be another command's output)."""
+    pending = getattr(console, "_buffer", None)
+    if isinstance(pending, list):
+        pending.clear()
+
+
 class GuardedOutput:
     """Standard output that turns a closed pipe into ``OutputClosed`` (never Click's exit status 1), after pointing
     the file descriptor at /dev/null so that nothing more fails on the way out."""
