@@ -21,15 +21,8 @@ from engine.errors import KnockError
 from knock.cli import games, logs, spec
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
-from knock.cli.common import (
-    GuardedOutput,
-    OutputClosed,
-    app,
-    drop_pending_output,
-    expand_optional,
-    judged,
-    judged_status,
-)
+from knock.cli.common import app, expand_optional
+from knock.cli.output import GuardedOutput, OutputClosed, drop_pending_output, judged, judged_status
 
 __all__ = ["app", "games", "logs", "main", "serve", "spec", "view"]
 

@@ -29,18 +29,15 @@ from knock.cli.common import (
     bot_names,
     choice,
     console,
-    judged,
-    output_file,
     plural,
     print_events,
-    print_table,
     progress_bar,
     render,
     rule_set,
     seat_bots,
     whole,
-    write_json,
 )
+from knock.cli.output import judged, output_file, print_table, write_json
 from knock.cluster.runner import Runner
 from knock.cluster.storage import Store, shared
 from replay.audit import verify

@@ -25,15 +25,12 @@ from knock.cli.common import (
     QUIET,
     app,
     console,
-    json_sink,
-    judged,
-    output_file,
     plural,
     print_events,
     progress_bar,
     whole,
-    write_json,
 )
+from knock.cli.output import json_sink, judged, output_file, write_json
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
 from replay.audit import ViewEvent, view_events

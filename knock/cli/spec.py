@@ -15,22 +15,8 @@ from rich.padding import Padding
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.rules import OptionInfo, RuleSet, options
 from knock import conformance as conf
-from knock.cli.common import (
-    DEFAULT_PRESET,
-    FORCE,
-    PRESET,
-    STDOUT,
-    KnockApp,
-    app,
-    choice,
-    console,
-    judged,
-    output_file,
-    print_table,
-    progress_bar,
-    whole,
-    write_json,
-)
+from knock.cli.common import DEFAULT_PRESET, FORCE, PRESET, STDOUT, KnockApp, app, choice, console, progress_bar, whole
+from knock.cli.output import judged, output_file, print_table, write_json
 
 MACHINES = tuple(spec.name for spec in SPECS)
 WHAT = ("diagram", "table")

@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from knock.cli.common import FORCE, JSON_DOC, app, console, judged, output_file, plural, write_json
+from knock.cli.common import FORCE, JSON_DOC, app, console, plural
 from knock.cli.logs import EXIT_FAIL, EXIT_PASS, EXIT_UNFINISHED
+from knock.cli.output import judged, output_file, write_json
 from knock.web.page import replay_page
 from knock.web.transcript import transcript
 
