@@ -285,7 +285,7 @@ def run(
     def remaining() -> Iterator[Job]:
         nonlocal skipped, planned
         for job in todo:
-            summary = done.get(job.key)
+            summary = done.get(job.key) if done else None  # a key is a digest: made only when needed
             if summary is None:
                 planned += 1
                 yield job

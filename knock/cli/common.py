@@ -225,7 +225,7 @@ CLUSTER = typer.Option(
     parser=lambda value: cluster_address(value),
     help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes).",
 )
-CLUSTER_ADDRESS = re.compile(r"(tcp|tls|inproc|ucx|ws|wss)://[\w.\-\[\]:]+:\d{1,5}")
+CLUSTER_ADDRESS = re.compile(r"((tcp|tls|inproc|ucx|ws|wss)://)?[\w.\-\[\]:]+:\d{1,5}")  #: Dask's: tcp:// by default
 
 
 def cluster_address(value: object) -> str:

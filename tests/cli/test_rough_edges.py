@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import typer
 from rich.console import Console
 
 from engine.rules import RuleSet, options
@@ -140,6 +141,10 @@ def test_bad_input_gets_words_never_python(tmp_path: Path) -> None:
 def test_cluster_must_be_local_or_an_address_with_a_port() -> None:
     assert common.cluster_address("local") == "local"
     assert common.cluster_address("tcp://10.0.0.5:8786") == "tcp://10.0.0.5:8786"
+    assert common.cluster_address("scheduler:8786") == "scheduler:8786"  # Dask takes tcp:// as the default
+    for wrong in ("nonsense", "tcp://nowhere", "local:", "http://x"):
+        with pytest.raises(typer.BadParameter, match="give 'local' or a scheduler's address with its port"):
+            common.cluster_address(wrong)
     done = knock("simulate", "--cluster", "nonsense")
     assert done.returncode == 2 and "give 'local' or a scheduler's address with its port" in done.stderr
 
