@@ -146,9 +146,9 @@ class Jobs(Sequence[Job]):
         return (self[i] for i in range(self.games))
 
 
-def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> Jobs:
-    """Game i is seeded ``seed + i`` and rotates the bots one seat, so each bot plays every seat in turn."""
-    return Jobs(rules, bots, games, seed)
+def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job]:
+    """The games of a small run as a list (``Jobs`` made whole); ``knock simulate`` keeps ``Jobs`` lazy."""
+    return list(Jobs(rules, bots, games, seed))
 
 
 def finished(store: Store) -> dict[str, GameSummary]:

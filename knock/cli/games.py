@@ -171,7 +171,7 @@ def simulate(
     rules = rule_set(preset, settings)
     names = seat_bots(bots, rules.players)
     shared(logs)
-    todo = sim.jobs(rules, names, games, seed)
+    todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
     tally = sim.Tally()
     started = time.monotonic()
     report: sim.Report | None = None

@@ -263,7 +263,7 @@ def test_a_pipe_closed_before_the_first_line_ends_quietly_too() -> None:
 
 
 def test_a_run_of_any_size_is_planned_lazily() -> None:
-    todo = sim.jobs(RuleSet.preset("standard"), ["heuristic", "random"], 10**12, 5)
+    todo = sim.Jobs(RuleSet.preset("standard"), ["heuristic", "random"], 10**12, 5)
     assert len(todo) == 10**12 and todo[10**12 - 1].seed == 10**12 + 4
     assert todo[3] == list(sim.jobs(RuleSet.preset("standard"), ["heuristic", "random"], 4, 5))[3]
     assert todo[1].bots == ("random", "heuristic") and todo[-1] == todo[10**12 - 1]
