@@ -337,8 +337,8 @@ def play(
         setup = play_mod.Setup(rules, secrets.randbits(63) if seed is None else seed, chosen, tuple(names),
                                name or "you")  # fmt: skip
         session = play_mod.Session(setup)
-        if out is not None and force:
-            output_file(out, force).unlink(missing_ok=True)  # written over: Save.create never writes over a file
+        if out is not None:  # the -o policy of every command; with --force the old file goes first (Save.create
+            output_file(out, force).unlink(missing_ok=True)  # creates exclusively, so it is never written over)
         save = play_mod.Save.create(out or play_mod.fresh_path(), session)
 
     def ask(prompt: str) -> str:

@@ -90,6 +90,10 @@ def test_every_output_file_is_refused_when_it_exists_unless_force(
         forced = knock(*args, "-o", str(target), "--force")
         assert forced.returncode == 0, (args, forced.stderr)
         assert target.read_bytes() != b"keep me"
+    target.write_text("keep me")
+    play = knock("play", "-o", str(target))
+    assert play.returncode == 2 and "exists; choose another file, or --force" in play.stderr
+    assert target.read_text() == "keep me"
     done = knock("export", LOG, "-o", str(tmp_path / "ds"), "--jobs", "1")
     assert done.returncode == 0, done.stderr
     again = knock("export", LOG, "-o", str(tmp_path / "ds"), "--jobs", "1")
