@@ -186,7 +186,8 @@ def test_knock_view_writes_the_page_and_exits_with_the_verdict(tmp_path: Path) -
     data = game()
     for body, code in ((data, 0), (data[: len(data) // 3], None), (b"not a log", 1)):
         log.write_bytes(body)
-        done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(log), "-o", str(tmp_path / "g.html")],
+        page = ["-o", str(tmp_path / "g.html"), "--force"]  # the same page each time: written over (--force)
+        done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(log), *page],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
         verdict = judge(body)
         assert done.returncode == {"pass": 0, "fail": 1, "unfinished": 3}[verdict.kind], done.stderr
