@@ -27,7 +27,9 @@ class HttpRefusal(Exception):
         self.status, self.code, self.message, self.rule, self.retry_after = status, code, message, rule, retry_after
 
     def response(self) -> JSONResponse:
-        headers = {"retry-after": str(self.retry_after)} if self.retry_after is not None else None
+        headers = {"retry-after": str(self.retry_after)} if self.retry_after is not None else {}
+        if self.status == 413:
+            headers["connection"] = "close"  # the rest of the body is not read: the connection ends with the answer
         body = {"error": {"code": self.code, "message": self.message, "rule": self.rule}}
         return JSONResponse(body, status_code=self.status, headers=headers)
 

@@ -17,7 +17,7 @@ from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from knock.web.guard import HttpRefusal, RateLimit, media_type, read_body, remote
-from knock.web.transcript import transcript
+from knock.web.transcript import FIRST, transcript
 
 #: The largest log the endpoint replays (a game to 100 is a few kilobytes; this is 30 times the longest golden log).
 MAX_LOG = 112 << 10
@@ -71,7 +71,7 @@ async def replay(request: Request, running: asyncio.Semaphore) -> Response:
         raise HttpRefusal(415, "bad_content_type", f"a log is sent as {LOG_TYPES[0]}", "PROTO-16")
     start = _number(request, "start", 0, MAX_LOG * 8)
     count = _number(request, "count", 1, MAX_PAGE) or PAGE
-    perspective = request.query_params.get("perspective", "full")[:40]
+    perspective = request.query_params.get("perspective", FIRST)[:40]
     name = request.query_params.get("name", "")[:200]
     data = await read_body(request, MAX_LOG)
     async with running:

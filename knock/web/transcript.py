@@ -44,6 +44,8 @@ MAX_STEPS = 4000
 #: The perspective that sees every card.
 FULL = "full"
 SPECTATOR = "spectator"
+#: The perspective asked for as "the log's first one" (``full`` for a full log, the seat of a per-seat view).
+FIRST = ""
 
 #: Framing records, which stand for no engine event, by their first field (LOG-2, LOG-6, LOG-10).
 _FRAMING = {8: "checkpoint", 9: "trailer", 10: "shuffle commitment", 11: "salt revealed"}
@@ -122,7 +124,8 @@ def transcript(
     data: bytes, *, name: str = "", perspective: str | None = None, start: int | None = 0, count: int | None = None
 ) -> Message:
     """What the replay client draws of ``data``: its verdict and digest, and the ``count`` steps from ``start``
-    (None: the last ones; ``count`` None: ``MAX_STEPS``) from ``perspective`` (None: every one). Never raises.
+    (None: the last ones; ``count`` None: ``MAX_STEPS``) from ``perspective`` (None: every one; ``FIRST``: the
+    log's first). Never raises.
     Rules: LOG-13, LOG-6, PROTO-5, PROTO-6, PROTO-18.
 
     The records before the window are replayed and not drawn, the records after it not replayed: the work is
@@ -147,6 +150,9 @@ def transcript(
         header = LogReader(data).header
         view = header.view
         perspectives = _perspectives(header) if view is None else [_seat_perspective(header, view)]
+        if perspective == FIRST and perspectives:
+            perspective = perspectives[0]["key"]
+            out.keys = frozenset([perspective])
         if perspective is not None and perspective not in {p["key"] for p in perspectives}:
             problem = f"the log has no perspective {perspective[:40]!r}"
         elif header.view is None:

@@ -199,7 +199,7 @@ def test_knock_view_writes_the_page_and_exits_with_the_verdict(tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("replay-serve"), "--bot-delay", "0") as running:
+    with ServerProcess(tmp_path_factory.mktemp("replay-serve"), "--bot-delay", "0", "--replay-rate", "0") as running:
         yield running
 
 
