@@ -26,6 +26,7 @@ from selenium.webdriver.remote.webelement import WebElement
 
 from knock.web.client import ServerProcess
 from replay.verdict import Verdict, judge
+from tests.support.long_logs import build
 from tests.web.browser import Browser
 
 #: What the tests learn as they go (they run in order, on one server and one browser).
@@ -420,6 +421,27 @@ def test_replay_mode_steps_through_the_stored_game(server: ServerProcess, browse
     text = b.text(".verdict")
     assert "Fail" in text and f"record {verdict.record}" in text and verdict.rule in text, text
     b.shot("11-replay-damaged-log")
+    assert not b.errors()
+
+    # A long log comes in pages (PROTO-18): its last records first, the others fetched as they are reached.
+    long = tmp_path / "long.knock"
+    long.write_bytes(build("dead", 1))
+    b.open(f"{server.url}/#replay")
+    b.one("#log-file").send_keys(str(long))
+    b.wait(lambda: b.text(".replay-loader .status").startswith("long.knock: pass"), timeout=30,
+           message="the long log's verdict")  # fmt: skip
+    total = int(b.one("#step").get_attribute("max") or 0) + 1
+    assert total > 400 and f"({total} of {total})" in step_text(b) and "trailer" in step_text(b)
+    b.driver.find_element("css selector", "h2").click()
+    b.press(Keys.HOME)
+    b.wait(lambda: "Record 1 (1 of" in step_text(b), timeout=30, message="the first page fetched")
+    b.one("#perspective").send_keys("spectator")
+    b.wait(lambda: "Record 1 (1 of" in step_text(b), timeout=30, message="the spectator's first page")
+    b.driver.find_element("css selector", "h2").click()
+    for _ in range(5):
+        b.press(Keys.ARROW_RIGHT)
+    b.wait(lambda: b.find(".replay-board .board"), timeout=30, message="a dealt hand from the spectator's seat")
+    assert "(6 of" in step_text(b) and not b.find(".hand .card-row.meld")
     assert not b.errors()
 
 
