@@ -24,6 +24,7 @@ from knock.web.client import ServerProcess
 from knock.web.guard import CSP
 from knock.web.protocol import parse_json
 from knock.web.tables import table_spec
+from replay.replayer import Replayer
 from tests.support.long_logs import build
 from tests.web.support import Seat
 
@@ -181,7 +182,7 @@ class Counted:
         self.views = 0
         self.replays = 0
         monkeypatch.setattr(transcript, "_shown", self.counting(transcript._shown, "views"))
-        monkeypatch.setattr(transcript, "Replayer", self.counting(transcript.Replayer, "replays"))
+        monkeypatch.setattr(transcript, "Replayer", self.counting(Replayer, "replays"))
 
     def counting(self, f: Any, what: str) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
