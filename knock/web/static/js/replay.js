@@ -124,6 +124,9 @@ export function showTranscript(root, t, { title = null, more = null } = {}) {
     if (!entry) {
       slider.setAttribute("aria-valuetext", `record ${index + 1}`);
       fill(where, h("strong", {}, "Record …"), ` (${index + 1} of ${total}): fetching it from the server…`);
+      fill(board, h("p", { class: "muted" }, "Fetching this record…"));
+      fill(sheet, null);
+      fill(events, []);
       return;
     }
     const step = entry.step;
