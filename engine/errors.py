@@ -95,14 +95,15 @@ class InvalidSeat(RuleViolation):
     """A seat number that has no place in this hand or game."""
 
 
-class IllegalAction(KnockError, ValueError):
-    """An action the rules forbid now. The game is left exactly as it was.
+class IllegalAction(RuleViolation):
+    """An action the rules forbid now (a kind of ``RuleViolation``). The game is left exactly as it was.
 
-    Carries the rule id, the phase the game was in and the offending action.
+    Carries the rule id, the reason, the phase the game was in and the offending action; ``str`` is
+    ``"RULE: reason in phase P: action"``.
     """
 
     def __init__(self, rule: str, reason: str, *, phase: str, action: object) -> None:
-        super().__init__(f"{rule}: {reason} in phase {phase}: {_action_text(action)}", rule=rule)
+        KnockError.__init__(self, f"{rule}: {reason} in phase {phase}: {_action_text(action)}", rule=rule)
         self.reason = reason
         self.phase = phase
         self.action = action

@@ -34,7 +34,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from transitions import Machine
 from transitions.core import EventData
 
+from engine import kernel
 from engine.errors import InternalError, KnockError
+from engine.kernel import STOCK_FLOOR, dead_reason
 
 __all__ = [
     "HAND", "INITIAL", "MATCH", "MATCH_TABLE", "PLAYER_PHASES", "PLAYER_TRIGGERS", "SPECS", "STOCK_FLOOR", "TABLE",
@@ -107,23 +109,6 @@ def guard(func: Callable[[Any, Any], bool]) -> Guard:
     return Guard(name, description, func)
 
 
-STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
-
-
-def dead_reason(hand: Hand) -> str | None:
-    """Why a non-knock discard now ends the hand: ``"stock"`` (two cards left and the 50th-card rule off, DEAD-1),
-    ``"pickup cap"`` (DEAD-3; with the 50th-card rule on only the cap ends it here), or None.
-
-    The one computation behind the ``hand_dies`` guard and the dead hand's result (the discard itself changes
-    neither the stock nor the pickup count).
-    """
-    rules = hand.rules
-    if len(hand.stock) <= STOCK_FLOOR and not rules.wall_pickup_to_knock:
-        return "stock"
-    cap = rules.max_consecutive_discard_pickups
-    return "pickup cap" if cap is not None and hand.pickups >= cap else None
-
-
 @guard
 def _non_dealer_acts(hand: Hand, action: Action) -> bool:
     """the non-dealer is the one passing the upcard (OFFER-1)"""
@@ -139,28 +124,25 @@ def _dealer_acts(hand: Hand, action: Action) -> bool:
 @guard
 def _play_goes_on(hand: Hand, action: Action) -> bool:
     """the stock holds more than two cards and the pickup cap is not reached (TURN-2)"""
-    return len(hand.stock) > STOCK_FLOOR and dead_reason(hand) is None  # the common case, tried first
+    return kernel.play_goes_on(hand)  # the common case, tried first
 
 
 @guard
 def _hand_dies(hand: Hand, action: Action) -> bool:
     """the stock holds two cards and the 50th-card rule is off (DEAD-1), or the pickup cap is reached (DEAD-3)"""
-    return dead_reason(hand) is not None
+    return kernel.dead_reason(hand) is not None
 
 
 @guard
 def _wall_offered(hand: Hand, action: Action) -> bool:
     """the stock holds two cards, the 50th-card rule is on and the pickup cap is not reached (DEAD-2)"""
-    return len(hand.stock) <= STOCK_FLOOR and dead_reason(hand) is None
+    return kernel.wall_offered(hand)
 
 
 @guard
 def _spread_is_gin(hand: Hand, action: Spread) -> bool:
     """the spread laid leaves no card over (KNOCK-5; always so for a big gin, KNOCK-6)"""
-    melded = 0
-    for meld in action.melds:
-        melded |= meld.mask
-    return hand.hands[action.seat] & ~melded == 0
+    return kernel.spread_is_gin(hand.hands[action.seat], action.melds)
 
 
 @guard

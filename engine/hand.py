@@ -1,7 +1,8 @@
 """One hand of two-player Gin (standard or Oklahoma): the model driven through the shared state machine.
 
 Seats are 0 and 1; ``dealer`` is one of them and the other is the non-dealer. Every action goes through
-``check`` (one validation path: it computes the events without touching state), then the machine
+``check`` (one validation path: the rules kernel, ``engine.kernel``, decides on the hand's facts, and ``check``
+computes the events without touching state), then the machine
 fires the action's trigger: its guards pick the row, the events are committed, and entering ``score`` or
 ``dead_hand`` takes the dealer's step at once (``engine.fsm``). Which executor runs the machine is the
 hand's own choice (``executor=``, default ``"library"``: ``transitions`` itself).
@@ -13,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import assert_never
 
-from engine import describe, fsm, legal
+from engine import describe, fsm, kernel, legal
 from engine.actions import (
     ACTION_TYPES,
     Action,
@@ -31,7 +32,7 @@ from engine.actions import (
 )
 from engine.cards import DECK, Card, Suit, cards, from_mask, shuffled_deck, to_mask
 from engine.deal import check_deal, check_seats
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, render
+from engine.errors import IllegalAction, InvalidDeal, InvalidMeld
 from engine.events import (
     BigGinDeclared,
     Dealt,
@@ -49,17 +50,12 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import ExecutorName, Phase
-from engine.legal import can_knock_with
-from engine.melds import best_arrangement, deadwood, discards_within, well_formed
+from engine.kernel import Holding, Refused
+from engine.melds import best_arrangement, deadwood
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
-from engine.showdown import (
-    best_defence,
-    check_defence,
-    check_spread,
-    well_formed_layoffs,
-)
+from engine.showdown import best_defence
 from engine.visibility import Observation as Observation  # re-exported: its home was here
 from engine.visibility import observe_hand
 
@@ -67,6 +63,8 @@ HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (
 
 
 _ACTION_KINDS = frozenset(ACTION_TYPES)
+#: The triggers each phase in which a player acts takes (no entry: nobody is to act).
+_ACCEPTS = {phase: fsm.TRIGGERS[phase] for phase in fsm.PLAYER_PHASES}
 _SEATS = range(3)
 # The commonest events of each seat, made once: events are frozen values (as actions are, engine.legal).
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
@@ -316,31 +314,16 @@ class Hand:
     # --- the one validation path ---------------------------------------------------------------
 
     def check(self, action: Action) -> list[Event]:
-        """The events ``action`` would produce, without changing anything.
+        """The events ``action`` would produce, without changing anything. The rules kernel decides.
 
         Raises:
             IllegalAction: naming the rule the action breaks.
         """
-        phase = self.phase
-        if type(action) not in _ACTION_KINDS:
-            hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
-            raise IllegalAction("TURN-1", f"not an action: {render(action)}{hint}", phase=phase.value, action=action)
-        if phase not in fsm.PLAYER_PHASES:
-            raise IllegalAction("TURN-1", "no player is to act (the hand is over)", phase=phase.value, action=action)
-        if action.trigger not in fsm.TRIGGERS[phase]:
-            raise IllegalAction(
-                "TURN-1", "not allowed (the phase does not take this action)", phase=phase.value, action=action
-            )
-        seat = action.seat
-        # Identity, not equality: seat numbers are small ints, one object each in CPython, so this one test
-        # refuses both another seat and a seat of another type (True == 1, 1.0 == 1, but neither is 1).
-        if seat is not self.turn:
-            reason = f"p{self.turn} is to act, not p{seat}" if type(seat) is int else _not_a_seat(seat)
-            raise IllegalAction("TURN-1", reason, phase=phase.value, action=action)
         try:
+            kernel.verify_turn(_ACTION_KINDS, _ACCEPTS.get(self.phase), self.turn, action)
             return self._events_for(action)
         except (InvalidMeld, Refused) as err:
-            raise IllegalAction(err.rule, err.reason, phase=phase.value, action=action) from None
+            raise IllegalAction(err.rule, err.reason, phase=self.phase.value, action=action) from None
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (the same path as ``apply``)."""
@@ -373,24 +356,14 @@ class Hand:
         return out
 
     def _events_for(self, action: Action) -> list[Event]:
+        """The events of an action of the seat to act, once the kernel accepts it (``check``)."""
         seat = action.seat
-        mask = self.hands[seat]
         match action:
-            case Discard(card=card) | Knock(card=card):
-                if type(card) is not Card:
-                    raise Refused("TURN-1", f"not an action: {render(card)} is not a card")
-                if not mask & card.bit:
-                    raise Refused("TURN-3", f"p{seat} does not hold {card}")
-                taken = self.taken
-                if taken is not None and card.index == taken.index and not self.rules.may_discard_taken_card:
-                    raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
-                if isinstance(action, Discard):
-                    if self.must_knock:
-                        raise Refused("DEAD-2", "the last discard was taken: the player must knock")
-                    return [_DISCARDED[seat][card.index]]
-                dw = deadwood(mask ^ card.bit)
-                if dw > self.knock_limit:
-                    raise Refused("KNOCK-2", f"cannot knock with {dw} deadwood (limit {self.knock_limit})")
+            case Discard(card=card):
+                kernel.verify_discard(self, seat, card)
+                return [_DISCARDED[seat][card.index]]
+            case Knock(card=card):
+                kernel.verify_knock(self, seat, card)
                 return [Knocked(seat, card)]
             case PassUpcard():
                 return [UpcardPassed(seat)]
@@ -399,39 +372,38 @@ class Hand:
             case DrawStock():
                 return [_DREW_STOCK[seat][self.stock[-1].index]]
             case DrawDiscard():
-                if self.stock_only:
-                    raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
                 top = self.discards[-1]
-                if self.phase is Phase.WALL and not can_knock_with(self, mask | top.bit, top):
-                    raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
+                kernel.verify_pickup(self, seat, top, wall=self.phase is Phase.WALL)
                 return [_DREW_DISCARD[seat][top.index]]
             case BigGin():
-                if self.rules.big_gin_bonus is None:
-                    raise Refused("KNOCK-6", "big gin is not played under these rules")
-                if deadwood(mask) != 0:
-                    raise Refused("KNOCK-6", f"big gin needs all {self.rules.hand_size + 1} cards melded")
+                kernel.verify_big_gin(self, seat)
                 return [BigGinDeclared(seat)]
             case DeclineWall():
                 return [WallDeclined(seat)]
-            case Spread(melds=melds):
-                if type(melds) is not tuple or not well_formed(melds):
-                    raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
-                # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
-                limit = sum(c.value for c in from_mask(mask)) if self.big_gin else self.knock_limit
-                arr = check_spread(melds, mask, limit)
-                if self.big_gin and arr.deadwood_cards:
-                    raise Refused("KNOCK-6", f"a big gin spread melds all {self.rules.hand_size + 1} cards")
+            case Spread():
+                arr = kernel.verify_spread(self, seat, action.melds)
                 return [SpreadLaid(seat, arr.melds, arr.deadwood_cards)]
-            case LayOff(melds=melds, layoffs=layoffs):
-                if type(melds) is not tuple or not well_formed(melds):
-                    raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
-                if type(layoffs) is not tuple or not well_formed_layoffs(layoffs):
-                    raise Refused("TURN-1", f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
+            case LayOff(layoffs=layoffs):
                 assert self.spread is not None
-                arr = check_defence(self.spread.melds, not self.spread.deadwood_cards, mask, melds, layoffs)
+                arr = kernel.verify_lay_off(self, seat, action, self.spread.melds, not self.spread.deadwood_cards)
                 return [DefenceLaid(seat, arr.melds, layoffs, arr.deadwood_cards)]
             case _:
                 assert_never(action)
+
+    # --- the facts the rules kernel reads (engine.kernel.Facts) ----------------------------------
+
+    @property
+    def stock_size(self) -> int:
+        """The cards left in the stock."""
+        return len(self.stock)
+
+    def holds(self, seat: int, card: Card) -> Holding:
+        """Whether ``seat`` holds ``card`` (a full hand always knows)."""
+        return Holding.YES if self.hands[seat] & card.bit else Holding.NO
+
+    def mask_of(self, seat: int) -> int:
+        """The cards ``seat`` holds, as a mask."""
+        return self.hands[seat]
 
     # --- state change: the machine's steps and the facts they commit ----------------------------
 
@@ -468,7 +440,7 @@ class Hand:
     def _died(self) -> list[Event]:
         """Rules: DEAD-1, DEAD-2, DEAD-3. A declined last discard says why itself; a discard died by the
         stock or the pickup cap (the same computation as the ``hand_dies`` guard)."""
-        reason = self.dead_reason or fsm.dead_reason(self)
+        reason = self.dead_reason or kernel.dead_reason(self)
         assert reason is not None
         return [HandDead(dead_result(reason, self.seats))]
 
@@ -561,10 +533,7 @@ class Hand:
         return self._discards_within(0)
 
     def _discards_within(self, limit: int) -> tuple[Card, ...]:
-        if self.phase is not Phase.DISCARD:
-            return ()
-        taken = None if self.rules.may_discard_taken_card else self.taken  # TURN-4
-        return tuple(c for c in discards_within(self.hands[self.turn], limit) if c != taken)
+        return kernel.knock_discards(self, self.hands[self.turn], limit) if self.phase is Phase.DISCARD else ()
 
     def auto_spread(self) -> Spread:
         """The knocker's automatic spread: minimum deadwood, then the fewest open layoff targets. Rule: KNOCK-4."""
@@ -579,19 +548,5 @@ class Hand:
         return LayOff(seat, d.melds, d.layoffs)
 
 
-def _not_a_seat(seat: object) -> str:
-    """TURN-1: a seat is a seat number (an ``int``; ``True`` is not seat 1)."""
-    return f"not an action: its seat {render(seat)} is not a seat number"
-
-
 #: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).
 _STEP_EVENTS: dict[str, Callable[[Hand], list[Event]]] = {"score": Hand._scored, "end_dead": Hand._died}
-
-
-class Refused(Exception):
-    """A rule refuses an action (inside the validation path; ``check`` turns it into ``IllegalAction``)."""
-
-    def __init__(self, rule: str, reason: str) -> None:
-        super().__init__(f"{rule}: {reason}")
-        self.rule = rule
-        self.reason = reason

@@ -1,5 +1,9 @@
 """What the seat to act may do: a hand's legal actions, listed trigger by trigger from the transition table.
 
+Which actions are legal is the rules kernel's to decide (``engine.kernel``); a maker lists the candidates the
+kernel accepts, through its own predicates or through a bitmask fast path of the same rule (the discards),
+and ``tests/engine/test_kernel.py`` proves every maker equal to the kernel's verdicts on every action.
+
 The phases in which a player acts, and the triggers each accepts, come from the table
 (``engine.fsm.PLAYER_TRIGGERS``). Each player trigger has one maker that lists its legal actions (each
 maker lists legal ones only: nothing is filtered afterwards), and a phase's list is its makers' lists in
@@ -13,7 +17,7 @@ import itertools
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
-from engine import fsm
+from engine import fsm, kernel
 from engine.actions import (
     ACTION_TYPES,
     Action,
@@ -29,9 +33,9 @@ from engine.actions import (
     TakeUpcard,
     sort_key,
 )
-from engine.cards import BY_ORDER, DECK, Card, from_mask, rank_major
+from engine.cards import BY_ORDER, DECK, from_mask, rank_major
 from engine.fsm import Phase
-from engine.melds import arrangements, deadwood, discards_within
+from engine.melds import arrangements
 from engine.showdown import Layoff, layoff_options
 
 if TYPE_CHECKING:
@@ -61,21 +65,6 @@ def legal_actions(hand: Hand) -> list[Action]:
     return out
 
 
-def can_knock_with(hand: Hand, mask11: int, taken: Card) -> bool:
-    """Whether an 11-card holding has a legal knock (or big gin) whose discard is allowed. Rule: DEAD-2."""
-    rules = hand.rules
-    if rules.big_gin_bonus is not None and deadwood(mask11) == 0:
-        return True
-    return any(c != taken or rules.may_discard_taken_card for c in discards_within(mask11, hand.knock_limit))
-
-
-def _skipped_order(hand: Hand) -> int:
-    """TURN-4: the order of the card taken from the pile this turn, which may not be discarded (else -1).
-    Compared by order: a Card may be a fresh instance."""
-    taken = hand.taken
-    return -1 if taken is None or hand.rules.may_discard_taken_card else taken.order
-
-
 def _pass(hand: Hand, seat: int, out: list[Action]) -> None:
     out.append(_PASS[seat])
 
@@ -90,17 +79,18 @@ def _draw(hand: Hand, seat: int, out: list[Action]) -> None:
 
 def _pickup(hand: Hand, seat: int, out: list[Action]) -> None:
     if hand.phase is Phase.WALL:  # DEAD-2: only to knock
-        top = hand.discards[-1]
-        if can_knock_with(hand, hand.hands[seat] | top.bit, top):
+        if kernel.can_pickup(hand, seat, hand.discards[-1], wall=True):
             out.append(_PICKUP[seat])
-    elif not hand.stock_only:  # OFFER-4
+    elif not hand.stock_only:  # the fast path of kernel.verify_pickup off the wall: OFFER-4
         out.append(_PICKUP[seat])
 
 
 def _discard(hand: Hand, seat: int, out: list[Action]) -> None:
+    # The fast path of kernel.verify_discard over every card held (tests/engine/test_kernel.py proves it equal).
     if hand.must_knock:  # DEAD-2
         return
-    skip = _skipped_order(hand)
+    barred = kernel.barred_card(hand)  # TURN-4; compared by order: a Card may be a fresh instance
+    skip = -1 if barred is None else barred.order
     discards = _DISCARD_BY_ORDER[seat]
     m = rank_major(hand.hands[seat])  # the discards in rank-then-suit order, straight from the bits
     while m:
@@ -112,13 +102,12 @@ def _discard(hand: Hand, seat: int, out: list[Action]) -> None:
 
 
 def _knock(hand: Hand, seat: int, out: list[Action]) -> None:
-    skip = _skipped_order(hand)
     knocks = _KNOCK[seat]
-    out += [knocks[c.index] for c in discards_within(hand.hands[seat], hand.knock_limit) if c.order != skip]
+    out += [knocks[c.index] for c in kernel.knock_discards(hand, hand.hands[seat])]
 
 
 def _big_gin(hand: Hand, seat: int, out: list[Action]) -> None:
-    if hand.rules.big_gin_bonus is not None and deadwood(hand.hands[seat]) == 0:
+    if hand.rules.big_gin_bonus is not None and kernel.can_big_gin(hand, seat):  # the option first: no refusal made
         out.append(BigGin(seat))
 
 

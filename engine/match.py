@@ -16,13 +16,14 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import Protocol, cast
 
-from engine import describe, fsm
+from engine import describe, fsm, kernel
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, render
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand
+from engine.kernel import Refused
 from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
@@ -280,10 +281,10 @@ class Match:
         """
 
         hand = self.hand
-        if type(action) not in _ACTION_KINDS:
-            raise self._refuse(action, "TURN-1", f"not an action: {render(action)}")
-        if type(action.seat) is not int:
-            raise self._refuse(action, "TURN-1", f"not an action: its seat {render(action.seat)} is not a seat number")
+        try:
+            kernel.verify_action(action, _ACTION_KINDS)
+        except Refused as err:
+            raise self._refuse(action, err.rule, err.reason) from None
         if not 0 <= action.seat < self.rules.players:
             raise self._refuse(action, "THREE-1", f"no seat p{action.seat} in a game of {self.rules.players}")
         if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
@@ -296,8 +297,11 @@ class Match:
 
         if self.phase is not MatchPhase.HAND or self.hand is None:
             last = self.hand.result if self.hand is not None else None
-            if isinstance(action, LayOff) and last is not None and last.kind in (ResultKind.GIN, ResultKind.BIG_GIN):
-                raise refuse("LAY-2", "no layoffs after gin: the hand ended when the gin was spread")
+            gin_ended = last is not None and last.kind in (ResultKind.GIN, ResultKind.BIG_GIN)
+            try:
+                kernel.verify_no_layoff_after_gin(isinstance(action, LayOff), gin_ended)
+            except Refused as err:
+                raise refuse(err.rule, err.reason) from None
             raise refuse("MATCH-1", "no hand is being played")
         assert isinstance(action, Advise)
         if type(action.suggestion) not in _ACTION_KINDS or isinstance(action.suggestion, Advise):
@@ -306,9 +310,10 @@ class Match:
             raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
         if self.to_act != self.captain:
             raise refuse("THREE-7", "the sitter advises only while the captain is to act")
-        if type(action.suggestion.seat) is not int:
-            raise refuse("TURN-1", f"the suggestion is not an action: its seat {render(action.suggestion.seat)} "
-                         "is not a seat number")  # fmt: skip
+        try:
+            kernel.verify_seat_number(action.suggestion.seat)
+        except Refused as err:
+            raise refuse(err.rule, f"the suggestion is {err.reason}") from None
         if action.suggestion.seat != self.captain:
             raise refuse("THREE-7", f"advice is for the captain p{self.captain}")
         try:

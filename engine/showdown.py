@@ -1,6 +1,7 @@
-"""The showdown: the knocker's spread, the defender's melds and layoffs, and their best choices.
+"""The showdown: layoffs, what may be laid off onto a meld, and the defender's best answer.
 
-Rules: KNOCK-4, KNOCK-5, LAY-1 .. LAY-6.
+Whether a spread or an answer is legal is the rules kernel's to decide (``engine.kernel.verify_spread``,
+``verify_lay_off``). Rules: LAY-3 .. LAY-6.
 """
 
 from __future__ import annotations
@@ -10,14 +11,10 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.cards import Card, from_mask
-from engine.errors import InvalidMeld
 from engine.melds import (
-    Arrangement,
     Meld,
     MeldKind,
     best_arrangement,
-    canonical,
-    check_disjoint,
     deadwood,
     well_formed,
 )
@@ -58,57 +55,6 @@ def valid(melds: Iterable[Meld]) -> list[Meld]:
         InvalidMeld: cards that form no set or run.
     """
     return [Meld.of(m.cards) for m in melds]
-
-
-def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangement:
-    """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit.
-
-    Rules: KNOCK-4, MELD-3.
-    Raises:
-        InvalidMeld: overlapping melds, cards not held, or deadwood over the limit.
-    """
-    ms = canonical(valid(melds))
-    used = check_disjoint(ms, hand_mask)
-    arr = Arrangement(ms, from_mask(hand_mask & ~used))
-    if arr.deadwood > limit:
-        raise InvalidMeld("KNOCK-4", f"the spread leaves {arr.deadwood} deadwood, over the knock limit {limit}")
-    return arr
-
-
-def check_defence(
-    knocker_melds: tuple[Meld, ...],
-    gin: bool,
-    hand_mask: int,
-    melds: Iterable[Meld],
-    layoffs: Iterable[Layoff],
-) -> Arrangement:
-    """Validate the defender's whole answer as a set; returns his melds and deadwood. Rules: LAY-1 .. LAY-6.
-
-    Raises:
-        InvalidMeld: a layoff after gin, onto something that is not a knocker meld, or that does not fit;
-            a card used twice; a card not held.
-    """
-    ms = canonical(valid(melds))
-    used = check_disjoint(ms, hand_mask, "LAY-5")  # his own melds: disjoint and drawn from his cards
-    los = tuple(layoffs)
-    if gin and los:
-        raise InvalidMeld("LAY-2", "no layoffs after gin")
-    per_target: dict[Meld, list[Card]] = {}
-    for lo in los:
-        bit = lo.card.bit
-        if not hand_mask & bit:
-            raise InvalidMeld("LAY-5", f"cannot lay off {lo.card}: not held")
-        if used & bit:
-            raise InvalidMeld("LAY-5", f"{lo.card} is laid off and also melded or laid off twice")
-        used |= bit
-        if lo.onto not in knocker_melds:
-            raise InvalidMeld("LAY-1", f"{lo.onto} is not one of the knocker's melds")
-        per_target.setdefault(lo.onto, []).append(lo.card)
-    for target, extra in per_target.items():
-        if not target.fits(extra):
-            rule = "LAY-3" if target.kind is MeldKind.SET else "LAY-4"
-            raise InvalidMeld(rule, f"{' '.join(map(str, sorted(extra)))} cannot be laid off onto {target}")
-    return Arrangement(ms, from_mask(hand_mask & ~used))
 
 
 def layoff_options(meld: Meld, available: int) -> list[int]:

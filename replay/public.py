@@ -2,12 +2,13 @@
 
 Rule: LOG-12 (spec/log-format.md). A view's reader cannot re-apply the actions (it does not know the hidden
 cards), so ``Public`` gives each record its public meaning: the roles, whose turn it is, the phase of the hand
-(the hand machine's guards restated on what every seat sees: the stock's size, the pickups in a row, the
-cards each seat holds), the discard pile, the stock, the cards the seat holds or advises on, the cards each
+(where a discard leads is the rules kernel's decision, ``engine.kernel``, on what every seat sees: the stock's
+size, the pickups in a row), the discard pile, the stock, the cards the seat holds or advises on, the cards each
 seat took from the pile, the spreads and every result. It refuses a view in which the seat discards a card it
 does not hold, an opponent discards one the seat holds, a drawn card was seen before, more cards are drawn
 than the stock holds, or a record stands where the grammar does not allow it; and everything else the seat
-can check (LOG-16): the rules of play on public facts (OFFER-4, TURN-4, DEAD-2, KNOCK-6, THREE-7, LOG-10),
+can check (LOG-16): the rules of play, asked of the kernel with the seat's facts (``ViewFacts``: TURN-3, TURN-4,
+OFFER-4, DEAD-2, KNOCK-2, KNOCK-6), THREE-7 and LOG-10,
 and, through ``replay.reckoning``, the roles, the showdown, every result and score and the game's end.
 
 It holds the current hand's public state and the game's running totals, never the records behind them, so
@@ -20,10 +21,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from engine.cards import DECK, Card
+from engine import kernel
+from engine.cards import DECK, Card, to_mask
 from engine.errors import InvalidRules
-from engine.fsm import STOCK_FLOOR
 from engine.hand import HAND_SIZE, knock_limit_for
+from engine.kernel import Holding, Refused
 from engine.match import next_roles
 from engine.melds import Meld
 from engine.rules import RuleSet
@@ -85,6 +87,62 @@ class PublicState:
     def opponent_known(self) -> set[Card]:
         """The cards the opponent of ``position`` took from the pile and still holds."""
         return self.known.get(other_seat(self.seats, self.position), set())
+
+
+class ViewFacts:
+    """The facts the rules kernel reads (``engine.kernel.Facts``), as one seat's view shows them: the public
+    counts and flags, the cards of the seat it sees (``viewer``), and what it knows of the other seat's: the
+    cards that seat took from the pile and holds (yes), the cards the viewer holds (no), anything else unknown
+    (a card seen on the pile is left unknown: where a forged view shows one twice, LOG-16's showdown checks and
+    the rules' own order name the fault, as they did before the kernel)."""
+
+    __slots__ = ("rules", "st")
+
+    def __init__(self, rules: RuleSet, state: PublicState) -> None:
+        self.rules = rules
+        self.st = state
+
+    @property
+    def knock_limit(self) -> int:
+        return self.st.knock_limit
+
+    @property
+    def stock_size(self) -> int:
+        return self.st.stock_size
+
+    @property
+    def pickups(self) -> int:
+        return self.st.pickups
+
+    @property
+    def taken(self) -> Card | None:
+        return self.st.taken
+
+    @property
+    def must_knock(self) -> bool:
+        return self.st.must_knock
+
+    @property
+    def stock_only(self) -> bool:
+        return self.st.stock_only
+
+    @property
+    def big_gin(self) -> bool:
+        return self.st.big_gin
+
+    def holds(self, seat: int, card: Card) -> Holding:
+        st = self.st
+        if seat == st.viewer:
+            return Holding.YES if card in st.own else Holding.NO
+        if card in st.known.get(seat, ()):
+            return Holding.YES
+        if card in st.own:
+            return Holding.NO
+        return Holding.UNKNOWN
+
+    def mask_of(self, seat: int) -> int | None:
+        st = self.st
+        return to_mask(st.own) if seat == st.viewer else None
 
 
 def result_of(record: Any, seats: tuple[int, int]) -> HandResult:
@@ -155,6 +213,7 @@ class Public:
         self.header = header
         self.rules = rules
         self.st = state
+        self.facts = ViewFacts(rules, state)  #: what the rules kernel reads of the hand, as the seat sees it
         self.tally = Tally(rules, len(header.players))  #: the running totals the results must add up to
         self._committed = False
         self._cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
@@ -278,9 +337,7 @@ class Public:
 
     def _pickup(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
-        if st.stock_only:
-            raise LogError("OFFER-4", entry.index, "after both players pass the upcard the first draw is from the "
-                           "stock")  # fmt: skip
+        self.check_play(row.kind, None, entry.index, wall=row.state is At.WALL)
         if not st.discard_pile:
             raise LogError("LOG-12", entry.index, "a pickup from an empty discard pile")
         card = st.discard_pile.pop()
@@ -312,53 +369,61 @@ class Public:
         st.taken, st.stock_only, st.pickups = None, False, 0
         return At.DISCARD
 
-    def _check_not_taken(self, card: Card, entry: Entry) -> None:
-        if card == self.st.taken and not self.rules.may_discard_taken_card:
-            raise LogError("TURN-4", entry.index, f"{card} was just taken from the discard pile and may not be "
-                           "discarded")  # fmt: skip
+    def check_play(self, kind: Kind, card: Card | None, index: int, *, wall: bool = False) -> None:
+        """The rules of play on an action of the seat to act, as a record of ``kind`` shows it (``card``: the card
+        of a discard or of the viewer's knock), at the last discard when ``wall``: first the view's consistency
+        (LOG-12), then the rules kernel on the seat's facts (LOG-16). The handlers' one check of an action.
+
+        Raises:
+            LogError: at record ``index``, under the rule the action breaks.
+        """
+        st, actor, facts = self.st, self._actor(), self.facts
+        if card is not None and actor == st.viewer and card not in st.own:
+            verb = "discards" if kind is Kind.DISCARD else "knocks with"
+            raise LogError("LOG-12", index, f"the viewer {verb} {card}, which it does not hold")
+        if card is not None and actor != st.viewer and card in st.own:
+            raise LogError("LOG-12", index, f"p{actor} discards {card}, which the viewer holds")
+        try:
+            if kind is Kind.TAKE or kind is Kind.PICKUP:
+                kernel.verify_pickup(facts, actor, st.discard_pile[-1] if st.discard_pile else None, wall=wall)
+            elif kind is Kind.DISCARD and card is not None:
+                kernel.verify_discard(facts, actor, card)
+            elif kind is Kind.KNOCK and card is not None:
+                kernel.verify_knock(facts, actor, card)
+            elif kind is Kind.BIG_GIN:
+                kernel.verify_big_gin(facts, actor)
+        except Refused as err:
+            raise LogError(err.rule, index, err.reason) from None
 
     def _discard(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
         card = DECK[entry.record - DISCARD_BASE]
-        if st.must_knock:
-            raise LogError("DEAD-2", entry.index, "the last discard was taken: the player must knock")
-        self._check_not_taken(card, entry)
+        self.check_play(Kind.DISCARD, card, entry.index)
         if actor == st.viewer:
-            if card not in st.own:
-                raise LogError("LOG-12", entry.index, f"the viewer discards {card}, which it does not hold")
             st.own.discard(card)
-        elif card in st.own:
-            raise LogError("LOG-12", entry.index, f"p{actor} discards {card}, which the viewer holds")
         st.known[actor].discard(card)
         st.held[actor] -= 1
         st.discard_pile.append(card)
         st.seen.add(card)
         st.taken = None
         st.turn = other_seat(st.seats, actor)
-        # The hand machine's guards on a discard (DEAD-1, DEAD-2, DEAD-3), on what every seat sees.
-        cap = self.rules.max_consecutive_discard_pickups
-        capped = cap is not None and st.pickups >= cap
-        if st.stock_size > STOCK_FLOOR and not capped:
-            return At.DRAW
-        wall = self.rules.wall_pickup_to_knock
-        if capped or not wall:
-            st.dead_reason = "stock" if st.stock_size <= STOCK_FLOOR and not wall else "pickup cap"
+        # Where the discard leads: the kernel's decision behind the hand machine's guards (DEAD-1 .. DEAD-3).
+        reason = kernel.dead_reason(self.facts)
+        if reason is not None:
+            st.dead_reason = reason
             return At.DEAD_HAND
-        return At.WALL
+        return At.WALL if kernel.wall_offered(self.facts) else At.DRAW
 
     def _knock(self, row: Row, entry: Entry) -> At:
         st, rec, actor = self.st, entry.record, self._actor()
         if row.kind is Kind.BIG_GIN:
-            if self.rules.big_gin_bonus is None:
-                raise LogError("KNOCK-6", entry.index, "big gin is not played under these rules")
+            self.check_play(Kind.BIG_GIN, None, entry.index)
         else:
             if (rec == KNOCK_HIDDEN) != (actor != st.viewer):
                 raise LogError("LOG-12", entry.index, "only the viewer's own knock shows its face-down card")
             if rec != KNOCK_HIDDEN:
                 card = Card.from_index(rec - KNOCK_BASE)
-                if card not in st.own:
-                    raise LogError("LOG-12", entry.index, f"the viewer knocks with {card}, which it does not hold")
-                self._check_not_taken(card, entry)
+                self.check_play(Kind.KNOCK, card, entry.index)
                 st.own.discard(card)
                 st.knock_discard = card
             st.held[actor] -= 1
@@ -405,7 +470,7 @@ class Public:
             raise LogError("LOG-2", entry.index, err.reason) from None
         if len(entry.record[10]) != len(self.header.players):
             raise LogError("LOG-2", entry.index, "a result's scores are one per seat")
-        reckoning.check_result(st, self.rules, self.tally, result, entry.record, entry)
+        reckoning.check_result(st, self.facts, self.tally, result, entry.record, entry)
         st.result, st.last_winner = result, result.winner
         st.scores = tuple(entry.record[10])
         st.turn = None
@@ -449,7 +514,8 @@ class Public:
         if kind in ACTIONS and self.st.turn is None:
             return LogError("LOG-12", index, f"a {kind.value} while nobody is to act")
         if kind in ACTIONS and at in PLAYING.values():
-            return LogError("TURN-1", index, f"a {kind.value} in the {at.value} phase, which does not take it")
+            refused = kernel.out_of_phase(kind.value, at.value)
+            return LogError(refused.rule, index, refused.reason)
         return LogError("LOG-12", index, f"a {kind.value} record where the game is at {at.value}")
 
     def unfinished(self, at: At, index: int) -> LogError:

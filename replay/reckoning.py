@@ -16,11 +16,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from engine import showdown
+from engine import kernel
 from engine.actions import LayOff, Spread
 from engine.cards import DECK, Card, Suit, to_mask
 from engine.errors import InvalidDeal, InvalidMeld, InvalidRules
 from engine.events import CutDrawn
+from engine.kernel import Facts, Refused
 from engine.match import Match
 from engine.melds import Meld, check_disjoint, deadwood
 from engine.rules import RuleSet
@@ -34,8 +35,6 @@ if TYPE_CHECKING:
     from replay.public import PublicState
 
 _ALL = (1 << 52) - 1
-#: The rule a dead hand's result follows, by the reason it died.
-DEAD_RULES = {"stock": "DEAD-1", "last discard declined": "DEAD-2", "pickup cap": "DEAD-3"}
 #: The rule that scores each kind of result.
 SCORE_RULES = {
     ResultKind.GIN: "SCORE-1",
@@ -103,12 +102,15 @@ def check_spread(st: PublicState, entry: Entry) -> bool:
         raise LogError(err.rule, entry.index, f"the spread: {err.reason}") from None
     _elsewhere(st, shown, knocker, entry)
     held, melded = st.held[knocker], shown.bit_count()
-    if st.big_gin and melded != held:
-        raise LogError("KNOCK-6", entry.index, f"a big gin melds all {held} cards, the spread {melded}")
+    if st.big_gin:
+        try:
+            kernel.verify_big_gin_count(held, melded)
+        except Refused as err:
+            raise LogError(err.rule, entry.index, err.reason) from None
     if knocker == st.viewer:
         limit = 10 * held if st.big_gin else st.knock_limit
         try:
-            dw = showdown.check_spread(spread.melds, to_mask(st.own), limit).deadwood
+            dw = kernel.check_spread(spread.melds, to_mask(st.own), limit).deadwood
         except InvalidMeld as err:
             raise LogError(err.rule, entry.index, f"the spread: {err.reason}") from None
         st.bounds[knocker] = (dw, dw)
@@ -133,9 +135,9 @@ def check_layoff(st: PublicState, entry: Entry) -> None:
     assert isinstance(answer, LayOff)
     laid = tuple(lo.card for lo in answer.layoffs)
     try:
-        everything = to_mask(laid) | check_disjoint(answer.melds, _ALL, "LAY-5")
+        everything = to_mask(laid) | kernel.check_defence_melds(answer.melds, _ALL)
         mask = to_mask(st.own) if defender == st.viewer else everything
-        dw = showdown.check_defence(st.spread_melds, False, mask, answer.melds, answer.layoffs).deadwood
+        dw = kernel.check_defence(st.spread_melds, False, mask, answer.melds, answer.layoffs).deadwood
     except InvalidMeld as err:
         raise LogError(err.rule, entry.index, f"the defence: {err.reason}") from None
     _elsewhere(st, everything, defender, entry)
@@ -152,17 +154,18 @@ def _stated(r: HandResult) -> str:
     return f"{r.kind.value}{by}{why}: {who}{deadwood}, multiplier {r.multiplier}"
 
 
-def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResult, record: Any, entry: Entry) -> None:
+def check_result(st: PublicState, facts: Facts, tally: Tally, result: HandResult, record: Any, entry: Entry) -> None:
     """A hand's result against how the hand ended and the deadwood shown, then the running scores against
-    every result so far (the result enters ``tally``). Rules: DEAD-1 .. DEAD-3, KNOCK-2, SCORE-1 .. SCORE-6,
-    OKLA-4, MATCH-1, BONUS-1."""
+    every result so far (the result enters ``tally``); ``facts`` are the seat's facts of the hand. Rules:
+    DEAD-1 .. DEAD-3, KNOCK-2, SCORE-1 .. SCORE-6, OKLA-4, MATCH-1, BONUS-1."""
+    rules = facts.rules
     at = entry.index
     if record[1] != st.number:
         raise LogError("LOG-4", at, f"the result of hand {record[1]} ends hand {st.number}")
     if st.knocker is None:  # the hand died
         want = dead_result(st.dead_reason, st.seats)
         if result != want:
-            raise LogError(DEAD_RULES[st.dead_reason], at, f"the hand died ({st.dead_reason}): its result is "
+            raise LogError(kernel.DEAD_RULES[st.dead_reason], at, f"the hand died ({st.dead_reason}): its result is "
                            f"'{want}', not '{_stated(result)}'")  # fmt: skip
     else:
         knocker = st.knocker
@@ -177,12 +180,15 @@ def check_result(st: PublicState, rules: RuleSet, tally: Tally, result: HandResu
             lo, hi = st.bounds[seat]
             dw = result.deadwood_of(seat)
             if not lo <= dw <= hi:
-                rule = "KNOCK-4" if seat == knocker else "LAY-6" if st.defence is not None else "LAY-2"
+                rule = kernel.deadwood_rule(seat == knocker, st.defence is not None)
                 shown = f"{lo}" if lo == hi else f"{lo} to {hi}"
                 raise LogError(rule, at, f"p{seat}'s deadwood is {dw} in the result, {shown} by the showdown")
         kd, dd = result.deadwood_of(knocker), result.deadwood_of(other_seat(st.seats, knocker))
-        if not st.big_gin and kd > st.knock_limit:
-            raise LogError("KNOCK-2", at, f"p{knocker} knocked with {kd} deadwood (limit {st.knock_limit})")
+        if not st.big_gin:
+            try:
+                kernel.verify_knock_deadwood(facts, kd, knocker)
+            except Refused as err:
+                raise LogError(err.rule, at, err.reason) from None
         want = score_hand(rules, knocker, kd, dd, big_gin=st.big_gin, multiplier=multiplier, seats=st.seats)
         if result != want:
             rule = "SCORE-6" if (want.kind, want.points) == (result.kind, result.points) else SCORE_RULES[want.kind]

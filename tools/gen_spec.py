@@ -38,8 +38,9 @@ that also builds the engine's two `transitions.Machine`s; `tests/spec/test_state
 this file, the diagrams, `transitions.json` or the live machines drift apart. Do not edit by hand.
 
 Rows with the same trigger and source are tried in order: the first whose guard holds is taken (an
-unguarded row is the fallback). `player` rows are actions (the validation in `engine/hand.py` and
-`engine/match.py` has already checked them against the rules cited); `engine` rows are dealer steps
+unguarded row is the fallback). `player` rows are actions (the rules kernel, `engine/kernel.py`,
+asked by `engine/hand.py` and `engine/match.py`, has already checked them against the rules cited; the
+guards on a discard and on a spread read the kernel's decisions too); `engine` rows are dealer steps
 the engine takes by itself. Each guard is a named predicate carried by its row; the descriptions
 below are the predicates' own. A guard that refuses a step the validation accepted is a bug in the
 engine (`InternalError`), never a refusal of the action.

@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.actions import MatchAction, parse_match_action
 from engine.cards import cards
-from engine.errors import IllegalAction, InvalidDeal, InvalidMeld, InvalidRules, NotationError, RuleViolation
+from engine.errors import InvalidDeal, InvalidMeld, InvalidRules, NotationError, RuleViolation
 from engine.events import Dealt, HandEnded, HandStarted
 from engine.fsm import ExecutorName
 from engine.hand import Hand
@@ -129,7 +129,7 @@ def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, 
                 return _reject(err.rule, h, a, reason=err.reason, **summary(match, case.players))
             try:
                 match.apply(action)
-            except (IllegalAction, RuleViolation) as err:
+            except RuleViolation as err:  # an illegal action (IllegalAction is one)
                 return _reject(err.rule, h, a, reason=err.reason, **summary(match, case.players))
     return {"outcome": "accept", **summary(match, case.players)}
 

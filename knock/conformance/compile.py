@@ -11,7 +11,7 @@ from typing import Any
 
 from engine.actions import Advise, MatchAction
 from engine.cards import Card
-from engine.errors import IllegalAction, InvalidDeal, InvalidRules, RuleViolation
+from engine.errors import InvalidDeal, InvalidRules, RuleViolation
 from engine.fsm import ExecutorName
 from engine.match import Match
 from knock.conformance.answer import deal, parse_action
@@ -118,7 +118,7 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
                 match.apply(action)
                 writer.sync()
                 continue
-            except (IllegalAction, RuleViolation):  # cards that are no meld too (InvalidMeld, from the text)
+            except RuleViolation:  # an illegal action, or cards that are no meld (InvalidMeld, from the text)
                 pass
             if not isinstance(action, Advise) and text.split()[0] != f"p{match.to_act}":
                 return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from engine import fsm
+from engine import fsm, kernel
 from engine.actions import (
     Action,
     BigGin,
@@ -30,6 +30,7 @@ from engine.actions import (
 from engine.cards import RANKS, SUITS, Card, to_mask
 from engine.errors import InvalidMeld, NotationError
 from engine.fsm import Phase
+from engine.kernel import Refused
 from engine.melds import deadwood
 
 _RANK_WORDS = {
@@ -216,10 +217,11 @@ def _gin(ctx: Context) -> Command:
     gins = [a for a in ctx.legal if isinstance(a, Knock) and deadwood(mask ^ a.card.bit) == 0]
     if gins:
         return Move(max(gins, key=lambda a: (a.card.value, a.card.rank, a.card.suit)))
-    if ctx.hand and ctx.phase is Phase.DISCARD:  # gin now, but no discard leaves 0: say so, whatever the limit
-        best = _best_knock(ctx)
-        return Refusal("KNOCK-5", f"no gin: gin leaves no card over, and your best discard, {best}, "
-                       f"leaves {deadwood(mask ^ best.bit)}")  # fmt: skip
+    if ctx.hand and ctx.phase is Phase.DISCARD:  # gin now, but no discard leaves 0: the kernel says so
+        try:
+            kernel.verify_gin_knock(mask, _best_knock(ctx))
+        except Refused as err:
+            return Refusal(err.rule, err.reason)
     return Move(Knock(ctx.seat, _best_knock(ctx)))
 
 

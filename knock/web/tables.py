@@ -21,9 +21,10 @@ from typing import Any, TypeAlias
 
 from engine.actions import Advise, parse_match_action
 from engine.bots import HeuristicBot, RandomBot, make_bot
-from engine.errors import IllegalAction, InvalidRules, KnockError, NotationError, RuleViolation
+from engine.errors import InvalidRules, KnockError, NotationError, RuleViolation
 from engine.events import GameOver, HandEnded, HandStarted
 from engine.fsm import ExecutorName
+from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
@@ -253,7 +254,7 @@ class Table:
         try:
             action = parse_match_action(text, seat)
         except NotationError as err:
-            rule = err.rule if err.rule[:1].isalpha() and "-" in err.rule else "TURN-1"
+            rule = err.rule if err.rule[:1].isalpha() and "-" in err.rule else NOT_AN_ACTION
             return Outcome(protocol.refusal(seat, text, rule, str(err).split(": ", 1)[-1], self.record))
         if action.seat != seat:
             reason = f"a seat acts only for itself: p{seat} cannot act as p{action.seat}"
@@ -263,7 +264,7 @@ class Table:
             return Outcome(protocol.refusal(seat, text, "THREE-8", reason, self.record))
         try:
             self.match.apply(action)
-        except (IllegalAction, RuleViolation) as err:
+        except RuleViolation as err:  # an illegal action, or cards that are no meld
             return Outcome(protocol.refusal(seat, text, err.rule, err.reason, self.record))
         self.writer.sync()
         done = Applied(seat, str(action), record, self.record)

@@ -12,10 +12,11 @@ from hypothesis import strategies as st
 
 from engine.cards import Card, cards, to_mask
 from engine.errors import InvalidMeld
+from engine.kernel import check_defence, check_spread
 from engine.melds import Meld, MeldKind, best_arrangement
 from engine.rules import RuleSet
 from engine.scoring import ResultKind, score_hand
-from engine.showdown import Layoff, best_defence, check_defence, check_spread, layoff_options
+from engine.showdown import Layoff, best_defence, layoff_options
 from tests.engine.card_strategies import deals, holdings
 from tests.support import oracle
 

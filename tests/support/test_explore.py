@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-import engine.fsm
 import engine.hand
+import engine.kernel
 from engine.actions import Action
 from engine.hand import Hand
 from engine.rules import RuleSet
@@ -121,6 +121,6 @@ def test_a_missing_legal_action_is_reported(monkeypatch: pytest.MonkeyPatch) -> 
 
 @pytest.mark.rule("DEAD-1")
 def test_play_past_the_dead_hand_is_reported(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(engine.fsm, "STOCK_FLOOR", 1)  # the engine would play on with two cards left
+    monkeypatch.setattr(engine.kernel, "STOCK_FLOOR", 1)  # the engine would play on with two cards left
     report = explore(TINY, sample_deals(TINY, 1, seed=3))
     assert "stock" in {v.prop for v in report.violations}

@@ -1,0 +1,430 @@
+"""The rules kernel: every rule of play that judges a player's action, decided in one place.
+
+PokerKit's shape: ``verify_<action>(facts, seat, ...)`` raises ``Refused`` naming the rule the action breaks,
+and ``can_<action>`` is built on it. Everything that judges a move asks these functions: ``Hand.check`` (with
+the hand as its facts), the legal-action makers (``engine.legal``: their bitmask fast paths are proven equal
+to the kernel by ``tests/engine/test_kernel.py``), the machine's guards (``engine.fsm``: where a discard leads,
+whether a spread is gin), the per-seat view's checks (``replay.public``, with what the seat sees as its facts),
+its showdown and result checks (``replay.reckoning``), and the terminal's words (``knock.play.words``).
+
+A rule needs a few facts, and ``Facts`` names them: the rule set and the hand's knock limit, the stock's size,
+the pickups in a row, the card just taken from the pile, whether the seat must knock, whether both seats passed
+the upcard, whether a big gin was declared, and what is known of a seat's cards (``holds``: yes / no /
+unknown; ``mask_of``: all of them, or None when the facts do not show them). A full hand knows everything; a
+seat's view knows its own cards and what was shown, and a rule it cannot decide on those facts it accepts (the
+view's reader checks the rest at the showdown, LOG-16). The rules: TURN-1, TURN-3, TURN-4, OFFER-4,
+DEAD-1 .. DEAD-3, KNOCK-2, KNOCK-4 .. KNOCK-6, LAY-1 .. LAY-6 (spec/rules.md).
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Collection, Iterable
+from typing import Protocol
+
+from engine.actions import Action, LayOff
+from engine.cards import Card, from_mask
+from engine.errors import InvalidMeld, RuleViolation, render
+from engine.melds import Arrangement, Meld, MeldKind, canonical, check_disjoint, deadwood, discards_within, well_formed
+from engine.rules import RuleSet
+from engine.showdown import Layoff, valid, well_formed_layoffs
+
+STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
+#: The rule that refuses a value that is not an action (text that does not parse as one, too).
+NOT_AN_ACTION = "TURN-1"
+#: The rule a dead hand's result follows, by the reason it died (``dead_reason``, and a declined last discard).
+DEAD_RULES = {"stock": "DEAD-1", "last discard declined": "DEAD-2", "pickup cap": "DEAD-3"}
+
+
+class Refused(RuleViolation):
+    """A rule refuses an action: the rule id and the reason (``Hand.check`` adds the phase and the action)."""
+
+
+class Holding(enum.Enum):
+    """Whether a seat holds a card, as far as the facts show."""
+
+    YES = "yes"
+    NO = "no"
+    UNKNOWN = "unknown"
+
+
+_NO = Holding.NO  # read on every discard: a global, not an attribute lookup
+
+
+class Facts(Protocol):
+    """What the rules need to know of a hand. ``engine.hand.Hand`` provides it from its masks, and
+    ``replay.public.ViewFacts`` from what one seat's view shows."""
+
+    @property
+    def rules(self) -> RuleSet: ...
+    @property
+    def knock_limit(self) -> int: ...
+    @property
+    def stock_size(self) -> int: ...
+    @property
+    def pickups(self) -> int: ...  # discard pickups in a row (DEAD-3)
+    @property
+    def taken(self) -> Card | None: ...  # the card the seat to act took from the pile this turn (TURN-4)
+    @property
+    def must_knock(self) -> bool: ...  # the last discard was taken under the 50th-card rule (DEAD-2)
+    @property
+    def stock_only(self) -> bool: ...  # both seats passed the upcard (OFFER-4)
+    @property
+    def big_gin(self) -> bool: ...  # the knocker declared big gin (KNOCK-6)
+
+    def holds(self, seat: int, card: Card) -> Holding:
+        """Whether ``seat`` holds ``card``."""
+        ...
+
+    def mask_of(self, seat: int) -> int | None:
+        """Every card ``seat`` holds as a mask, or None when the facts do not show them all."""
+        ...
+
+
+# --- TURN-1: an action, of the phase, by the seat to act -------------------------------------------------------
+
+
+def verify_form(action: object, kinds: Collection[type]) -> None:
+    """An action is a value of one of the action kinds (``kinds``). Rule: TURN-1."""
+    if type(action) not in kinds:
+        hint = " (text? use engine.parse_action or Hand.play)" if isinstance(action, str) else ""
+        raise Refused("TURN-1", f"not an action: {render(action)}{hint}")
+
+
+def verify_action(action: object, kinds: Collection[type]) -> None:
+    """An action of one of ``kinds`` with a seat number (``verify_form``, then ``verify_seat_number``). Rule: TURN-1."""
+    if type(action) not in kinds:
+        verify_form(action, kinds)
+    if type(getattr(action, "seat", None)) is not int:
+        verify_seat_number(getattr(action, "seat", None))
+
+
+def verify_seat_number(seat: object) -> None:
+    """A seat is a seat number: an ``int`` (``True`` is not seat 1). Rule: TURN-1."""
+    if type(seat) is not int:
+        raise Refused("TURN-1", f"not an action: its seat {render(seat)} is not a seat number")
+
+
+def verify_turn(kinds: Collection[type], accepts: Collection[str] | None, turn: int, action: Action) -> None:
+    """An action (a value of one of ``kinds``) that the phase takes (``accepts``: its triggers; None when no
+    player is to act), by the seat to act. Rule: TURN-1."""
+    if type(action) not in kinds:
+        verify_form(action, kinds)
+    if accepts is None:
+        raise Refused("TURN-1", "no player is to act (the hand is over)")
+    if action.trigger not in accepts:
+        raise Refused("TURN-1", "not allowed (the phase does not take this action)")
+    seat = action.seat
+    # Identity, not equality: seat numbers are small ints, one object each in CPython, so this one test
+    # refuses both another seat and a seat of another type (True == 1, 1.0 == 1, but neither is 1).
+    if seat is not turn:
+        verify_seat_number(seat)
+        raise Refused("TURN-1", f"p{turn} is to act, not p{seat}")
+
+
+def out_of_phase(what: str, phase: str) -> Refused:
+    """The refusal of a logged action in a phase that does not take it (a record out of place). Rule: TURN-1."""
+    return Refused("TURN-1", f"a {what} in the {phase} phase, which does not take it")
+
+
+def verify_card(card: object) -> None:
+    """A discard or a knock names a card. Rule: TURN-1."""
+    if type(card) is not Card:
+        raise Refused("TURN-1", f"not an action: {render(card)} is not a card")
+
+
+def verify_melds(melds: object) -> None:
+    """A spread or a defence lays a tuple of melds. Rule: TURN-1."""
+    if type(melds) is not tuple or not well_formed(melds):
+        raise Refused("TURN-1", f"not an action: the melds {render(melds)} are not a tuple of melds")
+
+
+def verify_layoffs(layoffs: object) -> None:
+    """A defence lays off a tuple of layoffs. Rule: TURN-1."""
+    if type(layoffs) is not tuple or not well_formed_layoffs(layoffs):
+        raise Refused("TURN-1", f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
+
+
+# --- the draw: OFFER-4, DEAD-2 -----------------------------------------------------------------------------------
+
+
+def verify_pickup(f: Facts, seat: int, top: Card | None, *, wall: bool) -> None:
+    """Taking the top of the discard pile (``top``): not as the first draw after both seats passed the upcard
+    (OFFER-4); at the last discard (``wall``), only to knock with it (DEAD-2). Rules: OFFER-4, DEAD-2."""
+    if f.stock_only:
+        raise Refused("OFFER-4", "after both players pass the upcard the first draw is from the stock")
+    if wall and top is not None:
+        mask = f.mask_of(seat)
+        if mask is not None and not can_knock_after(f, mask | top.bit, top):
+            raise Refused("DEAD-2", f"the last discard {top} may only be taken to knock")
+
+
+def can_pickup(f: Facts, seat: int, top: Card | None, *, wall: bool) -> bool:
+    try:
+        verify_pickup(f, seat, top, wall=wall)
+    except Refused:
+        return False
+    return True
+
+
+def can_knock_after(f: Facts, mask11: int, taken: Card) -> bool:
+    """Whether an 11-card holding, ``taken`` just picked up, has a legal knock or big gin. Rule: DEAD-2."""
+    if f.rules.big_gin_bonus is not None and deadwood(mask11) == 0:
+        return True
+    barred = None if f.rules.may_discard_taken_card else taken
+    return any(c != barred for c in discards_within(mask11, f.knock_limit))
+
+
+# --- the discard and the knock: TURN-3, TURN-4, DEAD-2, KNOCK-2 ---------------------------------------------------
+
+
+def barred_card(f: Facts) -> Card | None:
+    """The card the seat to act may not discard or knock with now: the one just taken from the pile (else None).
+    Rule: TURN-4."""
+    return None if f.rules.may_discard_taken_card else f.taken
+
+
+def verify_discard(f: Facts, seat: int, card: Card, knocking: bool = False) -> None:
+    """A discard: a card the seat holds (TURN-3), not the one just taken (TURN-4), and not while the seat must
+    knock (DEAD-2; ``knocking``: the knock's discard, face down, which the seat that must knock makes).
+    Rules: TURN-1, TURN-3, TURN-4, DEAD-2."""
+    if type(card) is not Card:
+        verify_card(card)
+    if f.holds(seat, card) is _NO:
+        raise Refused("TURN-3", f"p{seat} does not hold {card}")
+    taken = f.taken
+    if taken is not None and card.index == taken.index and not f.rules.may_discard_taken_card:
+        raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
+    if not knocking and f.must_knock:
+        raise Refused("DEAD-2", "the last discard was taken: the player must knock")
+
+
+def can_discard(f: Facts, seat: int, card: Card) -> bool:
+    try:
+        verify_discard(f, seat, card)
+    except Refused:
+        return False
+    return True
+
+
+def verify_knock(f: Facts, seat: int, card: Card) -> None:
+    """A knock discards ``card`` face down: a card the seat holds and may discard (TURN-3, TURN-4), leaving
+    deadwood within the knock limit (KNOCK-2, when the facts show the seat's cards). Rules: TURN-1, TURN-3,
+    TURN-4, KNOCK-2."""
+    verify_discard(f, seat, card, True)
+    mask = f.mask_of(seat)
+    if mask is not None:
+        verify_knock_deadwood(f, deadwood(mask ^ card.bit))
+
+
+def can_knock(f: Facts, seat: int, card: Card) -> bool:
+    try:
+        verify_knock(f, seat, card)
+    except Refused:
+        return False
+    return True
+
+
+def verify_knock_deadwood(f: Facts, dw: int, knocker: int | None = None) -> None:
+    """A knock leaves at most the knock limit in deadwood; ``knocker`` names the seat when a result is checked
+    after the fact. Rule: KNOCK-2."""
+    if dw > f.knock_limit:
+        if knocker is None:
+            raise Refused("KNOCK-2", f"cannot knock with {dw} deadwood (limit {f.knock_limit})")
+        raise Refused("KNOCK-2", f"p{knocker} knocked with {dw} deadwood (limit {f.knock_limit})")
+
+
+def knock_discards(f: Facts, mask: int, limit: int | None = None) -> tuple[Card, ...]:
+    """The cards of ``mask`` (the seat to act's) it may knock with now, sorted: those leaving deadwood within
+    ``limit`` (the knock limit unless given; 0 lists the gin discards), the card just taken aside unless the
+    rules let it go. Rules: KNOCK-2, KNOCK-5, TURN-4, MELD-5."""
+    within = discards_within(mask, f.knock_limit if limit is None else limit)
+    barred = barred_card(f)
+    return within if barred is None else tuple(c for c in within if c.index != barred.index)
+
+
+def verify_gin_knock(mask11: int, card: Card) -> None:
+    """Gin: the knock discard ``card`` leaves every other card melded. Rule: KNOCK-5."""
+    dw = deadwood(mask11 ^ card.bit)
+    if dw:
+        raise Refused("KNOCK-5", f"no gin: gin leaves no card over, and your best discard, {card}, leaves {dw}")
+
+
+# --- big gin: KNOCK-6 ----------------------------------------------------------------------------------------------
+
+
+def verify_big_gin(f: Facts, seat: int) -> None:
+    """Big gin: played under these rules, and all eleven cards melded (when the facts show them). Rule: KNOCK-6."""
+    if f.rules.big_gin_bonus is None:
+        raise Refused("KNOCK-6", "big gin is not played under these rules")
+    mask = f.mask_of(seat)
+    if mask is not None and deadwood(mask) != 0:
+        raise Refused("KNOCK-6", f"big gin needs all {f.rules.hand_size + 1} cards melded")
+
+
+def can_big_gin(f: Facts, seat: int) -> bool:
+    try:
+        verify_big_gin(f, seat)
+    except Refused:
+        return False
+    return True
+
+
+def verify_big_gin_count(held: int, melded: int) -> None:
+    """A big gin's spread melds every card the knocker holds (counted, for a seat that does not see them).
+    Rule: KNOCK-6."""
+    if melded != held:
+        raise Refused("KNOCK-6", f"a big gin melds all {held} cards, the spread {melded}")
+
+
+# --- the showdown: KNOCK-4, KNOCK-5, KNOCK-6, LAY-1 .. LAY-6 ---------------------------------------------------------
+
+
+def verify_spread(f: Facts, seat: int, melds: object) -> Arrangement:
+    """The knocker's spread: disjoint melds of his cards within the knock limit, every card after a big gin.
+    Returns the arrangement laid. Rules: TURN-1, KNOCK-4, KNOCK-6, MELD-3.
+
+    Raises:
+        Refused: not a tuple of melds (TURN-1), a big gin not all melded (KNOCK-6).
+        InvalidMeld: a meld that is none, melds that overlap or use cards not held, too much deadwood.
+    """
+    verify_melds(melds)
+    assert isinstance(melds, tuple)
+    mask = f.mask_of(seat)
+    assert mask is not None  # the knocker's own cards: only a full hand's facts check a spread as an action
+    # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
+    limit = sum(c.value for c in from_mask(mask)) if f.big_gin else f.knock_limit
+    arr = check_spread(melds, mask, limit)
+    if f.big_gin and arr.deadwood_cards:
+        raise Refused("KNOCK-6", f"a big gin spread melds all {f.rules.hand_size + 1} cards")
+    return arr
+
+
+def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangement:
+    """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit.
+
+    Rules: KNOCK-4, MELD-3.
+    Raises:
+        InvalidMeld: overlapping melds, cards not held, or deadwood over the limit.
+    """
+    ms = canonical(valid(melds))
+    used = check_disjoint(ms, hand_mask)
+    arr = Arrangement(ms, from_mask(hand_mask & ~used))
+    if arr.deadwood > limit:
+        raise InvalidMeld("KNOCK-4", f"the spread leaves {arr.deadwood} deadwood, over the knock limit {limit}")
+    return arr
+
+
+def spread_is_gin(hand_mask: int, melds: Iterable[Meld]) -> bool:
+    """Whether a spread leaves no card of the knocker's over. Rules: KNOCK-5, KNOCK-6."""
+    melded = 0
+    for meld in melds:
+        melded |= meld.mask
+    return hand_mask & ~melded == 0
+
+
+def verify_lay_off(f: Facts, seat: int, action: LayOff, knocker_melds: tuple[Meld, ...], gin: bool) -> Arrangement:
+    """The defender's whole answer to ``knocker_melds``: his melds and layoffs, validated as a set. Returns his
+    melds and deadwood. Rules: TURN-1, LAY-1 .. LAY-6.
+
+    Raises:
+        Refused: not a tuple of melds or of layoffs (TURN-1).
+        InvalidMeld: as ``check_defence``.
+    """
+    verify_melds(action.melds)
+    verify_layoffs(action.layoffs)
+    mask = f.mask_of(seat)
+    assert mask is not None  # the defender's own cards
+    return check_defence(knocker_melds, gin, mask, action.melds, action.layoffs)
+
+
+def check_defence_melds(melds: Iterable[Meld], hand_mask: int) -> int:
+    """The defender's own melds: disjoint, of his cards; returns the cards they use. Rule: LAY-5.
+
+    Raises:
+        InvalidMeld: melds that overlap or use a card not held.
+    """
+    return check_disjoint(melds, hand_mask, "LAY-5")
+
+
+def check_defence(
+    knocker_melds: tuple[Meld, ...],
+    gin: bool,
+    hand_mask: int,
+    melds: Iterable[Meld],
+    layoffs: Iterable[Layoff],
+) -> Arrangement:
+    """Validate the defender's whole answer as a set; returns his melds and deadwood. Rules: LAY-1 .. LAY-6.
+
+    Raises:
+        InvalidMeld: a layoff after gin, onto something that is not a knocker meld, or that does not fit;
+            a card used twice; a card not held.
+    """
+    ms = canonical(valid(melds))
+    used = check_defence_melds(ms, hand_mask)
+    los = tuple(layoffs)
+    if gin and los:
+        raise InvalidMeld("LAY-2", "no layoffs after gin")
+    per_target: dict[Meld, list[Card]] = {}
+    for lo in los:
+        bit = lo.card.bit
+        if not hand_mask & bit:
+            raise InvalidMeld("LAY-5", f"cannot lay off {lo.card}: not held")
+        if used & bit:
+            raise InvalidMeld("LAY-5", f"{lo.card} is laid off and also melded or laid off twice")
+        used |= bit
+        if lo.onto not in knocker_melds:
+            raise InvalidMeld("LAY-1", f"{lo.onto} is not one of the knocker's melds")
+        per_target.setdefault(lo.onto, []).append(lo.card)
+    for target, extra in per_target.items():
+        if not target.fits(extra):
+            rule = "LAY-3" if target.kind is MeldKind.SET else "LAY-4"
+            raise InvalidMeld(rule, f"{' '.join(map(str, sorted(extra)))} cannot be laid off onto {target}")
+    return Arrangement(ms, from_mask(hand_mask & ~used))
+
+
+def verify_no_layoff_after_gin(is_layoff: bool, gin_ended: bool) -> None:
+    """No layoffs once the hand has ended on a gin: the defender laid his melds with it. Rule: LAY-2."""
+    if is_layoff and gin_ended:
+        raise Refused("LAY-2", "no layoffs after gin: the hand ended when the gin was spread")
+
+
+def deadwood_rule(is_knocker: bool, defended: bool) -> str:
+    """The rule that fixes a seat's deadwood at the showdown: the knocker's spread (KNOCK-4), the defender's
+    answer (LAY-6), or, after gin, his best melds without layoffs (LAY-2)."""
+    return "KNOCK-4" if is_knocker else "LAY-6" if defended else "LAY-2"
+
+
+# --- where a discard leads: DEAD-1 .. DEAD-3 -------------------------------------------------------------------------
+
+
+def dead_reason(f: Facts) -> str | None:
+    """Why a non-knock discard now ends the hand: ``"stock"`` (two cards left and the 50th-card rule off, DEAD-1),
+    ``"pickup cap"`` (DEAD-3; with the 50th-card rule on only the cap ends it here), or None.
+
+    The one computation behind the machine's guards on a discard, the dead hand's result and a view's phase
+    (the discard itself changes neither the stock nor the pickup count).
+    """
+    if f.stock_size <= STOCK_FLOOR and not f.rules.wall_pickup_to_knock:
+        return "stock"
+    return "pickup cap" if _capped(f) else None
+
+
+def _capped(f: Facts) -> bool:
+    """The pickups in a row have reached the cap. Rule: DEAD-3."""
+    cap = f.rules.max_consecutive_discard_pickups
+    return cap is not None and f.pickups >= cap
+
+
+def play_goes_on(f: Facts) -> bool:
+    """After a non-knock discard: more than two cards in the stock and the pickup cap not reached (``dead_reason``
+    is None and no wall). Rule: TURN-2."""
+    if f.stock_size <= STOCK_FLOOR:
+        return False
+    cap = f.rules.max_consecutive_discard_pickups  # _capped, inline: this guard runs on every discard
+    return cap is None or f.pickups < cap
+
+
+def wall_offered(f: Facts) -> bool:
+    """After a non-knock discard: two cards in the stock, the 50th-card rule on, the cap not reached. Rule: DEAD-2."""
+    return f.stock_size <= STOCK_FLOOR and dead_reason(f) is None

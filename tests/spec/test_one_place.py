@@ -1,0 +1,119 @@
+"""One rule, one place: no refusal under a rule of play is written outside the rules kernel (``engine.kernel``).
+
+The rules of play that judge a player's action — TURN-1, TURN-3, TURN-4, OFFER-4, DEAD-1 .. DEAD-3, KNOCK-2,
+KNOCK-5, KNOCK-6 and LAY-* — are decided by the kernel; everything else that refuses under them (``Hand.check``,
+``Match``, the per-seat view's checks, the reckoning of a view's showdown, the terminal, the web) asks it and
+passes its refusal on. The scan reads the syntax tree of every module of ``engine``, ``replay`` and ``knock`` and
+fails on any string that is exactly such a rule id outside the kernel: a refusal raised with it, a refusal
+returned or built with it, or a rule chosen as a value (``rule = "LAY-3" if ... else "LAY-4"``). The
+exceptions are data that names rules without deciding them: the transition table's rows (``engine.fsm``), the
+options' one-line descriptions (``engine.rules.OPTION_RULES``), and the log's codec and grammar, which own the
+format rules. Docstrings are prose and are not read.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("engine", "replay", "knock")
+#: The rules of play the kernel decides (issue 23).
+KERNEL_RULES = re.compile(r"(?:TURN-[134]|OFFER-4|DEAD-[123]|KNOCK-[256]|LAY-\d+)")
+#: The kernel, and the format's own modules (the codec and the grammar may cite format rules).
+KERNEL = {"engine/kernel.py", "replay/codec.py", "replay/grammar.py"}
+#: Data that names rules without deciding them: (module, the call or assignment that holds them).
+DATA = {("engine/fsm.py", "Row"), ("engine/rules.py", "OPTION_RULES")}
+
+
+def _docstrings(tree: ast.AST) -> set[int]:
+    """The ids of the string constants that are docstrings."""
+    out: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Module | ast.ClassDef | ast.FunctionDef | ast.AsyncFunctionDef):
+            body = node.body
+            if body and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant):
+                out.add(id(body[0].value))
+    return out
+
+
+def _holders(tree: ast.AST) -> dict[int, set[str]]:
+    """For each node, the names of the calls and of the assigned names it sits inside."""
+    out: dict[int, set[str]] = {}
+
+    def mark(node: ast.AST, name: str) -> None:
+        for sub in ast.walk(node):
+            out.setdefault(id(sub), set()).add(name)
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name):
+            mark(node, node.func.id)
+        elif isinstance(node, ast.AnnAssign | ast.Assign):
+            targets = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
+            for t in targets:
+                if isinstance(t, ast.Name):
+                    mark(node, t.id)
+    return out
+
+
+def rule_ids_outside_the_kernel(source: str, module: str) -> list[tuple[int, str]]:
+    """The (line, rule id) of every string that is exactly a kernel rule's id in ``source``, data aside."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    holders = _holders(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if not (isinstance(node, ast.Constant) and isinstance(node.value, str)) or id(node) in docs:
+            continue
+        held_in = {(module, name) for name in holders.get(id(node), ())}
+        if KERNEL_RULES.fullmatch(node.value) and not held_in & DATA:
+            found.append((node.lineno, node.value))
+    return sorted(found)
+
+
+def modules() -> list[Path]:
+    return sorted(p for package in PACKAGES for p in (ROOT / package).rglob("*.py"))
+
+
+@pytest.mark.rule("TURN-1", "TURN-3", "TURN-4", "OFFER-4", "DEAD-2", "KNOCK-2", "KNOCK-5", "KNOCK-6", "LAY-5")
+def test_no_rule_of_play_is_decided_outside_the_kernel() -> None:
+    faults = []
+    for p in modules():
+        module = p.relative_to(ROOT).as_posix()
+        if module in KERNEL:
+            continue
+        faults += [f"{module}:{line}: {rule}" for line, rule in rule_ids_outside_the_kernel(p.read_text(), module)]
+    assert not faults, "refusals under the kernel's rules outside engine/kernel.py:\n" + "\n".join(faults)
+
+
+@pytest.mark.rule("TURN-4", "LAY-3", "DEAD-1")
+def test_the_scan_sees_every_way_a_rule_is_cited() -> None:
+    """The scan cannot pass by missing a form: a raise, a returned refusal, a chosen rule, a mapping to a rule."""
+    source = '''
+"""A module's docstring may say TURN-4 freely."""
+def f(x):
+    """So may a function's: KNOCK-2."""
+    if x:
+        raise LogError("TURN-4", 0, "the card just taken")
+    rule = "LAY-3" if x else "LAY-4"
+    REASONS = {"stock": "DEAD-1"}
+    return Refusal("KNOCK-5", "no gin")
+'''
+    found = rule_ids_outside_the_kernel(source, "replay/public.py")
+    assert [rule for _, rule in found] == ["TURN-4", "LAY-3", "LAY-4", "DEAD-1", "KNOCK-5"]
+    assert rule_ids_outside_the_kernel('Row("discard", 1, 2, None, "player", ("TURN-3",))', "engine/fsm.py") == []
+    assert rule_ids_outside_the_kernel('Row("discard", ("TURN-3",))', "engine/hand.py") == [(1, "TURN-3")]
+    assert rule_ids_outside_the_kernel('x = "TURN-2"; y = "LOG-12"; z = "KNOCK-3"', "engine/hand.py") == []
+
+
+@pytest.mark.rule("TURN-1", "TURN-3", "KNOCK-2", "LAY-5")
+def test_the_kernel_is_where_the_refusals_are() -> None:
+    """The kernel itself cites every rule the scan keeps out of the other modules (so the scan is not vacuous)."""
+    tree = ast.parse((ROOT / "engine" / "kernel.py").read_text())
+    cited = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
+    want = {"TURN-1", "TURN-3", "TURN-4", "OFFER-4", "DEAD-1", "DEAD-2", "DEAD-3", "KNOCK-2", "KNOCK-4", "KNOCK-5",
+            "KNOCK-6", "LAY-1", "LAY-2", "LAY-3", "LAY-4", "LAY-5", "LAY-6"}  # fmt: skip
+    assert want <= cited, sorted(want - cited)
