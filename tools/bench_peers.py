@@ -5,13 +5,16 @@
     .venv/bin/python tools/bench_peers.py         # --quick for smaller runs; --repeats N (default 7)
     .venv/bin/python tools/bench_peers.py --baseline b6a35b8   # and Knock at an earlier revision, in the same run
 
-Every figure is the median of repeated runs (times are the measuring process's CPU time); nothing here
-passes or fails. Knock runs in its performance
-mode (the compiled executor, ``executor="compiled"``); the figures of its default mode, ``transitions``
-executing every step, are printed beside them. Knock is measured in a fresh child process for each repeat
-(this tree in both modes and, with ``--baseline REV``, the revision REV checked out in a temporary git
-worktree and imported through ``PYTHONPATH``, run by the same loops), interleaved with the peers' runs so
-that every engine sees the same machine; the seeds of repeat r are the same for every Knock.
+Every figure is the median of repeated runs; nothing here passes or fails. Each engine is measured in a fresh
+child process for every repeat, under the same conditions (``tools/measuring.py``, stated in the output's
+header): the measuring thread's own CPU time (``time.thread_time()``), the process pinned to one core, one
+BLAS thread, a fixed hash seed; the children run one after another, in an order that turns with each repeat,
+and the seeds of repeat r are the same for every Knock. With ``--numpy-first`` every child imports numpy
+before anything else (RLCard's always does): the figures must not move. A child that had another busy thread
+is named in a warning. Knock runs in its performance mode (the compiled executor, ``executor="compiled"``);
+the figures of its default mode, ``transitions`` executing every step, are printed beside them. With
+``--baseline REV`` the revision REV, checked out in a temporary git worktree and imported through
+``PYTHONPATH``, is run by the same loops; ``--baseline HEAD`` is the A/A check (every change within ±5 %).
 
 How the rules differ, and what that does to hand length: OpenSpiel plays the same core game (knock limit
 10, Oklahoma off) but pays 25 for an undercut, has the 50th-card "wall" phase, ends a hand after 50 pickups
@@ -25,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import importlib.util
 import inspect
 import io
 import json
@@ -34,10 +38,12 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import measuring
+from measuring import clock
 
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.hand import Hand
@@ -47,19 +53,10 @@ from engine.rules import RuleSet
 from replay.log import LogWriter, write_log
 from replay.replayer import Replayer
 
-try:
-    import pyspiel
-    from rlcard.games.gin_rummy import game as rl_game
-    from rlcard.games.gin_rummy.utils import melding as rl_melding
-    from rlcard.games.gin_rummy.utils import utils as rl_utils
-except ImportError as err:  # pragma: no cover - the peers extra is not installed
-    sys.exit(f"needs the peers extra ({err.name} is missing): .venv/bin/pip install -e '.[peers]'")
-
 ROOT = Path(__file__).resolve().parent.parent
 Figures = dict[str, float]
-#: The clock of every timing: this process's CPU time, which the other work of a shared machine disturbs far
-#: less than wall time (the engines measured are single-threaded).
-clock = time.process_time
+#: The least CPU time a figure is measured over (its work is done again, the same each time, until then).
+MIN_SECONDS = 0.2
 
 
 def rss_kib() -> int:
@@ -67,11 +64,27 @@ def rss_kib() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def per_call(fn: Callable[[Any], object], inputs: list[Any]) -> float:
+def rates(work: Callable[[], tuple[int, ...]]) -> tuple[float, ...]:
+    """What ``work`` counts (it returns its counts) per second of the measuring thread's CPU time, the work done
+    again, the same each time, until it has filled ``MIN_SECONDS``."""
+    totals: tuple[int, ...] = ()
     t = clock()
-    for x in inputs:
-        fn(x)
-    return (clock() - t) / len(inputs) * 1e6
+    while True:
+        counts = work()
+        totals = tuple(a + b for a, b in zip(totals or (0,) * len(counts), counts, strict=True))
+        if (spent := clock() - t) >= MIN_SECONDS:
+            return tuple(c / spent for c in totals)
+
+
+def per_call(fn: Callable[[Any], object], inputs: list[Any]) -> float:
+    """µs per call of ``fn`` over ``inputs``."""
+
+    def calls() -> tuple[int]:
+        for x in inputs:
+            fn(x)
+        return (len(inputs),)
+
+    return 1e6 / rates(calls)[0]
 
 
 def hands_of(size: int, count: int, seed: int) -> list[list[int]]:
@@ -127,67 +140,72 @@ def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> 
     seed = 1_000_003 * (repeat + 1)
     out: Figures = {}
 
-    # Uniform random legal play of complete hands within games to 100, the log written as the game goes (a
-    # LogWriter streaming to memory, synced after every action).
-    rng = random.Random(seed)
-    actions = hands = number = 0
-    t = clock()
-    while hands < n_hands:
-        match = Match.new(seed=seed + number, **game)
-        number += 1
-        writer = LogWriter(io.BytesIO(), match)
-        while match.to_act is not None and hands < n_hands:
-            legal = match.legal_actions()
-            before = match.number
-            match.apply(legal[int(rng.random() * len(legal))])
-            writer.sync()
-            actions += 1
-            hands += match.number != before or match.is_over
-    secs = clock() - t
-    out["hands/s"], out["actions/s"] = n_hands / secs, actions / secs
+    def logged_play() -> tuple[int, int]:
+        """Uniform random legal play of complete hands within games to 100, the log written as the game goes
+        (a LogWriter streaming to memory, synced after every action): hands and actions."""
+        rng = random.Random(seed)
+        actions = hands = number = 0
+        while hands < n_hands:
+            match = Match.new(seed=seed + number, **game)
+            number += 1
+            writer = LogWriter(io.BytesIO(), match)
+            while match.to_act is not None and hands < n_hands:
+                legal = match.legal_actions()
+                before = match.number
+                match.apply(legal[int(rng.random() * len(legal))])
+                writer.sync()
+                actions += 1
+                hands += match.number != before or match.is_over
+        return hands, actions
 
-    # The same on bare hands: no game around them, no log. A machine step is one event of the hand.
-    rng = random.Random(seed)
-    actions = steps = 0
-    t = clock()
-    for i in range(n_hands):
-        hand = Hand.deal(seed=seed + i, dealer=i & 1, **game)
-        while hand.to_act is not None:
-            legal = hand.legal_actions()
-            hand.apply(legal[int(rng.random() * len(legal))])
-            actions += 1
-        steps += len(hand.events)
-    secs = clock() - t
-    out["bare actions/s"], out["µs/step"] = actions / secs, secs / steps * 1e6
+    out["hands/s"], out["actions/s"] = rates(logged_play)
+
+    def bare_play() -> tuple[int, int]:
+        """The same on bare hands: no game around them, no log: actions and machine steps (a hand's events)."""
+        rng = random.Random(seed)
+        actions = steps = 0
+        for i in range(n_hands):
+            hand = Hand.deal(seed=seed + i, dealer=i & 1, **game)
+            while hand.to_act is not None:
+                legal = hand.legal_actions()
+                hand.apply(legal[int(rng.random() * len(legal))])
+                actions += 1
+            steps += len(hand.events)
+        return actions, steps
+
+    bare, steps_per_second = rates(bare_play)
+    out["bare actions/s"], out["µs/step"] = bare, 1e6 / steps_per_second
 
     # Strict replay of logged games.
     games = [play_match(Match.new(seed=seed + i, **game), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)]
     logs = [write_log(m) for m in games]
     logged_hands = sum(m.number for m in games)
-    t = clock()
-    for d in logs:
-        Replayer(d, **replay).run()
-    out["verify ms/hand"] = (clock() - t) / logged_hands * 1000
+    out["verify ms/hand"] = per_call(lambda d: Replayer(d, **replay).run(), logs) * len(logs) / logged_hands / 1000
 
     n_games = 10 if quick else 30
     for preset in ("standard", "oklahoma", "three_handed"):
         rules = RuleSet.preset(preset)
-        t = clock()
-        for i in range(n_games):
-            bots: list[Bot] = [GreedyBot(), RandomBot(seed + i), GreedyBot()]
-            write_log(play_match(Match.new(rules, seed=seed + i, **game), bots[: rules.players]))
-        out[f"games/s {preset}"] = n_games / (clock() - t)
+
+        def complete_games(rules: RuleSet = rules) -> tuple[int]:
+            for i in range(n_games):
+                bots: list[Bot] = [GreedyBot(), RandomBot(seed + i), GreedyBot()]
+                write_log(play_match(Match.new(rules, seed=seed + i, **game), bots[: rules.players]))
+            return (n_games,)
+
+        out[f"games/s {preset}"] = rates(complete_games)[0]
     if not everything:
         return out
 
-    # Random play by RandomBot (an observation built per move), each game written to a log afterwards.
-    actions = 0
-    t = clock()
-    for i in range(20 if quick else 60):
-        m = play_match(Match.new(seed=seed + i, **game), [RandomBot(seed + i), RandomBot(seed + i + 1)])
-        write_log(m)
-        actions += sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
-    out["bot actions/s"] = actions / (clock() - t)
+    def bot_play() -> tuple[int]:
+        """Random play by RandomBot (an observation built per move), each game written to a log afterwards."""
+        actions = 0
+        for i in range(20 if quick else 60):
+            m = play_match(Match.new(seed=seed + i, **game), [RandomBot(seed + i), RandomBot(seed + i + 1)])
+            write_log(m)
+            actions += sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
+        return (actions,)
+
+    out["bot actions/s"] = rates(bot_play)[0]
 
     n_calls = 2000 if quick else 10000
     for size, fn in ((10, deadwood), (11, knock_deadwood)):
@@ -210,31 +228,54 @@ def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> 
 
 
 def child(args: argparse.Namespace) -> int:
+    """One repeat of one engine in this (fresh, pinned) process; its figures and threads as JSON on stdout."""
+    measuring.setup(pin=True)
+    if args.numpy_first:  # numpy first, and one product, which wakes OpenBLAS's pool where there is one
+        import numpy
+
+        numpy.ones((64, 64)) @ numpy.ones((64, 64))
+    watch: measuring.Threads | None = None
+    if args.child == "openspiel":
+        import pyspiel
+
+        watch = measuring.Threads()
+        figures = os_figures(pyspiel, args.repeat, args.quick)
+    elif args.child == "rlcard":
+        import rlcard.games.gin_rummy.game  # noqa: F401 -- imported before the watch starts
+
+        watch = measuring.Threads()
+        figures = rl_figures(args.repeat, args.quick)
+    else:
+        watch = measuring.Threads()
+        figures = knock_figures(args.child.removeprefix("knock-"), args.repeat, args.quick, args.everything)
     import engine
 
-    figures = knock_figures(args.knock_child, args.repeat, args.quick, args.everything)
-    print(json.dumps({"engine": str(Path(engine.__file__).resolve().parent), "figures": figures}))
+    print(json.dumps({"engine": str(Path(engine.__file__).resolve().parent), "figures": figures, **watch.report()}))
     return 0
 
 
-class Knock:
-    """One Knock to measure: a source tree (this one or a baseline worktree) and an executor."""
+class Engine:
+    """One engine to measure, a fresh child process a repeat: a peer, or Knock from a source tree (this one or
+    a baseline worktree) with an executor."""
 
-    def __init__(self, label: str, tree: Path, executor: str, everything: bool) -> None:
-        self.label, self.tree, self.executor, self.everything = label, tree, executor, everything
+    def __init__(self, label: str, who: str, tree: Path = ROOT, everything: bool = True) -> None:
+        self.label, self.who, self.tree, self.everything = label, who, tree, everything
         self.runs: list[Figures] = []
+        self.threads: list[dict[str, Any]] = []
 
-    def run(self, repeat: int, quick: bool) -> None:
-        command = [sys.executable, str(Path(__file__).resolve()), "--knock-child", self.executor,
-                   "--repeat", str(repeat)] + ["--quick"] * quick + ["--everything"] * self.everything  # fmt: skip
-        env = {**os.environ, "PYTHONPATH": str(self.tree)}
+    def run(self, repeat: int, quick: bool, numpy_first: bool) -> None:
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", self.who, "--repeat", str(repeat)]
+        command += ["--quick"] * quick + ["--everything"] * self.everything + ["--numpy-first"] * numpy_first
+        env = measuring.environment({**os.environ, "PYTHONPATH": str(self.tree)})
         done = subprocess.run(command, cwd=self.tree, env=env, capture_output=True, text=True, check=False)
         if done.returncode != 0:
             sys.exit(f"measuring {self.label} failed:\n{done.stderr}")
         answer = json.loads(done.stdout.splitlines()[-1])
-        if Path(answer["engine"]) != self.tree / "engine":
+        if self.who.startswith("knock") and Path(answer["engine"]) != self.tree / "engine":
             sys.exit(f"{self.label} imported the engine from {answer['engine']}, not from {self.tree}")
-        self.runs.append(answer["figures"])
+        measuring.warn_busy(f"{self.label} (repeat {repeat + 1})", answer["busy"])
+        self.runs.append(answer.pop("figures"))
+        self.threads.append(answer)
 
     def median(self, key: str) -> float | None:
         return median(self.runs, key)
@@ -246,14 +287,14 @@ def median(runs: list[Figures], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-# --- the peers, one repeat in this process ---------------------------------------------------------------------
+# --- the peers, one repeat in a child process ------------------------------------------------------------------
 
 
-def os_hands(n: int, seed: int) -> tuple[float, int]:
+def os_hands(pyspiel: Any, n: int, seed: int) -> tuple[int, int]:
+    """OpenSpiel's random play of ``n`` hands: hands and actions."""
     game = pyspiel.load_game("gin_rummy")
     rng = random.Random(seed)
     actions = 0
-    t = clock()
     for _ in range(n):
         s = game.new_initial_state()
         while not s.is_terminal():
@@ -264,13 +305,15 @@ def os_hands(n: int, seed: int) -> tuple[float, int]:
                 legal = s.legal_actions()
                 s.apply_action(legal[int(rng.random() * len(legal))])
                 actions += 1
-    return clock() - t, actions
+    return n, actions
 
 
-def rl_hands(n: int, seed: int) -> tuple[float, int]:
+def rl_hands(n: int, seed: int) -> tuple[int, int]:
+    """RLCard's random play of ``n`` hands: hands and actions."""
+    from rlcard.games.gin_rummy import game as rl_game
+
     rng = random.Random(seed)
     actions = 0
-    t = clock()
     for i in range(n):
         g = rl_game.GinRummyGame()
         g.np_random.seed(seed + i)
@@ -279,12 +322,7 @@ def rl_hands(n: int, seed: int) -> tuple[float, int]:
             legal = g.judge.get_legal_actions()
             g.step(legal[int(rng.random() * len(legal))])
             actions += 1
-    return clock() - t, actions
-
-
-def rl_deadwood(cards: list[Any]) -> int:
-    clusters = rl_melding.get_best_meld_clusters(hand=cards)
-    return int(rl_utils.get_deadwood_count(hand=cards, meld_cluster=clusters[0] if clusters else []))
+    return n, actions
 
 
 def os_played(game: Any, seed: int) -> Any:
@@ -305,32 +343,24 @@ def _os_dealt(game: Any, i: int) -> Any:
 
 
 def _rl_dealt(i: int) -> Any:
+    from rlcard.games.gin_rummy import game as rl_game
+
     g = rl_game.GinRummyGame()
     g.np_random.seed(i)
     g.init_game()
     return g
 
 
-def peer_figures(repeat: int, quick: bool) -> tuple[Figures, Figures]:
-    """One repeat of OpenSpiel's and RLCard's figures."""
+def os_figures(pyspiel: Any, repeat: int, quick: bool) -> Figures:
+    """One repeat of OpenSpiel's figures."""
     n_hands = 60 if quick else 200
     n_calls = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
     ops: Figures = {}
-    rl: Figures = {}
-    secs, acts = os_hands(n_hands, seed)
-    ops["hands/s"], ops["actions/s"] = n_hands / secs, acts / secs
-    secs, acts = rl_hands(n_hands, seed)
-    rl["hands/s"], rl["actions/s"] = n_hands / secs, acts / secs
-
+    ops["hands/s"], ops["actions/s"] = rates(lambda: os_hands(pyspiel, n_hands, seed))
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
     for size in (10, 11):
-        hs = hands_of(size, n_calls, size)
-        ops[f"deadwood {size} µs"] = per_call(utils.min_deadwood, hs)
-        if size == 10:
-            cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hs[: n_calls // 10]]
-            rl[f"deadwood {size} µs"] = per_call(rl_deadwood, cards)
-
+        ops[f"deadwood {size} µs"] = per_call(utils.min_deadwood, hands_of(size, n_calls, size))
     game = pyspiel.load_game("gin_rummy")
     st = game.new_initial_state()
     rng = random.Random(5)
@@ -338,27 +368,47 @@ def peer_figures(repeat: int, quick: bool) -> tuple[Figures, Figures]:
         acts_now = [a for a, _ in st.chance_outcomes()] if st.is_chance_node() else st.legal_actions()
         st.apply_action(acts_now[int(rng.random() * len(acts_now))])
     ops["copy µs"] = per_call(lambda s: s.clone(), [st] * 2000)
-    rg = rl_game.GinRummyGame()
-    rg.init_game()
-    for _ in range(40):
-        rg.step(rg.judge.get_legal_actions()[0])
-    rl["copy µs"] = per_call(copy.deepcopy, [rg] * 100)
-
     texts = [os_played(game, seed + i).serialize() for i in range(60)]
-    t = clock()
-    for text in texts:
-        game.deserialize_state(text)
-    ops["verify ms/hand"] = (clock() - t) / len(texts) * 1000  # OpenSpiel: deserialize a hand
+    ops["verify ms/hand"] = per_call(game.deserialize_state, texts) / 1000  # OpenSpiel: deserialize a hand
     ops["bytes/hand"] = sum(len(x.encode()) for x in texts) / len(texts)
     ops["bytes/action"] = sum(len(x.encode()) for x in texts) / sum(len([y for y in x.split("\n") if y.strip()])
                                                                      for x in texts)  # fmt: skip
     if repeat == 0:  # heavy (OpenSpiel's states take ~67 KiB each): once
         ops["memory KiB"] = memory(lambda i: _os_dealt(game, i))
+    return ops
+
+
+def rl_figures(repeat: int, quick: bool) -> Figures:
+    """One repeat of RLCard's figures."""
+    from rlcard.games.gin_rummy import game as rl_game
+    from rlcard.games.gin_rummy.utils import melding as rl_melding
+    from rlcard.games.gin_rummy.utils import utils as rl_utils
+
+    def rl_deadwood(cards: list[Any]) -> int:
+        clusters = rl_melding.get_best_meld_clusters(hand=cards)
+        return int(rl_utils.get_deadwood_count(hand=cards, meld_cluster=clusters[0] if clusters else []))
+
+    n_hands = 60 if quick else 200
+    n_calls = 2000 if quick else 10000
+    seed = 1_000_003 * (repeat + 1)
+    rl: Figures = {}
+    rl["hands/s"], rl["actions/s"] = rates(lambda: rl_hands(n_hands, seed))
+    cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hands_of(10, n_calls, 10)[: n_calls // 10]]
+    rl["deadwood 10 µs"] = per_call(rl_deadwood, cards)
+    rg = rl_game.GinRummyGame()
+    rg.init_game()
+    for _ in range(40):
+        rg.step(rg.judge.get_legal_actions()[0])
+    rl["copy µs"] = per_call(copy.deepcopy, [rg] * 100)
+    if repeat == 0:
         rl["memory KiB"] = memory(_rl_dealt, 2000)
-    return ops, rl
+    return rl
 
 
 # --- the run ------------------------------------------------------------------------------------------------
+
+#: Who a child measures: Knock in either mode (this tree or a baseline's), or a peer.
+CHILDREN = ("knock-compiled", "knock-library", "openspiel", "rlcard")
 
 #: (label, key, Knock figure is better when higher). Rows whose key the peers lack show Knock alone.
 ROWS: list[tuple[str, str, bool]] = [
@@ -403,31 +453,36 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--quick", action="store_true", help="smaller runs")
     ap.add_argument("--repeats", type=int, default=7, help="repeated runs per figure (the median is printed)")
     ap.add_argument("--baseline", metavar="REV", help="also measure Knock at git revision REV (a temporary worktree)")
-    ap.add_argument("--knock-child", choices=("compiled", "library"), help=argparse.SUPPRESS)
+    ap.add_argument("--numpy-first", action="store_true", help="every measuring process imports numpy first")
+    ap.add_argument("--child", choices=CHILDREN, help=argparse.SUPPRESS)
     ap.add_argument("--repeat", type=int, default=0, help=argparse.SUPPRESS)
     ap.add_argument("--everything", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
-    if args.knock_child:
+    if args.child:
         return child(args)
+    missing = [name for name in ("pyspiel", "rlcard") if importlib.util.find_spec(name) is None]
+    if missing:
+        sys.exit(f"needs the peers extra ({', '.join(missing)} missing): .venv/bin/pip install -e '.[peers]'")
+    measuring.setup(pin=False)  # the children inherit the conditions and pin themselves
     reps = max(1, args.repeats)
     with tempfile.TemporaryDirectory(prefix="knock-bench-") as tmp:
-        knocks = [Knock("Knock", ROOT, "compiled", True), Knock("Knock, transitions executing", ROOT, "library", False)]
+        engines = [Engine("Knock", "knock-compiled"), Engine("Knock, transitions executing", "knock-library",
+                   everything=False), Engine("OpenSpiel", "openspiel"), Engine("RLCard", "rlcard")]  # fmt: skip
         base_tree: Path | None = None
         if args.baseline:
             base_tree, short = baseline_worktree(args.baseline, Path(tmp))
-            knocks.append(Knock(f"Knock@{short}", base_tree, "compiled", True))
+            engines.append(Engine(f"Knock@{short}", "knock-compiled", base_tree))
         try:
-            peers: list[tuple[Figures, Figures]] = []
             for r in range(reps):
-                peers.append(peer_figures(r, args.quick))
-                for k in knocks:
-                    k.run(r, args.quick)
-                print(f"repeat {r + 1} of {reps} done", file=sys.stderr, flush=True)
+                turn = r % len(engines)  # who goes first turns with the repeats
+                for e in engines[turn:] + engines[:turn]:
+                    e.run(r, args.quick, args.numpy_first)
+                print(f"repeat {r + 1} of {reps} done (load average {measuring.load()})", file=sys.stderr, flush=True)
         finally:
             if base_tree is not None:
                 subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(base_tree)],
                                capture_output=True, check=False)  # fmt: skip
-    report(knocks, peers, reps)
+    report(engines, reps, args.numpy_first)
     return 0
 
 
@@ -438,16 +493,28 @@ def paired(a: list[Figures], b: list[Figures], key: str) -> float | None:
     return statistics.median(values) if values else None
 
 
-def report(knocks: list[Knock], peers: list[tuple[Figures, Figures]], reps: int) -> None:
-    knock, default = knocks[0], knocks[1]
-    base = knocks[2] if len(knocks) > 2 else None
-    ops = [p[0] for p in peers]
-    rl = [p[1] for p in peers]
-    version = getattr(pyspiel, "__version__", "")
+def conditions(engines: list[Engine], numpy_first: bool) -> str:
+    """The header's line on the measuring processes: their threads, numpy, their pinning, the busy ones."""
+    seen = [t for e in engines for t in e.threads]
+    counts = sorted({t["threads"] for t in seen})
+    with_numpy = [e.label for e in engines if any(t["numpy"] for t in e.threads)]
+    busy = sum(len(t["busy"]) for t in seen)
+    numpy = "numpy imported first in each" if numpy_first else "numpy only where the engine imports it"
+    return (f"{len(seen)} measuring processes ({numpy}: {', '.join(with_numpy) or 'none'}), "
+            f"{'/'.join(map(str, counts))} threads each, {busy} busy extra threads"
+            f"{' (see the warnings)' if busy else ''}; {seen[0]['pinning'] if seen else ''}")  # fmt: skip
+
+
+def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
+    knock, default, ops_engine, rl_engine = engines[:4]
+    base = engines[4] if len(engines) > 4 else None
+    ops, rl = ops_engine.runs, rl_engine.runs
+    versions = {"OpenSpiel": measuring.version("open_spiel"), "RLCard": measuring.version("rlcard"),
+                "numpy": measuring.version("numpy")}  # fmt: skip
     against = f", baseline {base.label}" if base else ""
-    print(f"Knock v OpenSpiel {version} v RLCard; medians of {reps} runs, Python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cores; Knock in its compiled mode{against}")  # fmt: skip
-    print("Ratios are medians of the ratios within each repeat.")
+    print(f"Knock v OpenSpiel v RLCard; medians of {reps} runs; Knock in its compiled mode{against}")
+    print(measuring.header(processes=conditions(engines, numpy_first), versions=versions))
+    print("Each engine in a fresh process each repeat, in turns; ratios are medians of the ratios within each repeat.")
 
     def cell(v: float | None, width: int = 11) -> str:
         return f"{v:>{width}.2f}" if v is not None else f"{'—':>{width}}"
@@ -477,6 +544,10 @@ def report(knocks: list[Knock], peers: list[tuple[Figures, Figures]], reps: int)
     if base:
         print("change: how much better (+) or worse (-) this Knock does than the baseline (Knock over baseline within")
         print("each repeat, the same as the change of its ratio to OpenSpiel's run in that repeat).")
+        changes = [(abs(c - 1), name) for name, key, _ in ROWS if (c := paired(knock.runs, base.runs, key))]
+        worst, name = max(changes)
+        print(f"largest change: {worst * 100:.1f} % ({name}); an A/A run (--baseline HEAD) should keep every "
+              "change within 5 %")  # fmt: skip
     print()
     print("Knock's default mode: transitions executes every step (Event.trigger once per step)")
     head = f"{'figure':<66} {'compiled':>11} {'transitions':>11} {'ratio':>7} {'K/OS':>7} {'K/OS':>7}"
