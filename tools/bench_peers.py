@@ -133,12 +133,16 @@ def executor_options(executor: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return {}, {}
 
 
-def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> Figures:
-    """One repeat of every Knock figure (or, unless ``everything``, of those that depend on the executor)."""
+Task = Callable[[], Figures]
+
+
+def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> dict[str, Task]:
+    """Every Knock figure of one repeat, by task (or, unless ``everything``, those that depend on the executor)."""
     game, replay = executor_options(executor)
     n_hands = 60 if quick else 200
+    n_games = 10 if quick else 30
+    n_calls = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
-    out: Figures = {}
 
     def logged_play() -> tuple[int, int]:
         """Uniform random legal play of complete hands within games to 100, the log written as the game goes
@@ -158,7 +162,9 @@ def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> 
                 hands += match.number != before or match.is_over
         return hands, actions
 
-    out["hands/s"], out["actions/s"] = rates(logged_play)
+    def play() -> Figures:
+        hands, actions = rates(logged_play)
+        return {"hands/s": hands, "actions/s": actions}
 
     def bare_play() -> tuple[int, int]:
         """The same on bare hands: no game around them, no log: actions and machine steps (a hand's events)."""
@@ -173,28 +179,35 @@ def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> 
             steps += len(hand.events)
         return actions, steps
 
-    bare, steps_per_second = rates(bare_play)
-    out["bare actions/s"], out["µs/step"] = bare, 1e6 / steps_per_second
+    def bare() -> Figures:
+        actions, steps = rates(bare_play)
+        return {"bare actions/s": actions, "µs/step": 1e6 / steps}
 
-    # Strict replay of logged games.
-    games = [play_match(Match.new(seed=seed + i, **game), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)]
-    logs = [write_log(m) for m in games]
-    logged_hands = sum(m.number for m in games)
-    out["verify ms/hand"] = per_call(lambda d: Replayer(d, **replay).run(), logs) * len(logs) / logged_hands / 1000
+    def logged_games() -> tuple[list[bytes], int, int]:
+        """Ten logged games of random play: the logs, their hands and their player actions."""
+        games = [play_match(Match.new(seed=seed + i, **game), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)]
+        actions = sum(sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS) for m in games)
+        return [write_log(m) for m in games], sum(m.number for m in games), actions
 
-    n_games = 10 if quick else 30
-    for preset in ("standard", "oklahoma", "three_handed"):
+    def verify() -> Figures:
+        logs, hands, _ = logged_games()
+        return {"verify ms/hand": per_call(lambda d: Replayer(d, **replay).run(), logs) * len(logs) / hands / 1000}
+
+    def complete_games(preset: str) -> Task:
         rules = RuleSet.preset(preset)
 
-        def complete_games(rules: RuleSet = rules) -> tuple[int]:
+        def games() -> tuple[int]:
             for i in range(n_games):
                 bots: list[Bot] = [GreedyBot(), RandomBot(seed + i), GreedyBot()]
                 write_log(play_match(Match.new(rules, seed=seed + i, **game), bots[: rules.players]))
             return (n_games,)
 
-        out[f"games/s {preset}"] = rates(complete_games)[0]
+        return lambda: {f"games/s {preset}": rates(games)[0]}
+
+    tasks: dict[str, Task] = {"play": play, "bare": bare, "verify": verify}
+    tasks.update((f"games {preset}", complete_games(preset)) for preset in ("standard", "oklahoma", "three_handed"))
     if not everything:
-        return out
+        return tasks
 
     def bot_play() -> tuple[int]:
         """Random play by RandomBot (an observation built per move), each game written to a log afterwards."""
@@ -205,89 +218,28 @@ def knock_figures(executor: str, repeat: int, quick: bool, everything: bool) -> 
             actions += sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
         return (actions,)
 
-    out["bot actions/s"] = rates(bot_play)[0]
+    def min_deadwood(size: int, fn: Callable[[int], int]) -> Task:
+        return lambda: {f"deadwood {size} µs": per_call(fn, [to_mask(h) for h in hands_of(size, n_calls, size)])}
 
-    n_calls = 2000 if quick else 10000
-    for size, fn in ((10, deadwood), (11, knock_deadwood)):
-        masks = [to_mask(h) for h in hands_of(size, n_calls, size)]
-        out[f"deadwood {size} µs"] = per_call(fn, masks)
+    def copy_live() -> Figures:
+        live = Hand.deal(seed=5, **game)  # a live state halfway through a hand
+        rng = random.Random(5)
+        for _ in range(40):
+            legal = live.legal_actions()
+            live.apply(legal[int(rng.random() * len(legal))])
+        return {"copy µs": per_call(lambda h: h.copy(), [live] * 2000)}
 
-    # A live state halfway through a hand.
-    live = Hand.deal(seed=5, **game)
-    rng = random.Random(5)
-    for _ in range(40):
-        legal = live.legal_actions()
-        live.apply(legal[int(rng.random() * len(legal))])
-    out["copy µs"] = per_call(lambda h: h.copy(), [live] * 2000)
+    def sizes() -> Figures:
+        logs, hands, actions = logged_games()
+        return {"bytes/hand": sum(map(len, logs)) / hands, "bytes/action": sum(map(len, logs)) / actions}
 
-    logged_actions = sum(sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS) for m in games)
-    out["bytes/hand"] = sum(map(len, logs)) / logged_hands
-    out["bytes/action"] = sum(map(len, logs)) / logged_actions
-    out["memory KiB"] = memory(lambda i: Hand.deal(seed=i, **game))
-    return out
-
-
-def child(args: argparse.Namespace) -> int:
-    """One repeat of one engine in this (fresh, pinned) process; its figures and threads as JSON on stdout."""
-    measuring.setup(pin=True)
-    if args.numpy_first:  # numpy first, and one product, which wakes OpenBLAS's pool where there is one
-        import numpy
-
-        numpy.ones((64, 64)) @ numpy.ones((64, 64))
-    watch: measuring.Threads | None = None
-    if args.child == "openspiel":
-        import pyspiel
-
-        watch = measuring.Threads()
-        figures = os_figures(pyspiel, args.repeat, args.quick)
-    elif args.child == "rlcard":
-        import rlcard.games.gin_rummy.game  # noqa: F401 -- imported before the watch starts
-
-        watch = measuring.Threads()
-        figures = rl_figures(args.repeat, args.quick)
-    else:
-        watch = measuring.Threads()
-        figures = knock_figures(args.child.removeprefix("knock-"), args.repeat, args.quick, args.everything)
-    import engine
-
-    print(json.dumps({"engine": str(Path(engine.__file__).resolve().parent), "figures": figures, **watch.report()}))
-    return 0
+    tasks.update({"bot": lambda: {"bot actions/s": rates(bot_play)[0]}, "deadwood 10": min_deadwood(10, deadwood),
+                  "deadwood 11": min_deadwood(11, knock_deadwood), "copy": copy_live, "sizes": sizes,
+                  "memory": lambda: {"memory KiB": memory(lambda i: Hand.deal(seed=i, **game))}})  # fmt: skip
+    return tasks
 
 
-class Engine:
-    """One engine to measure, a fresh child process a repeat: a peer, or Knock from a source tree (this one or
-    a baseline worktree) with an executor."""
-
-    def __init__(self, label: str, who: str, tree: Path = ROOT, everything: bool = True) -> None:
-        self.label, self.who, self.tree, self.everything = label, who, tree, everything
-        self.runs: list[Figures] = []
-        self.threads: list[dict[str, Any]] = []
-
-    def run(self, repeat: int, quick: bool, numpy_first: bool) -> None:
-        command = [sys.executable, str(Path(__file__).resolve()), "--child", self.who, "--repeat", str(repeat)]
-        command += ["--quick"] * quick + ["--everything"] * self.everything + ["--numpy-first"] * numpy_first
-        env = measuring.environment({**os.environ, "PYTHONPATH": str(self.tree)})
-        done = subprocess.run(command, cwd=self.tree, env=env, capture_output=True, text=True, check=False)
-        if done.returncode != 0:
-            sys.exit(f"measuring {self.label} failed:\n{done.stderr}")
-        answer = json.loads(done.stdout.splitlines()[-1])
-        if self.who.startswith("knock") and Path(answer["engine"]) != self.tree / "engine":
-            sys.exit(f"{self.label} imported the engine from {answer['engine']}, not from {self.tree}")
-        measuring.warn_busy(f"{self.label} (repeat {repeat + 1})", answer["busy"])
-        self.runs.append(answer.pop("figures"))
-        self.threads.append(answer)
-
-    def median(self, key: str) -> float | None:
-        return median(self.runs, key)
-
-
-def median(runs: list[Figures], key: str) -> float | None:
-    """The median of a figure over the repeats that measured it."""
-    values = [r[key] for r in runs if key in r]
-    return statistics.median(values) if values else None
-
-
-# --- the peers, one repeat in a child process ------------------------------------------------------------------
+# --- the peers -------------------------------------------------------------------------------------------------
 
 
 def os_hands(pyspiel: Any, n: int, seed: int) -> tuple[int, int]:
@@ -308,23 +260,6 @@ def os_hands(pyspiel: Any, n: int, seed: int) -> tuple[int, int]:
     return n, actions
 
 
-def rl_hands(n: int, seed: int) -> tuple[int, int]:
-    """RLCard's random play of ``n`` hands: hands and actions."""
-    from rlcard.games.gin_rummy import game as rl_game
-
-    rng = random.Random(seed)
-    actions = 0
-    for i in range(n):
-        g = rl_game.GinRummyGame()
-        g.np_random.seed(seed + i)
-        g.init_game()
-        while not g.is_over():
-            legal = g.judge.get_legal_actions()
-            g.step(legal[int(rng.random() * len(legal))])
-            actions += 1
-    return n, actions
-
-
 def os_played(game: Any, seed: int) -> Any:
     s = game.new_initial_state()
     r = random.Random(seed)
@@ -342,6 +277,67 @@ def _os_dealt(game: Any, i: int) -> Any:
     return s
 
 
+def os_tasks(repeat: int, quick: bool) -> dict[str, Task]:
+    """OpenSpiel's figures of one repeat, by task."""
+    import pyspiel
+
+    n_hands = 60 if quick else 200
+    n_calls = 2000 if quick else 10000
+    seed = 1_000_003 * (repeat + 1)
+    game = pyspiel.load_game("gin_rummy")
+    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
+
+    def play() -> Figures:
+        hands, actions = rates(lambda: os_hands(pyspiel, n_hands, seed))
+        return {"hands/s": hands, "actions/s": actions}
+
+    def min_deadwood(size: int) -> Task:
+        return lambda: {f"deadwood {size} µs": per_call(utils.min_deadwood, hands_of(size, n_calls, size))}
+
+    def copy_live() -> Figures:
+        st = game.new_initial_state()
+        rng = random.Random(5)
+        while st.move_number() < 60 and not st.is_terminal():
+            acts_now = [a for a, _ in st.chance_outcomes()] if st.is_chance_node() else st.legal_actions()
+            st.apply_action(acts_now[int(rng.random() * len(acts_now))])
+        return {"copy µs": per_call(lambda s: s.clone(), [st] * 2000)}
+
+    def texts() -> list[str]:
+        return [os_played(game, seed + i).serialize() for i in range(60)]
+
+    def verify() -> Figures:  # OpenSpiel: deserialize a hand
+        return {"verify ms/hand": per_call(game.deserialize_state, texts()) / 1000}
+
+    def sizes() -> Figures:
+        done = texts()
+        size = sum(len(x.encode()) for x in done)
+        return {"bytes/hand": size / len(done),
+                "bytes/action": size / sum(len([y for y in x.split("\n") if y.strip()]) for x in done)}  # fmt: skip
+
+    tasks = {"play": play, "verify": verify, "deadwood 10": min_deadwood(10), "deadwood 11": min_deadwood(11),
+             "copy": copy_live, "sizes": sizes}  # fmt: skip
+    if repeat == 0:  # heavy (OpenSpiel's states take ~67 KiB each): once
+        tasks["memory"] = lambda: {"memory KiB": memory(lambda i: _os_dealt(game, i))}
+    return tasks
+
+
+def rl_hands(n: int, seed: int) -> tuple[int, int]:
+    """RLCard's random play of ``n`` hands: hands and actions."""
+    from rlcard.games.gin_rummy import game as rl_game
+
+    rng = random.Random(seed)
+    actions = 0
+    for i in range(n):
+        g = rl_game.GinRummyGame()
+        g.np_random.seed(seed + i)
+        g.init_game()
+        while not g.is_over():
+            legal = g.judge.get_legal_actions()
+            g.step(legal[int(rng.random() * len(legal))])
+            actions += 1
+    return n, actions
+
+
 def _rl_dealt(i: int) -> Any:
     from rlcard.games.gin_rummy import game as rl_game
 
@@ -351,64 +347,130 @@ def _rl_dealt(i: int) -> Any:
     return g
 
 
-def os_figures(pyspiel: Any, repeat: int, quick: bool) -> Figures:
-    """One repeat of OpenSpiel's figures."""
-    n_hands = 60 if quick else 200
-    n_calls = 2000 if quick else 10000
-    seed = 1_000_003 * (repeat + 1)
-    ops: Figures = {}
-    ops["hands/s"], ops["actions/s"] = rates(lambda: os_hands(pyspiel, n_hands, seed))
-    utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
-    for size in (10, 11):
-        ops[f"deadwood {size} µs"] = per_call(utils.min_deadwood, hands_of(size, n_calls, size))
-    game = pyspiel.load_game("gin_rummy")
-    st = game.new_initial_state()
-    rng = random.Random(5)
-    while st.move_number() < 60 and not st.is_terminal():
-        acts_now = [a for a, _ in st.chance_outcomes()] if st.is_chance_node() else st.legal_actions()
-        st.apply_action(acts_now[int(rng.random() * len(acts_now))])
-    ops["copy µs"] = per_call(lambda s: s.clone(), [st] * 2000)
-    texts = [os_played(game, seed + i).serialize() for i in range(60)]
-    ops["verify ms/hand"] = per_call(game.deserialize_state, texts) / 1000  # OpenSpiel: deserialize a hand
-    ops["bytes/hand"] = sum(len(x.encode()) for x in texts) / len(texts)
-    ops["bytes/action"] = sum(len(x.encode()) for x in texts) / sum(len([y for y in x.split("\n") if y.strip()])
-                                                                     for x in texts)  # fmt: skip
-    if repeat == 0:  # heavy (OpenSpiel's states take ~67 KiB each): once
-        ops["memory KiB"] = memory(lambda i: _os_dealt(game, i))
-    return ops
-
-
-def rl_figures(repeat: int, quick: bool) -> Figures:
-    """One repeat of RLCard's figures."""
+def rl_tasks(repeat: int, quick: bool) -> dict[str, Task]:
+    """RLCard's figures of one repeat, by task."""
     from rlcard.games.gin_rummy import game as rl_game
     from rlcard.games.gin_rummy.utils import melding as rl_melding
     from rlcard.games.gin_rummy.utils import utils as rl_utils
+
+    n_hands = 60 if quick else 200
+    n_calls = 2000 if quick else 10000
+    seed = 1_000_003 * (repeat + 1)
+
+    def play() -> Figures:
+        hands, actions = rates(lambda: rl_hands(n_hands, seed))
+        return {"hands/s": hands, "actions/s": actions}
 
     def rl_deadwood(cards: list[Any]) -> int:
         clusters = rl_melding.get_best_meld_clusters(hand=cards)
         return int(rl_utils.get_deadwood_count(hand=cards, meld_cluster=clusters[0] if clusters else []))
 
-    n_hands = 60 if quick else 200
-    n_calls = 2000 if quick else 10000
-    seed = 1_000_003 * (repeat + 1)
-    rl: Figures = {}
-    rl["hands/s"], rl["actions/s"] = rates(lambda: rl_hands(n_hands, seed))
-    cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hands_of(10, n_calls, 10)[: n_calls // 10]]
-    rl["deadwood 10 µs"] = per_call(rl_deadwood, cards)
-    rg = rl_game.GinRummyGame()
-    rg.init_game()
-    for _ in range(40):
-        rg.step(rg.judge.get_legal_actions()[0])
-    rl["copy µs"] = per_call(copy.deepcopy, [rg] * 100)
+    def min_deadwood() -> Figures:
+        cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hands_of(10, n_calls, 10)[: n_calls // 10]]
+        return {"deadwood 10 µs": per_call(rl_deadwood, cards)}
+
+    def copy_live() -> Figures:
+        rg = rl_game.GinRummyGame()
+        rg.init_game()
+        for _ in range(40):
+            rg.step(rg.judge.get_legal_actions()[0])
+        return {"copy µs": per_call(copy.deepcopy, [rg] * 100)}
+
+    tasks: dict[str, Task] = {"play": play, "deadwood 10": min_deadwood, "copy": copy_live}
     if repeat == 0:
-        rl["memory KiB"] = memory(_rl_dealt, 2000)
-    return rl
+        tasks["memory"] = lambda: {"memory KiB": memory(_rl_dealt, 2000)}
+    return tasks
 
 
-# --- the run ------------------------------------------------------------------------------------------------
+# --- a measuring child process, and its parent's handle ---------------------------------------------------------
 
 #: Who a child measures: Knock in either mode (this tree or a baseline's), or a peer.
 CHILDREN = ("knock-compiled", "knock-library", "openspiel", "rlcard")
+#: The tasks of a repeat, in the order they are measured (each by every engine that has it, one after another).
+TASKS = ("play", "bare", "verify", "games standard", "games oklahoma", "games three_handed", "bot", "deadwood 10",
+         "deadwood 11", "copy", "sizes", "memory")  # fmt: skip
+
+
+def child(args: argparse.Namespace) -> int:
+    """One repeat of one engine in this (fresh, pinned) process: it says which tasks it has, then measures each
+    task its parent names on stdin, one JSON line of figures for each; on "done", its threads."""
+    measuring.setup(pin=True)
+    if args.numpy_first:  # numpy first, and one product, which wakes OpenBLAS's pool where there is one
+        import numpy
+
+        numpy.ones((64, 64)) @ numpy.ones((64, 64))
+    if args.child == "openspiel":
+        tasks = os_tasks(args.repeat, args.quick)
+    elif args.child == "rlcard":
+        tasks = rl_tasks(args.repeat, args.quick)
+    else:
+        tasks = knock_tasks(args.child.removeprefix("knock-"), args.repeat, args.quick, args.everything)
+    import engine
+
+    watch = measuring.Threads()
+    print(json.dumps({"engine": str(Path(engine.__file__).resolve().parent), "tasks": list(tasks)}), flush=True)
+    for line in sys.stdin:
+        if line.strip() == "done":
+            break
+        print(json.dumps(tasks[line.strip()]()), flush=True)
+    print(json.dumps(watch.report()), flush=True)
+    return 0
+
+
+class Engine:
+    """One engine to measure, in a fresh child process each repeat: a peer, or Knock from a source tree (this
+    one or a baseline worktree) with an executor."""
+
+    def __init__(self, label: str, who: str, tree: Path = ROOT, everything: bool = True) -> None:
+        self.label, self.who, self.tree, self.everything = label, who, tree, everything
+        self.runs: list[Figures] = []
+        self.threads: list[dict[str, Any]] = []
+
+    def start(self, repeat: int, quick: bool, numpy_first: bool) -> None:
+        command = [sys.executable, str(Path(__file__).resolve()), "--child", self.who, "--repeat", str(repeat)]
+        command += ["--quick"] * quick + ["--everything"] * self.everything + ["--numpy-first"] * numpy_first
+        env = measuring.environment({**os.environ, "PYTHONPATH": str(self.tree)})
+        self.proc = subprocess.Popen(command, cwd=self.tree, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                     stderr=subprocess.PIPE, text=True)  # fmt: skip
+        answer = self._answer()
+        if self.who.startswith("knock") and Path(answer["engine"]) != self.tree / "engine":
+            sys.exit(f"{self.label} imported the engine from {answer['engine']}, not from {self.tree}")
+        self.tasks, self.repeat = set(answer["tasks"]), repeat
+        self.runs.append({})
+
+    def _answer(self) -> Any:
+        line = self.proc.stdout.readline() if self.proc.stdout else ""
+        if not line:
+            sys.exit(f"measuring {self.label} failed:\n{self.proc.stderr.read() if self.proc.stderr else ''}")
+        return json.loads(line)
+
+    def measure(self, task: str) -> None:
+        if task in self.tasks:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(task + "\n")
+            self.proc.stdin.flush()
+            self.runs[-1].update(self._answer())
+
+    def finish(self) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("done\n")
+        self.proc.stdin.flush()
+        threads = self._answer()
+        self.proc.communicate()
+        measuring.warn_busy(f"{self.label} (repeat {self.repeat + 1})", threads["busy"])
+        self.threads.append(threads)
+
+    def median(self, key: str) -> float | None:
+        return median(self.runs, key)
+
+
+def median(runs: list[Figures], key: str) -> float | None:
+    """The median of a figure over the repeats that measured it."""
+    values = [r[key] for r in runs if key in r]
+    return statistics.median(values) if values else None
+
+
+# --- the run ------------------------------------------------------------------------------------------------
 
 #: (label, key, Knock figure is better when higher). Rows whose key the peers lack show Knock alone.
 ROWS: list[tuple[str, str, bool]] = [
@@ -475,8 +537,14 @@ def main(argv: list[str]) -> int:
         try:
             for r in range(reps):
                 turn = r % len(engines)  # who goes first turns with the repeats
-                for e in engines[turn:] + engines[:turn]:
-                    e.run(r, args.quick, args.numpy_first)
+                order = engines[turn:] + engines[:turn]
+                for e in order:
+                    e.start(r, args.quick, args.numpy_first)
+                for task in TASKS:  # task by task, so that every engine's figure is measured at about one time
+                    for e in order:
+                        e.measure(task)
+                for e in order:
+                    e.finish()
                 print(f"repeat {r + 1} of {reps} done (load average {measuring.load()})", file=sys.stderr, flush=True)
         finally:
             if base_tree is not None:
