@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import functools
 import importlib.util
 import inspect
 import io
@@ -55,8 +56,14 @@ from replay.replayer import Replayer
 
 ROOT = Path(__file__).resolve().parent.parent
 Figures = dict[str, float]
-#: The least CPU time a figure is measured over (its work is done again, the same each time, until then).
-MIN_SECONDS = 0.2
+#: The least CPU time one round of a figure's work takes (its work is done again, the same each time, until then)
+ROUND_SECONDS = 0.03
+#: The rounds of every timed figure in a repeat: the engines take turns, a round each, so a busy machine's mood
+#: falls on them alike.
+ROUNDS = 5
+#: One round of a task: ``{"seconds": s, "counts": {figure: count}}`` (a figure is its count per second for
+#: "/s" figures, else the time per count) or, untimed, ``{"figures": {figure: value}}``.
+Measured = dict[str, Any]
 
 
 def rss_kib() -> int:
@@ -64,27 +71,34 @@ def rss_kib() -> int:
         return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
 
 
-def rates(work: Callable[[], tuple[int, ...]]) -> tuple[float, ...]:
-    """What ``work`` counts (it returns its counts) per second of the measuring thread's CPU time, the work done
-    again, the same each time, until it has filled ``MIN_SECONDS``."""
-    totals: tuple[int, ...] = ()
+def timed(keys: tuple[str, ...], work: Callable[[], tuple[float, ...]]) -> Measured:
+    """One round: ``work`` (which returns its counts, one for each of ``keys``) done again, the same each time,
+    until it has filled ``ROUND_SECONDS`` of the measuring thread's CPU time."""
+    totals = (0.0,) * len(keys)
     t = clock()
     while True:
-        counts = work()
-        totals = tuple(a + b for a, b in zip(totals or (0,) * len(counts), counts, strict=True))
-        if (spent := clock() - t) >= MIN_SECONDS:
-            return tuple(c / spent for c in totals)
+        totals = tuple(a + b for a, b in zip(totals, work(), strict=True))
+        if (spent := clock() - t) >= ROUND_SECONDS:
+            return {"seconds": spent, "counts": dict(zip(keys, totals, strict=True))}
 
 
-def per_call(fn: Callable[[Any], object], inputs: list[Any]) -> float:
-    """µs per call of ``fn`` over ``inputs``."""
+def per_call(key: str, fn: Callable[[Any], object], inputs: list[Any], each: float = 1) -> Measured:
+    """One round of calls of ``fn`` over ``inputs``, counting ``each`` for every call."""
 
-    def calls() -> tuple[int]:
+    def calls() -> tuple[float]:
         for x in inputs:
             fn(x)
-        return (len(inputs),)
+        return (len(inputs) * each,)
 
-    return 1e6 / rates(calls)[0]
+    return timed((key,), calls)
+
+
+def figure(key: str, seconds: float, count: float) -> float:
+    """A figure from its rounds' summed time and count: a rate ("actions/s", "games/s standard"), else µs or ms
+    per count ("µs/step", "copy µs")."""
+    if any(word.endswith("/s") for word in key.split()):
+        return count / seconds
+    return seconds / count * (1e6 if "µs" in key else 1e3)
 
 
 def hands_of(size: int, count: int, seed: int) -> list[list[int]]:
@@ -99,7 +113,7 @@ def to_mask(cards: list[int]) -> int:
     return m
 
 
-def memory(make: Callable[[int], object], n: int = 10_000) -> float:
+def memory(make: Callable[[int], object], n: int) -> float:
     """KiB of resident memory per live object, ``n`` of them at once."""
     before = rss_kib()
     keep = [make(i) for i in range(n)]
@@ -133,15 +147,16 @@ def executor_options(executor: str) -> tuple[dict[str, Any], dict[str, Any]]:
     return {}, {}
 
 
-Task = Callable[[], Figures]
+Task = Callable[[], Measured]
 
 
 def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> dict[str, Task]:
     """Every Knock figure of one repeat, by task (or, unless ``everything``, those that depend on the executor)."""
     game, replay = executor_options(executor)
-    n_hands = 60 if quick else 200
-    n_games = 10 if quick else 30
+    n_hands = 30 if quick else 200
+    n_games = 5 if quick else 30
     n_calls = 2000 if quick else 10000
+    n_live = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
 
     def logged_play() -> tuple[int, int]:
@@ -162,9 +177,8 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
                 hands += match.number != before or match.is_over
         return hands, actions
 
-    def play() -> Figures:
-        hands, actions = rates(logged_play)
-        return {"hands/s": hands, "actions/s": actions}
+    def play() -> Measured:
+        return timed(("hands/s", "actions/s"), logged_play)
 
     def bare_play() -> tuple[int, int]:
         """The same on bare hands: no game around them, no log: actions and machine steps (a hand's events)."""
@@ -179,19 +193,20 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
             steps += len(hand.events)
         return actions, steps
 
-    def bare() -> Figures:
-        actions, steps = rates(bare_play)
-        return {"bare actions/s": actions, "µs/step": 1e6 / steps}
+    def bare() -> Measured:
+        return timed(("bare actions/s", "µs/step"), bare_play)
 
+    @functools.cache
     def logged_games() -> tuple[list[bytes], int, int]:
-        """Ten logged games of random play: the logs, their hands and their player actions."""
-        games = [play_match(Match.new(seed=seed + i, **game), [RandomBot(i), RandomBot(i + 7)]) for i in range(10)]
+        """Logged games of random play (two, or ten): the logs, their hands and their player actions."""
+        games = [play_match(Match.new(seed=seed + i, **game), [RandomBot(i), RandomBot(i + 7)])
+                 for i in range(2 if quick else 10)]  # fmt: skip
         actions = sum(sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS) for m in games)
         return [write_log(m) for m in games], sum(m.number for m in games), actions
 
-    def verify() -> Figures:
+    def verify() -> Measured:
         logs, hands, _ = logged_games()
-        return {"verify ms/hand": per_call(lambda d: Replayer(d, **replay).run(), logs) * len(logs) / hands / 1000}
+        return per_call("verify ms/hand", lambda d: Replayer(d, **replay).run(), logs, each=hands / len(logs))
 
     def complete_games(preset: str) -> Task:
         rules = RuleSet.preset(preset)
@@ -202,7 +217,7 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
                 write_log(play_match(Match.new(rules, seed=seed + i, **game), bots[: rules.players]))
             return (n_games,)
 
-        return lambda: {f"games/s {preset}": rates(games)[0]}
+        return lambda: timed((f"games/s {preset}",), games)
 
     tasks: dict[str, Task] = {"play": play, "bare": bare, "verify": verify}
     tasks.update((f"games {preset}", complete_games(preset)) for preset in ("standard", "oklahoma", "three_handed"))
@@ -212,30 +227,34 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
     def bot_play() -> tuple[int]:
         """Random play by RandomBot (an observation built per move), each game written to a log afterwards."""
         actions = 0
-        for i in range(20 if quick else 60):
+        for i in range(1 if quick else 4):
             m = play_match(Match.new(seed=seed + i, **game), [RandomBot(seed + i), RandomBot(seed + i + 1)])
             write_log(m)
             actions += sum(1 for e in m.events if type(e).__name__ in PLAYER_EVENTS)
         return (actions,)
 
     def min_deadwood(size: int, fn: Callable[[int], int]) -> Task:
-        return lambda: {f"deadwood {size} µs": per_call(fn, [to_mask(h) for h in hands_of(size, n_calls, size)])}
+        masks = [to_mask(h) for h in hands_of(size, n_calls, size)]
+        return lambda: per_call(f"deadwood {size} µs", fn, masks)
 
-    def copy_live() -> Figures:
-        live = Hand.deal(seed=5, **game)  # a live state halfway through a hand
+    @functools.cache
+    def live() -> Hand:
+        hand = Hand.deal(seed=5, **game)  # a live state halfway through a hand
         rng = random.Random(5)
         for _ in range(40):
-            legal = live.legal_actions()
-            live.apply(legal[int(rng.random() * len(legal))])
-        return {"copy µs": per_call(lambda h: h.copy(), [live] * 2000)}
+            legal = hand.legal_actions()
+            hand.apply(legal[int(rng.random() * len(legal))])
+        return hand
 
-    def sizes() -> Figures:
+    def sizes() -> Measured:
         logs, hands, actions = logged_games()
-        return {"bytes/hand": sum(map(len, logs)) / hands, "bytes/action": sum(map(len, logs)) / actions}
+        return {"figures": {"bytes/hand": sum(map(len, logs)) / hands, "bytes/action": sum(map(len, logs)) / actions}}
 
-    tasks.update({"bot": lambda: {"bot actions/s": rates(bot_play)[0]}, "deadwood 10": min_deadwood(10, deadwood),
-                  "deadwood 11": min_deadwood(11, knock_deadwood), "copy": copy_live, "sizes": sizes,
-                  "memory": lambda: {"memory KiB": memory(lambda i: Hand.deal(seed=i, **game))}})  # fmt: skip
+    tasks.update({"bot": lambda: timed(("bot actions/s",), bot_play), "deadwood 10": min_deadwood(10, deadwood),
+                  "deadwood 11": min_deadwood(11, knock_deadwood),
+                  "copy": lambda: per_call("copy µs", lambda h: h.copy(), [live()] * 2000), "sizes": sizes,
+                  "memory": lambda: {"figures": {"memory KiB": memory(lambda i: Hand.deal(seed=i, **game), n_live)}},
+                  })  # fmt: skip
     return tasks
 
 
@@ -281,43 +300,46 @@ def os_tasks(repeat: int, quick: bool) -> dict[str, Task]:
     """OpenSpiel's figures of one repeat, by task."""
     import pyspiel
 
-    n_hands = 60 if quick else 200
+    n_hands = 30 if quick else 200
     n_calls = 2000 if quick else 10000
+    n_live = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
     game = pyspiel.load_game("gin_rummy")
     utils = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 
-    def play() -> Figures:
-        hands, actions = rates(lambda: os_hands(pyspiel, n_hands, seed))
-        return {"hands/s": hands, "actions/s": actions}
-
     def min_deadwood(size: int) -> Task:
-        return lambda: {f"deadwood {size} µs": per_call(utils.min_deadwood, hands_of(size, n_calls, size))}
+        inputs = hands_of(size, n_calls, size)
+        return lambda: per_call(f"deadwood {size} µs", utils.min_deadwood, inputs)
 
-    def copy_live() -> Figures:
+    @functools.cache
+    def live() -> Any:
         st = game.new_initial_state()
         rng = random.Random(5)
         while st.move_number() < 60 and not st.is_terminal():
             acts_now = [a for a, _ in st.chance_outcomes()] if st.is_chance_node() else st.legal_actions()
             st.apply_action(acts_now[int(rng.random() * len(acts_now))])
-        return {"copy µs": per_call(lambda s: s.clone(), [st] * 2000)}
+        return st
 
+    @functools.cache
     def texts() -> list[str]:
         return [os_played(game, seed + i).serialize() for i in range(60)]
 
-    def verify() -> Figures:  # OpenSpiel: deserialize a hand
-        return {"verify ms/hand": per_call(game.deserialize_state, texts()) / 1000}
-
-    def sizes() -> Figures:
+    def sizes() -> Measured:
         done = texts()
         size = sum(len(x.encode()) for x in done)
-        return {"bytes/hand": size / len(done),
-                "bytes/action": size / sum(len([y for y in x.split("\n") if y.strip()]) for x in done)}  # fmt: skip
+        return {"figures": {"bytes/hand": size / len(done),
+                "bytes/action": size / sum(len([y for y in x.split("\n") if y.strip()]) for x in done)}}  # fmt: skip
 
-    tasks = {"play": play, "verify": verify, "deadwood 10": min_deadwood(10), "deadwood 11": min_deadwood(11),
-             "copy": copy_live, "sizes": sizes}  # fmt: skip
+    tasks: dict[str, Task] = {
+        "play": lambda: timed(("hands/s", "actions/s"), lambda: os_hands(pyspiel, n_hands, seed)),
+        "verify": lambda: per_call("verify ms/hand", game.deserialize_state, texts()),  # OpenSpiel: deserialize
+        "deadwood 10": min_deadwood(10),
+        "deadwood 11": min_deadwood(11),
+        "copy": lambda: per_call("copy µs", lambda s: s.clone(), [live()] * 2000),
+        "sizes": sizes,
+    }
     if repeat == 0:  # heavy (OpenSpiel's states take ~67 KiB each): once
-        tasks["memory"] = lambda: {"memory KiB": memory(lambda i: _os_dealt(game, i))}
+        tasks["memory"] = lambda: {"figures": {"memory KiB": memory(lambda i: _os_dealt(game, i), n_live)}}
     return tasks
 
 
@@ -353,32 +375,26 @@ def rl_tasks(repeat: int, quick: bool) -> dict[str, Task]:
     from rlcard.games.gin_rummy.utils import melding as rl_melding
     from rlcard.games.gin_rummy.utils import utils as rl_utils
 
-    n_hands = 60 if quick else 200
+    n_hands = 30 if quick else 200
     n_calls = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
-
-    def play() -> Figures:
-        hands, actions = rates(lambda: rl_hands(n_hands, seed))
-        return {"hands/s": hands, "actions/s": actions}
 
     def rl_deadwood(cards: list[Any]) -> int:
         clusters = rl_melding.get_best_meld_clusters(hand=cards)
         return int(rl_utils.get_deadwood_count(hand=cards, meld_cluster=clusters[0] if clusters else []))
 
-    def min_deadwood() -> Figures:
-        cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hands_of(10, n_calls, 10)[: n_calls // 10]]
-        return {"deadwood 10 µs": per_call(rl_deadwood, cards)}
-
-    def copy_live() -> Figures:
-        rg = rl_game.GinRummyGame()
-        rg.init_game()
-        for _ in range(40):
-            rg.step(rg.judge.get_legal_actions()[0])
-        return {"copy µs": per_call(copy.deepcopy, [rg] * 100)}
-
-    tasks: dict[str, Task] = {"play": play, "deadwood 10": min_deadwood, "copy": copy_live}
+    cards = [[rl_utils.card_from_card_id(c) for c in h] for h in hands_of(10, n_calls, 10)[: n_calls // 10]]
+    live = rl_game.GinRummyGame()
+    live.init_game()
+    for _ in range(40):
+        live.step(live.judge.get_legal_actions()[0])
+    tasks: dict[str, Task] = {
+        "play": lambda: timed(("hands/s", "actions/s"), lambda: rl_hands(n_hands, seed)),
+        "deadwood 10": lambda: per_call("deadwood 10 µs", rl_deadwood, cards),
+        "copy": lambda: per_call("copy µs", copy.deepcopy, [live] * 100),
+    }
     if repeat == 0:
-        tasks["memory"] = lambda: {"memory KiB": memory(_rl_dealt, 2000)}
+        tasks["memory"] = lambda: {"figures": {"memory KiB": memory(_rl_dealt, 2000)}}
     return tasks
 
 
@@ -389,6 +405,8 @@ CHILDREN = ("knock-compiled", "knock-library", "openspiel", "rlcard")
 #: The tasks of a repeat, in the order they are measured (each by every engine that has it, one after another).
 TASKS = ("play", "bare", "verify", "games standard", "games oklahoma", "games three_handed", "bot", "deadwood 10",
          "deadwood 11", "copy", "sizes", "memory")  # fmt: skip
+#: The tasks whose figures are not times: measured once.
+UNTIMED = ("sizes", "memory")
 
 
 def child(args: argparse.Namespace) -> int:
@@ -437,6 +455,7 @@ class Engine:
             sys.exit(f"{self.label} imported the engine from {answer['engine']}, not from {self.tree}")
         self.tasks, self.repeat = set(answer["tasks"]), repeat
         self.runs.append({})
+        self.sums: dict[str, list[float]] = {}  # figure: [seconds, count] of this repeat's rounds so far
 
     def _answer(self) -> Any:
         line = self.proc.stdout.readline() if self.proc.stdout else ""
@@ -445,11 +464,20 @@ class Engine:
         return json.loads(line)
 
     def measure(self, task: str) -> None:
-        if task in self.tasks:
-            assert self.proc.stdin is not None
-            self.proc.stdin.write(task + "\n")
-            self.proc.stdin.flush()
-            self.runs[-1].update(self._answer())
+        """One round of ``task``, if this engine has it."""
+        if task not in self.tasks:
+            return
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(task + "\n")
+        self.proc.stdin.flush()
+        measured = self._answer()
+        self.runs[-1].update(measured.get("figures", {}))
+        for key, count in measured.get("counts", {}).items():
+            total = self.sums.setdefault(key, [0.0, 0.0])
+            total[0] += measured["seconds"]
+            total[1] += count
+        for key, (seconds, count) in self.sums.items():
+            self.runs[-1][key] = figure(key, seconds, count)
 
     def finish(self) -> None:
         assert self.proc.stdin is not None
@@ -484,7 +512,7 @@ ROWS: list[tuple[str, str, bool]] = [
     ("verify a logged hand (OpenSpiel: deserialize one), ms", "verify ms/hand", False),
     ("saved bytes per hand", "bytes/hand", False),
     ("saved bytes per player action", "bytes/action", False),
-    ("memory per live game, KiB (10,000 at once)", "memory KiB", False),
+    ("memory per live game, KiB (10,000 at once; RLCard, --quick: 2,000)", "memory KiB", False),
     ("complete games to 100 with the log, standard, games/s", "games/s standard", True),
     ("complete games to 100 with the log, oklahoma, games/s", "games/s oklahoma", True),
     ("complete games to 100 with the log, three-handed, games/s", "games/s three_handed", True),
@@ -540,9 +568,10 @@ def main(argv: list[str]) -> int:
                 order = engines[turn:] + engines[:turn]
                 for e in order:
                     e.start(r, args.quick, args.numpy_first)
-                for task in TASKS:  # task by task, so that every engine's figure is measured at about one time
-                    for e in order:
-                        e.measure(task)
+                for task in TASKS:  # round by round, the engines in turn: each figure of each at about one time
+                    for _ in range(ROUNDS if task not in UNTIMED else 1):
+                        for e in order:
+                            e.measure(task)
                 for e in order:
                     e.finish()
                 print(f"repeat {r + 1} of {reps} done (load average {measuring.load()})", file=sys.stderr, flush=True)
