@@ -27,6 +27,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 #: The clock of every CPU-time figure: the calling thread's own CPU time.
 clock = time.thread_time
@@ -67,7 +68,9 @@ def setup(*, pin: bool) -> None:
         sys.stderr.flush()
         os.execve(sys.executable, [sys.executable, *sys.orig_argv[1:]], environment())
     if pin and hasattr(os, "sched_setaffinity"):
-        os.sched_setaffinity(0, {cpu()})
+        core = {cpu()}
+        for task in Path("/proc/self/task").iterdir():  # every thread there is (later ones inherit the core)
+            os.sched_setaffinity(int(task.name), core)
 
 
 def cpu() -> int:
@@ -130,17 +133,23 @@ class Threads:
     def __init__(self) -> None:
         self.measuring = threading.get_native_id()
         self.before = thread_cpu()
+        self.process = time.process_time()
 
     def busy(self) -> list[Busy]:
         """The threads other than the measuring one that used at least ``BUSY_SECONDS`` of CPU time since this
-        watch began, and at least ``BUSY_SHARE`` of the measuring thread's."""
+        watch began, and at least ``BUSY_SHARE`` of the measuring thread's; threads that ended meanwhile are
+        one entry (tid 0), the process's CPU time that the living threads do not account for."""
         after = thread_cpu()
+        process = time.process_time() - self.process
         used = {tid: (name, s - self.before.get(tid, (name, 0.0))[1]) for tid, (name, s) in after.items()}
+        gone = process - sum(s for _, s in used.values())
+        if gone > 0:
+            used[0] = ("threads that ended meanwhile", gone)
         own = used.get(self.measuring, ("", 0.0))[1]
         return [Busy(tid, name, s) for tid, (name, s) in sorted(used.items())
                 if tid != self.measuring and s >= BUSY_SECONDS and s >= BUSY_SHARE * own]  # fmt: skip
 
-    def report(self) -> dict[str, object]:
+    def report(self) -> dict[str, Any]:
         """What a measuring child sends its parent about its threads: how many, and the busy others."""
         return {"threads": len(thread_cpu()), "busy": [str(b) for b in self.busy()], "pinning": pinning(),
                 "numpy": "numpy" in sys.modules}  # fmt: skip
