@@ -38,7 +38,7 @@ from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
 
 EXPORT = """
-import json, resource, sys, time
+import json, resource, sys
 sys.path.insert(0, sys.argv[4])
 import measuring
 measuring.setup(pin=True)
