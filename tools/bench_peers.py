@@ -155,7 +155,6 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
     n_hands = 30 if quick else 200
     n_games = 5 if quick else 30
     n_calls = 2000 if quick else 10000
-    n_live = 2000 if quick else 10000
     seed = 1_000_003 * (repeat + 1)
 
     def logged_play() -> tuple[int, int]:
@@ -252,7 +251,7 @@ def knock_tasks(executor: str, repeat: int, quick: bool, everything: bool) -> di
     tasks.update({"bot": lambda: timed(("bot actions/s",), bot_play), "deadwood 10": min_deadwood(10, deadwood),
                   "deadwood 11": min_deadwood(11, knock_deadwood),
                   "copy": lambda: per_call("copy µs", lambda h: h.copy(), [live()] * 2000), "sizes": sizes,
-                  "memory": lambda: {"figures": {"memory KiB": memory(lambda i: Hand.deal(seed=i, **game), n_live)}},
+                  "memory": lambda: {"figures": {"memory KiB": memory(lambda i: Hand.deal(seed=i, **game), 10_000)}},
                   })  # fmt: skip
     return tasks
 
@@ -402,8 +401,8 @@ def rl_tasks(repeat: int, quick: bool) -> dict[str, Task]:
 #: Who a child measures: Knock in either mode (this tree or a baseline's), or a peer.
 CHILDREN = ("knock-compiled", "knock-library", "openspiel", "rlcard")
 #: The tasks of a repeat, in the order they are measured (each by every engine that has it, one after another).
-TASKS = ("play", "bare", "verify", "games standard", "games oklahoma", "games three_handed", "bot", "deadwood 10",
-         "deadwood 11", "copy", "sizes", "memory")  # fmt: skip
+TASKS = ("memory", "play", "bare", "verify", "games standard", "games oklahoma", "games three_handed", "bot",
+         "deadwood 10", "deadwood 11", "copy", "sizes")  # fmt: skip
 #: The tasks whose figures are not times: measured once.
 UNTIMED = ("sizes", "memory")
 

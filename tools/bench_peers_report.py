@@ -32,7 +32,7 @@ ROWS: list[tuple[str, str, bool]] = [
     ("verify a logged hand (OpenSpiel: deserialize one), ms", "verify ms/hand", False),
     ("saved bytes per hand", "bytes/hand", False),
     ("saved bytes per player action", "bytes/action", False),
-    ("memory per live game, KiB (10,000 at once; RLCard, --quick: 2,000)", "memory KiB", False),
+    ("memory per live game, KiB (10,000 at once; RLCard 2,000; OpenSpiel --quick 2,000)", "memory KiB", False),
     ("complete games to 100 with the log, standard, games/s", "games/s standard", True),
     ("complete games to 100 with the log, oklahoma, games/s", "games/s oklahoma", True),
     ("complete games to 100 with the log, three-handed, games/s", "games/s three_handed", True),
