@@ -248,7 +248,8 @@ def main() -> int:
         code = kill_test(args.tables or int(50 * scale), args.seconds or 10 * scale)
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
           f"python {sys.version.split()[0]}; the figures are one run each (its median and p99); the client's "
-          f"threads: {len(measuring.thread_cpu())}, {len(watch.busy())} busy besides its event loop")  # fmt: skip
+          f"threads: {len(measuring.thread_cpu())}, {len(watch.busy())} busy besides its event loop "
+          "(asyncio.to_thread's, ended by now; the figures are wall time)")  # fmt: skip
     return code
 
 
