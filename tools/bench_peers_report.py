@@ -81,6 +81,9 @@ def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
     def cell(v: float | None, width: int = 11) -> str:
         return f"{v:>{width}.2f}" if v is not None else f"{'—':>{width}}"
 
+    def ratio(v: float | None, width: int = 7) -> str:  # three significant digits: 2.39, 0.115, 0.00162
+        return f"{v:>{width}.3g}" if v is not None else f"{'—':>{width}}"
+
     head = f"{'figure':<66} {'Knock':>11}"
     if base:
         head += f" {base.label:>15}"
@@ -94,14 +97,14 @@ def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
         line = f"{name:<66} {cell(knock.median(key))}"
         if base:
             line += f" {cell(base.median(key), 15)}"
-        line += f" {cell(median(ops, key))} {cell(median(rl, key))} {cell(paired(knock.runs, ops, key), 7)}"
+        line += f" {cell(median(ops, key))} {cell(median(rl, key))} {ratio(paired(knock.runs, ops, key))}"
         if base:
             change = paired(knock.runs, base.runs, key)
             if change is not None and not higher:
                 change = 1 / change
-            line += f" {cell(paired(base.runs, ops, key), 9)} "
+            line += f" {ratio(paired(base.runs, ops, key), 9)} "
             line += f"{(change - 1) * 100:+6.1f}%" if change is not None else f"{'—':>7}"
-        line += f" {cell(paired(knock.runs, rl, key), 7)}"
+        line += f" {ratio(paired(knock.runs, rl, key))}"
         print(line)
     if base:
         print("change: how much better (+) or worse (-) this Knock does than the baseline (Knock over baseline within")
@@ -118,5 +121,5 @@ def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
     print("-" * len(head))
     for name, key in DEFAULT_ROWS:
         print(f"{name:<66} {cell(knock.median(key))} {cell(default.median(key))} "
-              f"{cell(paired(default.runs, knock.runs, key), 7)} {cell(paired(knock.runs, ops, key), 7)} "
-              f"{cell(paired(default.runs, ops, key), 7)}")  # fmt: skip
+              f"{ratio(paired(default.runs, knock.runs, key))} {ratio(paired(knock.runs, ops, key))} "
+              f"{ratio(paired(default.runs, ops, key))}")  # fmt: skip
