@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeAlias
 
 from engine import describe
-from engine.actions import Advise, Discard, Knock, LayOff, Spread
+from engine.actions import Advise, BigGin, Discard, DrawDiscard, Knock, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
 from engine.events import (
@@ -210,12 +210,18 @@ def advice_shown(match: Match, seat: int) -> list[Advise]:
 
 
 def blind_advice(match: Match, advice: Advise) -> bool:
-    """Whether ``advice`` names cards of the captain's that its sitter is not shown (THREE-8): such advice is
-    refused without a word on whether it would be legal, which would tell him the captain's cards. Rule: PROTO-5.
+    """Whether ``advice`` names cards of the captain's that its sitter is not shown, or is legal only for some of
+    the holdings the sitter cannot tell apart (big gin, taking the last discard to knock) (THREE-8): such advice
+    is refused without a word on whether it would be legal, which would tell him the captain's cards.
+    Rules: PROTO-5, THREE-8.
     """
     if sight(match.rules, advice.seat, match.seats, match.dealer).viewer is not None:
         return False
-    return isinstance(advice.suggestion, Discard | Knock | Spread | LayOff)
+    suggestion = advice.suggestion
+    if isinstance(suggestion, Discard | Knock | Spread | LayOff | BigGin):
+        return True  # named cards, or (big gin) legal only for some holdings of the captain's
+    # DEAD-2: taking the last discard is legal only when it lets the captain knock, a fact of his cards
+    return isinstance(suggestion, DrawDiscard) and match.hand is not None and match.hand.phase is Phase.WALL
 
 
 def observe_spectator(match: Match) -> tuple[MatchObservation, ...]:

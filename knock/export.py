@@ -239,7 +239,8 @@ def run(logs: list[str], roots: list[str], out: str, runner: Runner, *, actions:
     """
     shared(out)
     if existing_parts(out):
-        raise FileExistsError(f"{out} already holds an exported dataset; choose another folder")
+        raise FileExistsError(f"{out} already holds an exported dataset; choose another folder, or --force to "
+                              "replace it")  # fmt: skip
     total = ExportResult()
     work = batches(logs, roots, out, runner.workers, actions=actions, size=size, tag=runner.run_id)
     for result in runner.map(export_batch, work):
@@ -255,3 +256,11 @@ def existing_parts(out: str) -> list[str]:
     """The part files already in a dataset folder (an export does not mix with an earlier one)."""
     store = Store(out)
     return sorted(n for folder in ("hands", "actions") for n in store.sizes(folder) if n.endswith(".parquet"))
+
+
+def remove_parts(out: str) -> int:
+    """Remove the part files of an earlier export from a dataset folder (``knock export --force``); how many."""
+    shared(out)
+    parts = existing_parts(out)
+    Store(out).remove(parts)
+    return len(parts)

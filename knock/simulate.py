@@ -11,11 +11,12 @@ Games run on the engine's compiled executor, its performance mode (``engine.fsm`
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import math
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, overload
 
 from engine.bots import make_bot, play_match
 from engine.match import Match
@@ -113,12 +114,41 @@ def play_batch(batch: Batch) -> list[GameSummary]:
     return out
 
 
-def jobs(rules: RuleSet, bots: list[str], games: int, seed: int) -> list[Job]:
-    """Game i is seeded ``seed + i`` and rotates the bots one seat, so each bot plays every seat in turn."""
-    n = rules.players
-    seats = [bots[i % len(bots)] for i in range(n)]
-    wire = rules.to_dict()
-    return [Job(wire, tuple(seats[(k + i) % n] for k in range(n)), seed + i) for i in range(games)]
+class Jobs(Sequence[Job]):
+    """The games of a run, made as they are asked for: game i is seeded ``seed + i`` and rotates the bots one
+    seat, so each bot plays every seat in turn. Like ``range``, it holds only its bounds: a run of 10⁹ games
+    is planned in the same memory as one of ten.
+    """
+
+    def __init__(self, rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> None:
+        n = rules.players
+        self.seats = tuple(bots[i % len(bots)] for i in range(n))
+        self.wire = rules.to_dict()
+        self.games, self.seed = games, seed
+
+    def __len__(self) -> int:
+        return self.games
+
+    @overload
+    def __getitem__(self, i: int) -> Job: ...
+    @overload
+    def __getitem__(self, i: slice) -> Sequence[Job]: ...
+    def __getitem__(self, i: int | slice) -> Job | Sequence[Job]:
+        if isinstance(i, slice):
+            return [self[k] for k in range(*i.indices(self.games))]
+        if not -self.games <= i < self.games:
+            raise IndexError(i)
+        i %= self.games
+        n = len(self.seats)
+        return Job(self.wire, tuple(self.seats[(k + i) % n] for k in range(n)), self.seed + i)
+
+    def __iter__(self) -> Iterator[Job]:
+        return (self[i] for i in range(self.games))
+
+
+def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job]:
+    """The games of a small run as a list (``Jobs`` made whole); ``knock simulate`` keeps ``Jobs`` lazy."""
+    return list(Jobs(rules, bots, games, seed))
 
 
 def finished(store: Store) -> dict[str, GameSummary]:
@@ -143,8 +173,11 @@ def finished(store: Store) -> dict[str, GameSummary]:
     return done
 
 
-def batches(todo: list[Job], size: int, logs: str | None, tag: str) -> list[Batch]:
-    return [Batch(tuple(todo[i : i + size]), logs, tag) for i in range(0, len(todo), size)]
+def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str) -> Iterator[Batch]:
+    """The jobs in batches of ``size``, made one at a time as the runner asks for them."""
+    it = iter(todo)
+    while chunk := tuple(itertools.islice(it, size)):
+        yield Batch(chunk, logs, tag)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -226,7 +259,7 @@ class Report:
 
 
 def run(
-    todo: list[Job],
+    todo: Sequence[Job],
     runner: Runner,
     logs: str | None = None,
     size: int = 0,
@@ -236,30 +269,42 @@ def run(
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
     into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished.
+
+    The jobs are read lazily and the runner holds a bounded number of batches in flight, so memory does not
+    grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches).
     """
     tally = tally if tally is not None else Tally()
     store = Store(logs) if logs is not None else None
-    skipped = 0
+    done: dict[str, GameSummary] = {}
     if store is not None:
         store.makedirs()
         done = finished(store)
-        remaining = []
+    skipped = 0
+    planned = 0
+
+    def remaining() -> Iterator[Job]:
+        nonlocal skipped, planned
         for job in todo:
-            summary = done.get(job.key)
+            summary = done.get(job.key) if done else None  # a key is a digest: made only when needed
             if summary is None:
-                remaining.append(job)
-            else:
-                tally.add(summary, skipped=True)
-                skipped += 1
-        if skipped and tick:
-            tick(skipped)
-        todo = remaining
-    work = batches(todo, size or batch_size(len(todo), runner.workers), logs, runner.run_id)
+                planned += 1
+                yield job
+                continue
+            tally.add(summary, skipped=True)
+            skipped += 1
+            if tick:
+                tick(1)
+
+    # the batch size from the games left (the manifest's entries are taken to be of this run's games)
+    left = max(0, len(todo) - len(done))
+    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
+    count = 0
     for summaries in runner.map(play_batch, work):
+        count += 1
         for s in summaries:
             tally.add(s)
         if tick:
             tick(len(summaries))
     if store is not None:
         store.remove_leftovers(runner.run_id)
-    return Report(tally, len(todo), skipped, runner.retried, len(work))
+    return Report(tally, planned, skipped, runner.retried, count)

@@ -213,8 +213,7 @@ def unpacked(stream: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[Any, bytes]
         except CodecError:
             raise
         except Exception as err:  # every msgpack error: the library's errors never leak to callers
-            raise CodecError(f"not a msgpack value within the format's limits ({type(err).__name__}: "
-                             f"{render(str(err))})") from None  # fmt: skip
+            raise CodecError(f"not a msgpack value within the format's limits: {_problem(err)}") from None
         end = unpacker.tell() - base
         raw = pending[start:end]
         start = end
@@ -511,3 +510,15 @@ def record_type(record: Any) -> str:
     if isinstance(record, list) and record and isinstance(record[0], int) and record[0] in RECORD_NAMES:
         return RECORD_NAMES[record[0]]
     return "unknown"
+
+
+def _problem(err: Exception) -> str:
+    """What msgpack refused, in words (its own messages are Python text: exception names and reprs)."""
+    if isinstance(err, UnicodeDecodeError):
+        return f"text that is not UTF-8 (byte 0x{err.object[err.start]:02x})"
+    text = str(err)
+    if "map key" in text:
+        return "a map key that is not text"
+    if "depth" in text.lower() or "recursion" in text.lower():
+        return "values nested too deep"
+    return "bytes that do not decode"

@@ -1,8 +1,11 @@
 #!/usr/bin/env python3
 """Set up Knock's virtual environment and run its main job or its whole test suite.
 
-    python3 tools/dev.py demo    # set up, then play a seeded three-handed game between bots, log and verify it
-    python3 tools/dev.py test    # set up, then ruff, mypy --strict, import-linter and pytest; non-zero on any failure
+    python3 tools/dev.py demo    # install what the demo needs (the cli extra), then play a seeded three-handed
+                                 # game between bots, log and verify it
+    python3 tools/dev.py test    # install everything (the dev extra), then ruff, mypy --strict, import-linter and
+                                 # pytest; non-zero on any failure
+    python3 tools/dev.py setup   # install everything, run nothing
 
 Standard library only: it runs on a fresh machine with nothing but Python 3.11.
 """
@@ -28,20 +31,27 @@ def run(*cmd: str | Path) -> int:
     return subprocess.call([str(c) for c in cmd], cwd=ROOT)
 
 
-def setup() -> None:
-    """Create .venv and install Knock with its development extras (again only when pyproject.toml changes)."""
+#: What each job installs: the demo only the command line (typer, rich), the rest everything (``dev``).
+EXTRAS = {"demo": "cli", "test": "dev", "setup": "dev"}
+
+
+def setup(extras: str = "dev") -> None:
+    """Create .venv and install Knock with ``extras`` (again only when pyproject.toml changes, or when more extras
+    are wanted than are installed: ``dev`` holds every other)."""
     if sys.version_info < (3, 11):  # noqa: UP036 -- this script may be started by any python3
         sys.exit(f"Knock needs Python 3.11 or newer; this is {sys.version.split()[0]}")
     if not PY.exists():
         print(f"creating {VENV}", flush=True)
         venv.EnvBuilder(with_pip=True).create(VENV)
-    want = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    if STAMP.exists() and STAMP.read_text() == want:
+    digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
+    have = STAMP.read_text().split() if STAMP.exists() else []
+    if have[:1] == [digest] and (extras in have[1:] or "dev" in have[1:]):
         return
     pip: list[str | Path] = [PY, "-m", "pip", "install", "--disable-pip-version-check", "-q"]
-    if run(*pip, "-e", ".[dev]") != 0:
+    if run(*pip, "-e", f".[{extras}]") != 0:
         sys.exit("installing Knock's dependencies failed (see above)")
-    STAMP.write_text(want)
+    kept = have[1:] if have[:1] == [digest] else []
+    STAMP.write_text(" ".join([digest, *sorted({*kept, extras})]))
 
 
 #: The browser the browser tests drive (tests/web/browser.py): Debian's chromium and its driver.
@@ -97,7 +107,7 @@ def main(argv: list[str]) -> int:
     if not argv or argv[0] not in ("demo", "test", "setup"):
         print(__doc__)
         return 2
-    setup()
+    setup(EXTRAS[argv[0]])
     if argv[0] == "setup":
         return 0
     if argv[0] == "test":

@@ -2,13 +2,15 @@
 
 Subcommands: demo, play, simulate (``knock.cli.games``); verify, export, show, redact (``knock.cli.logs``);
 spec, rules and conform (``knock.cli.spec``). Each has ``-h``/``--help`` with an example; every error is one
-line on stderr with a non-zero exit status (2 for a usage error), never a traceback.
+line on stderr with a non-zero exit status (2 for a usage error), never a traceback; ``knock`` alone prints the
+help and exits 0; a closed pipe ends a command quietly with the status of what it had judged.
 """
 
 from __future__ import annotations
 
 import errno
 import os
+import re
 import sys
 
 import typer
@@ -20,6 +22,7 @@ from knock.cli import games, logs, spec
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app, expand_optional
+from knock.cli.output import GuardedOutput, OutputClosed, drop_pending_output, judged, judged_status
 
 __all__ = ["app", "games", "logs", "main", "serve", "spec", "view"]
 
@@ -37,6 +40,12 @@ def os_error(err: OSError) -> str:
     return f"cannot {verb} {where}: {what[:1].lower() + what[1:]}"
 
 
+def usage_message(message: str) -> str:
+    """Click's usage error in Knock's words: one quoting of an option (``Invalid value for --set``)."""
+    head, sep, rest = message.replace("Value error, ", "").partition(": ")  # Typer's words for a parser's refusal
+    return re.sub(r"'(-[^']*)'", r"\1", head) + sep + rest
+
+
 def main() -> None:
     """Entry point of the ``knock`` console script: an error is one line and a non-zero exit, never a traceback."""
     err_console = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -45,17 +54,23 @@ def main() -> None:
         err_console.print(f"[red]error[/]: {escape(' '.join(message.split()))}")
         sys.exit(code)
 
+    stdout = sys.stdout
+    sys.stdout = GuardedOutput(stdout)
+    judged(0)
     try:
         code = app(args=expand_optional(sys.argv[1:]), prog_name="knock", standalone_mode=False)
+        sys.stdout.flush()
+    except OutputClosed:
+        drop_pending_output()
+        sys.exit(judged_status())
     except typer.TyperException as err:  # usage errors: bad options, values, arguments
         context = getattr(err, "ctx", None)
         if type(err).__name__ == "NoArgsIsHelpError" and context is not None:  # ``knock``, ``knock conform``
             sys.stdout.write(context.get_help() + "\n")
-            sys.exit(2)
+            sys.exit(0)
         where = context.command_path if context is not None else "knock"
         message = err.format_message() if hasattr(err, "format_message") else str(err)
-        message = message.replace("Value error, ", "")  # how Typer words a parser's refusal
-        fail(f"{message} (see {where} -h)", getattr(err, "exit_code", 2))
+        fail(f"{usage_message(message)} (see {where} -h)", getattr(err, "exit_code", 2))
     except (typer.Abort, KeyboardInterrupt):
         err_console.print("\nstopped (Ctrl-C)")
         sys.exit(EXIT_INTERRUPTED)
@@ -63,4 +78,6 @@ def main() -> None:
         fail(str(err))
     except OSError as err:
         fail(os_error(err))
+    finally:
+        sys.stdout = stdout
     sys.exit(code if isinstance(code, int) else 0)

@@ -1,9 +1,12 @@
 """What every ``knock`` subcommand shares: the Typer app, the console, the common options, and card rendering.
 
 The common options have one spelling everywhere: ``--seed N``, ``--preset NAME``, ``--set KEY=VALUE``,
-``--bots LIST``, ``-o/--out FILE`` (one output file), ``--logs DIR`` (a folder of logs), ``--json[=FILE]``
-(JSON to stdout, or to FILE), ``-q/--quiet``, ``-h/--help``. Help is plain text (no Rich panels), every
-option with a metavar that says what it takes, and every choice listed.
+``--bots LIST``, ``-o/--out FILE`` (one output file, refused when it exists unless ``--force``), ``--logs DIR``
+(a folder of logs), ``--json[=FILE]`` (JSON to stdout, or to FILE), ``-q/--quiet``, ``-h/--help``. Help is plain
+text (no Rich panels) as wide as the terminal, every option with a metavar that says what it takes, and every
+choice listed (at most 120 columns, as the terminal allows). What commands write (files, JSON, tables, a closed
+pipe) is ``knock.cli.output``'s. Numbers of four digits and more are written with thousands
+separators (``1,060``); identifiers (seeds, record numbers, ports) are not, so they can be typed back.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from engine.bots import BOT_NAMES
 from engine.cards import Card
 from engine.errors import InvalidRules
 from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted
-from engine.rules import PRESETS, RuleSet
+from engine.rules import PRESETS, RuleSet, options
 from engine.visibility import Seen
 from knock import __version__
 
@@ -98,6 +101,21 @@ def plain_record(name: str, text: str) -> tuple[str, str]:
     return name, text
 
 
+class KnockGroup(TyperGroup):
+    """A group whose command list gives each command's whole summary (its docstring's first line), wrapped to the
+    terminal's width rather than cut at 45 characters."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                rows.append((name, command.get_short_help_str(limit=10_000)))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
 def argument_label(param: TyperArgument) -> str:
     name = param.metavar or (param.name or "arg").upper()
     return name + ("..." if param.nargs != 1 and not name.endswith("...") else "")
@@ -111,7 +129,8 @@ class KnockApp(typer.Typer):
         kwargs.setdefault("add_completion", False)
         kwargs.setdefault("pretty_exceptions_enable", False)
         kwargs.setdefault("no_args_is_help", True)
-        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"]})
+        kwargs.setdefault("context_settings", {"help_option_names": ["-h", "--help"], "max_content_width": 120})
+        kwargs.setdefault("cls", KnockGroup)
         super().__init__(**kwargs)
 
     def command(  # every keyword of Typer's, with our command class as the default
@@ -122,8 +141,10 @@ class KnockApp(typer.Typer):
 
 app = KnockApp(
     help="Knock: a formally specified Gin Rummy engine with auditable logs.\n\nknock COMMAND -h shows a command's "
-    "options and an example; knock rules lists the rule-set options (--set KEY=VALUE).",
-    cls=TyperGroup,
+    "options and an example; knock rules lists the rule-set options (--set KEY=VALUE).\n\nExit status: 0 success "
+    "(knock alone prints this help); 1 a failure the command names (a log that fails, a case that fails); 2 a usage "
+    "error; 3 knock verify and knock view: no log fails and some are unfinished; 130 stopped by Ctrl-C. A closed "
+    "pipe (knock verify out/ | head -1) ends quietly with the status of what was judged.",
 )
 console = Console(highlight=False, soft_wrap=True)
 
@@ -191,10 +212,32 @@ SETTINGS = typer.Option(
     "--set", metavar="KEY=VALUE", help="A rule-set option (repeatable): knock rules lists them, e.g. target=50."
 )
 QUIET = typer.Option("-q", "--quiet", help="Print less: no progress, only failures and the totals.")
+FORCE = typer.Option(
+    "--force", help="Write over the output file if it exists (without it, an existing one is refused)."
+)
+JSON_DOC = typer.Option(
+    "--json", metavar="FILE", help="JSON instead of text: one document (an object), to stdout or FILE."
+)
 JOBS = typer.Option("--jobs", parser=whole(), metavar="N", help="Processes (0: one per core).")
 CLUSTER = typer.Option(
-    "--cluster", metavar="ADDRESS", help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes)."
+    "--cluster",
+    metavar="ADDRESS",
+    parser=lambda value: cluster_address(value),
+    help="Run on Dask: a scheduler (tcp://host:8786), or 'local' (--jobs processes).",
 )
+CLUSTER_ADDRESS = re.compile(r"((tcp|tls|inproc|ucx|ws|wss)://)?[\w.\-\[\]:]+:\d{1,5}")  #: Dask's: tcp:// by default
+
+
+def cluster_address(value: object) -> str:
+    """``--cluster``: ``local``, or a Dask scheduler's address with its port (``tcp://host:8786``)."""
+    text = str(value).strip()
+    if text == "local" or CLUSTER_ADDRESS.fullmatch(text):
+        return text
+    raise typer.BadParameter(
+        f"{text[:60]!r} is not a cluster: give 'local' or a scheduler's address with its port, e.g. tcp://host:8786"
+    )
+
+
 BOTS_HELP = f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)})"
 
 
@@ -203,19 +246,44 @@ def rule_set(preset: str, settings: Sequence[str] | None) -> RuleSet:
 
     Raises:
         typer.BadParameter: an option that is not one (a typing mistake, without a rule id), or a value the rules
-            refuse (with its rule id: RULES-2).
+            refuse (with its rule id, RULES-2, and what the option takes).
     """
-    overrides = parse_settings(list(settings or []))
-    known = {name for name in RuleSet.__dataclass_fields__ if name != "name"}
-    for key in overrides:
+    given = list(settings or [])
+    overrides = parse_settings(given)
+    known = {o.name: o for o in options() if o.name != "name"}
+    texts = {item.partition("=")[0].strip(): item.partition("=")[2].strip() for item in given}
+    for key, value in overrides.items():
         if key not in known:
             close = [k for k in sorted(known) if key.lower().replace("-", "_") in k][:3]
             hint = f" (did you mean {', '.join(close)}?)" if close else ""
             raise typer.BadParameter(f"no rule-set option {key!r}{hint}; knock rules lists them", param_hint="--set")
+        try:
+            RuleSet.preset(preset, **{key: value})
+        except InvalidRules as err:
+            rule = getattr(err, "rule", "RULES-2")
+            raise typer.BadParameter(f"{rule}: {key} must be {allowed(known[key].values)}; got {texts[key][:40]!r}",
+                                     param_hint="--set") from None  # fmt: skip
     try:
         return RuleSet.preset(preset, **overrides)
-    except InvalidRules as err:
+    except InvalidRules as err:  # options that are each allowed but not together
         raise typer.BadParameter(str(err), param_hint="--set") from None
+
+
+def allowed(values: str) -> str:
+    """An option's values (``none | 1..1000``) as words: ``none or a whole number from 1 to 1,000``.
+
+    >>> allowed("0..1000000")
+    'a whole number from 0 to 1,000,000'
+    >>> allowed("fixed | upcard")
+    'fixed or upcard'
+    """
+
+    def word(v: str) -> str:
+        m = re.fullmatch(r"(-?\d+)\.\.(-?\d+)", v)
+        return f"a whole number from {int(m.group(1)):,} to {int(m.group(2)):,}" if m else v
+
+    names = [word(v.strip()) for v in values.split("|")]
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " or " + names[-1]
 
 
 def seat_bots(text: str, players: int) -> list[str]:

@@ -8,7 +8,6 @@ from typing import Annotated
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 
 from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.match import Match
@@ -19,7 +18,9 @@ from knock.cli.common import (
     BOTS_HELP,
     CLUSTER,
     DEFAULT_PRESET,
+    FORCE,
     JOBS,
+    JSON_DOC,
     PRESET,
     QUIET,
     SEED,
@@ -36,6 +37,7 @@ from knock.cli.common import (
     seat_bots,
     whole,
 )
+from knock.cli.output import judged, output_file, print_table, write_json
 from knock.cluster.runner import Runner
 from knock.cluster.storage import Store, shared
 from replay.audit import verify
@@ -59,41 +61,62 @@ def demo(
     settings: Annotated[list[str] | None, SETTINGS] = None,
     history: Annotated[bool, typer.Option("--history/--summary", help="Print every action, or results only.")] = True,
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", metavar="FILE", help="The game's log [default: out/demo-SEED.knock].")
+        Path | None,
+        typer.Option(
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="The game's log; refused if it exists, unless --force [default: out/demo-SEED.knock, replaced when "
+            "it exists: the same seed and options give the same bytes].",
+        ),
     ] = None,
+    force: Annotated[bool, FORCE] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only the result and the log's line.")] = False,
+    json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
     """Play a seeded game between bots; print, log and verify it.
 
     The game is played to the target; its history (or with --summary its results) is printed, its log written
-    and verified.
+    and verified. --json gives one document: the players, winner, totals, hands, and the log with its verdict.
+
+    Exit status: 0 the log verifies; 1 it does not; 2 a usage error.
 
     Example: knock demo --preset three_handed --seed 7 --summary
     """
     rules = rule_set(preset, settings)
-    names = seat_bots(bots or ",".join(DEFAULT_BOTS[: rules.players]), rules.players)
+    names = seat_bots(",".join(DEFAULT_BOTS[: rules.players]) if bots is None else bots, rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
+    path = output_file(out, force) if out is not None else Path("out") / f"demo-{seed}.knock"
     match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])
-    console.print(
-        f"[bold]Knock demo[/]: a game of {rules.name} Gin to {rules.target}, "
-        + ", ".join(f"p{i} = {label}" for i, label in enumerate(labels))
-        + f", seed {seed}"
-    )
-    print_events(match.events, labels, history)
-    console.rule()
+    text = json_out != "-"
     st = match.standings()
     assert st.winner is not None
-    console.print(
-        f"[bold]{labels[st.winner]} wins[/] after {plural(match.number, 'hand')}; totals "
-        + ", ".join(f"{labels[i]} {t}" for i, t in enumerate(st.totals))
-    )
-    path = out or Path("out") / f"demo-{seed}.knock"
+    if text and not quiet:
+        console.print(
+            f"[bold]Knock demo[/]: a game of {rules.name} Gin to {rules.target:,}, "
+            + ", ".join(f"p{i} = {label}" for i, label in enumerate(labels))
+            + f", seed {seed}"
+        )
+        print_events(match.events, labels, history)
+        console.rule()
     path.parent.mkdir(parents=True, exist_ok=True)
     data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"})
     path.write_bytes(data)
     report = verify(data)
-    status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
-    console.print(f"log: {path} ({plural(len(data), 'byte')}, {plural(report.records, 'record')}, "
-                  f"{plural(report.checkpoints, 'checkpoint')}) {status}")  # fmt: skip
+    judged(0 if report.ok else 1)
+    if json_out is not None:
+        write_json({"seed": seed, "preset": rules.name, "target": rules.target, "players": labels,
+                    "winner": st.winner, "hands": match.number, "totals": list(st.totals), "log": str(path),
+                    "bytes": len(data), "records": report.records, "checkpoints": report.checkpoints,
+                    "verified": report.ok, "error": None if report.ok else str(report.error)}, json_out)  # fmt: skip
+    if text:
+        console.print(
+            f"[bold]{labels[st.winner]} wins[/] after {plural(match.number, 'hand')}; totals "
+            + ", ".join(f"{labels[i]} {t:,}" for i, t in enumerate(st.totals))
+        )
+        status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
+        console.print(f"log: {path} ({plural(len(data), 'byte')}, {plural(report.records, 'record')}, "
+                      f"{plural(report.checkpoints, 'checkpoint')}) {status}")  # fmt: skip
     if not report.ok:
         raise typer.Exit(1)
 
@@ -131,36 +154,53 @@ def simulate(
         typer.Option("--batch", parser=whole(), metavar="N", help="Games per task (0: about four tasks per worker)."),
     ] = 0,
     quiet: Annotated[bool, QUIET] = False,
+    json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
     """Play many seeded games between bots and summarise them.
 
     Games run over the machine's cores, or a Dask cluster. The summary gives each bot's win rate with its 95%
     confidence interval (Wilson), the games per second, and a warning for games that run very long. Ctrl-C
     stops at once and summarises the games finished. With --logs, a run started again skips the games already
-    written (listed in the folder's _manifest).
+    written (listed in the folder's _manifest). The games are planned as they are played, a few batches in
+    flight: any --games runs in the same memory. --json gives one document: the totals and a line per bot.
+
+    Exit status: 0 done; 2 a usage error; 130 stopped by Ctrl-C (the summary is of the games finished).
 
     Example: knock simulate --games 1000 --bots heuristic,random --logs out/sim
     """
     rules = rule_set(preset, settings)
     names = seat_bots(bots, rules.players)
     shared(logs)
-    todo = sim.jobs(rules, names, games, seed)
+    todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
     tally = sim.Tally()
     started = time.monotonic()
     report: sim.Report | None = None
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     runner = Runner(cluster, jobs)
     try:
-        with progress_bar(*columns, hidden=quiet) as progress, runner:
+        with progress_bar(*columns, hidden=quiet or json_out == "-") as progress, runner:
             task = progress.add_task("simulating", total=games)
             report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n), tally=tally)
     except KeyboardInterrupt:
         if logs is not None:
             Store(logs).remove_leftovers(runner.run_id)
     elapsed = time.monotonic() - started
-    title = f"{plural(tally.games, 'game')} of {rules.name} Gin to {rules.target} (seeds {seed}..{seed + games - 1})"
+    judged(0 if report is not None else 130)
+    if json_out is not None:
+        write_json(sim_json(tally, rules.name, rules.target, seed, games, report, elapsed), json_out)
+    if json_out != "-":
+        sim_text(tally, rules.name, rules.target, seed, games, report, elapsed, quiet, logs)
+    if report is None:
+        raise typer.Exit(130)
+
+
+def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, report: sim.Report | None,
+             elapsed: float, quiet: bool, logs: str | None) -> None:  # fmt: skip
+    """A run's summary for people: the table per bot, hands, long games, the rate, and how it ended."""
+    title = f"{plural(tally.games, 'game')} of {preset} Gin to {target:,} (seeds {seed}..{seed + games - 1})"
     if tally.games:
-        console.print(sim_table(tally, title))
+        numbers = ("seats played", "games won", "win %", "average total")
+        print_table(("bot", *numbers[:3], "95% interval", numbers[3]), sim_rows(tally), title=title, right=numbers)
     hands, dead = tally.hands, tally.dead_hands
     console.print(f"hands per game {hands / max(tally.games, 1):.2f}; dead hands {dead:,} "
                   f"({100 * dead / max(hands, 1):.1f}%)")  # fmt: skip
@@ -174,26 +214,40 @@ def simulate(
             if played and elapsed > 0 else "no games played")  # fmt: skip
     if report is None:
         console.print(f"[yellow]stopped[/] (Ctrl-C) after {plural(tally.games, 'game')} of {games:,} in "
-                      f"{elapsed:.1f} s ({rate}); the summary is of the games finished")  # fmt: skip
-        raise typer.Exit(130)
-    if not quiet:
+                      f"{elapsed:,.1f} s ({rate}); the summary is of the games finished")  # fmt: skip
+    elif not quiet:
         where = f"; logs: {logs.rstrip('/')}/game-SEED.knock, manifest in {sim.MANIFEST}/" if logs is not None else ""
         console.print(f"played {plural(played, 'game')} in {plural(report.batches, 'batch', 'batches')} in "
-                      f"{elapsed:.1f} s ({rate}); {tally.skipped:,} already written (skipped); retried batches: "
-                      f"{report.retried}{where}")  # fmt: skip
+                      f"{elapsed:,.1f} s ({rate}); {tally.skipped:,} already written (skipped); retried batches: "
+                      f"{report.retried:,}{where}")  # fmt: skip
 
 
-def sim_table(tally: sim.Tally, title: str) -> Table:
+def sim_rows(tally: sim.Tally) -> list[tuple[str, ...]]:
     """Per bot: seats played, games won, the win rate with its 95% interval, the average final total."""
-    table = Table(title=title)
-    for col in ("bot", "seats played", "games won", "win %", "95% interval", "average total"):
-        table.add_column(col, justify="right" if col != "bot" else "left")
+    rows: list[tuple[str, ...]] = []
     for line in sim.summarise(tally):
         low, high = sim.wilson(line.wins, line.seats_played)
         pct = 100 * line.wins / line.seats_played if line.seats_played else 0.0
-        table.add_row(line.bot, f"{line.seats_played:,}", f"{line.wins:,}", f"{pct:.1f}",
-                      f"{100 * low:.1f}–{100 * high:.1f}", f"{line.average_total:.1f}")  # fmt: skip
-    return table
+        rows.append((line.bot, f"{line.seats_played:,}", f"{line.wins:,}", f"{pct:.1f}",
+                     f"{100 * low:.1f}–{100 * high:.1f}", f"{line.average_total:,.1f}"))  # fmt: skip
+    return rows
+
+
+def sim_json(tally: sim.Tally, preset: str, target: int, seed: int, games: int, report: sim.Report | None,
+             elapsed: float) -> dict[str, object]:  # fmt: skip
+    """A run's summary as one JSON document."""
+    bots = []
+    for line in sim.summarise(tally):
+        low, high = sim.wilson(line.wins, line.seats_played)
+        bots.append({"bot": line.bot, "seats_played": line.seats_played, "wins": line.wins,
+                     "win_rate": line.wins / line.seats_played if line.seats_played else 0.0,
+                     "interval": [low, high], "average_total": line.average_total})  # fmt: skip
+    return {"preset": preset, "target": target, "seeds": [seed, seed + games - 1], "games": tally.games,
+            "played": tally.games - tally.skipped, "skipped": tally.skipped, "hands": tally.hands,
+            "dead_hands": tally.dead_hands, "long_games": tally.long_games,
+            "longest": {"hands": tally.longest[0], "seed": tally.longest[1]}, "bots": bots,
+            "batches": report.batches if report else None, "retried": report.retried if report else None,
+            "seconds": round(elapsed, 3), "stopped": report is None}  # fmt: skip
 
 
 @app.command()
@@ -234,9 +288,11 @@ def play(
             "-o",
             "--out",
             metavar="FILE",
-            help="Where to write the game's log; it must not exist (default out/play-DATE-TIME.knock).",
+            help="Where to write the game's log; refused if it exists, unless --force (default "
+            "out/play-DATE-TIME.knock).",
         ),
     ] = None,
+    force: Annotated[bool, FORCE] = False,
     settings: Annotated[list[str] | None, SETTINGS] = None,
     name: Annotated[str | None, typer.Option(metavar="NAME", help="Your name in the log (default: you).")] = None,
     resume: Annotated[
@@ -261,7 +317,8 @@ def play(
         import readline  # noqa: F401 -- line editing at the prompt, where the platform has it
     if resume is not None:
         given = [flag for flag, value in (("--preset", preset), ("--seat", seat), ("--bots", bots), ("--seed", seed),
-                 ("--out", out), ("--set", settings), ("--name", name)) if value is not None]  # fmt: skip
+                 ("--out", out), ("--set", settings), ("--name", name), ("--force", force or None))
+                 if value is not None]  # fmt: skip
         if given:
             raise typer.BadParameter(f"a resumed game keeps its own setup: leave out {', '.join(given)}",
                                      param_hint="--resume")  # fmt: skip
@@ -280,6 +337,8 @@ def play(
         setup = play_mod.Setup(rules, secrets.randbits(63) if seed is None else seed, chosen, tuple(names),
                                name or "you")  # fmt: skip
         session = play_mod.Session(setup)
+        if out is not None:  # the -o policy of every command; with --force the old file goes first (Save.create
+            output_file(out, force).unlink(missing_ok=True)  # creates exclusively, so it is never written over)
         save = play_mod.Save.create(out or play_mod.fresh_path(), session)
 
     def ask(prompt: str) -> str:
@@ -314,9 +373,10 @@ def play(
     assert st.winner is not None
     players = table.session.setup.players
     verdict = judge(path.read_bytes())
-    totals = ", ".join(f"{n} {t}" for n, t in zip(players, st.totals, strict=True))
+    totals = ", ".join(f"{n} {t:,}" for n, t in zip(players, st.totals, strict=True))
     who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
     console.print(f"[bold]{who}[/] after {plural(match.number, 'hand')}; totals {totals}")
-    checked = f"{verdict.record} records, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
+    records = plural(verdict.record or 0, "record")
+    checked = f"{records}, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"
     console.print(f"log: {path} ({checked})")
     console.print(f"seed {setup.seed} — the same deals again with --seed {setup.seed}")

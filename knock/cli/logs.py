@@ -5,8 +5,9 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import IO, Annotated
+from typing import Annotated
 
 import typer
 from rich.markup import escape
@@ -16,7 +17,20 @@ from engine.scoring import ResultKind
 from engine.visibility import SeatLens
 from knock import audit as audit_mod
 from knock.cli import stepper
-from knock.cli.common import CLUSTER, JOBS, QUIET, STDOUT, app, console, plural, print_events, progress_bar, whole
+from knock.cli.common import (
+    CLUSTER,
+    FORCE,
+    JOBS,
+    JSON_DOC,
+    QUIET,
+    app,
+    console,
+    plural,
+    print_events,
+    progress_bar,
+    whole,
+)
+from knock.cli.output import json_sink, judged, output_file, write_json
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs
 from replay.audit import ViewEvent, view_events
@@ -33,7 +47,7 @@ EXIT_PASS, EXIT_FAIL, EXIT_USAGE, EXIT_UNFINISHED = 0, 1, 2, 3
 def verdict_line(path: str, v: Verdict) -> str:
     """One file's verdict for people: ``pass``, ``unfinished`` or ``FAIL``, then what the replay found."""
     where = escape(str(path))
-    seats = ", ".join(f"p{s} {t}" for s, t in enumerate(v.scores))
+    seats = ", ".join(f"p{s} {t:,}" for s, t in enumerate(v.scores))
     if v.kind == "pass":
         return f"[green]pass[/]       {where}: {plural(v.hands, 'hand')}, p{v.winner} wins, totals {seats}; " \
             f"{escape(v.message)}"  # fmt: skip
@@ -45,18 +59,9 @@ def verdict_line(path: str, v: Verdict) -> str:
     return f"[red]FAIL[/]       {where}: {escape(v.message)}{bug}"
 
 
-JSON = typer.Option("--json", metavar="FILE", help="JSON instead of text: one object per file, to stdout or FILE.")
-
-
-def json_sink(target: str | None) -> IO[str] | None:
-    """Where ``--json[=FILE]`` goes: None without it, stdout for ``--json``, else the file (created with its folder)."""
-    if target is None:
-        return None
-    if target == STDOUT:
-        return sys.stdout
-    path = Path(target)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    return path.open("w", encoding="utf-8")
+JSON = typer.Option(
+    "--json", metavar="FILE", help="JSON lines instead of text: one object per file, to stdout or FILE."
+)
 
 
 @app.command(name="verify")
@@ -79,6 +84,8 @@ def verify_cmd(
     record N": every record whole and valid, no trailer — a game in progress, stopped, or cut short by a crash);
     or FAIL, naming the record and the rule.
 
+    --json gives JSON lines, one object per file (its path and verdict), in the order of the files.
+
     Exit status: 0 every file passes; 1 some file fails (or cannot be read);
     3 none fails and some are unfinished; 2 a usage error (a bad option, no files found).
 
@@ -94,6 +101,9 @@ def verify_cmd(
             Runner(cluster, workers) as runner:  # fmt: skip
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
         verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
+    counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
+    status = EXIT_FAIL if counts["fail"] else EXIT_UNFINISHED if counts["unfinished"] else EXIT_PASS
+    judged(status)  # what a closed pipe ends with: every file is judged before a line is printed
     for path, verdict in zip(files, verdicts, strict=True):
         if sink is not None:
             sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
@@ -101,15 +111,12 @@ def verify_cmd(
             console.print(verdict_line(path, verdict))
     if sink is not None and not to_stdout:
         sink.close()
-    counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
     if not to_stdout and (len(files) > 1 or quiet):
-        retried = f"; retried batches: {runner.retried}" if cluster else ""
-        console.print(f"{plural(len(files), 'file')}: {counts['pass']} pass, {counts['unfinished']} unfinished, "
-                      f"{counts['fail']} fail{retried}")  # fmt: skip
-    if counts["fail"]:
-        raise typer.Exit(EXIT_FAIL)
-    if counts["unfinished"]:
-        raise typer.Exit(EXIT_UNFINISHED)
+        retried = f"; retried batches: {runner.retried:,}" if cluster else ""
+        console.print(f"{plural(len(files), 'file')}: {counts['pass']:,} pass, {counts['unfinished']:,} unfinished, "
+                      f"{counts['fail']:,} fail{retried}")  # fmt: skip
+    if status != EXIT_PASS:
+        raise typer.Exit(status)
 
 
 @app.command(name="export")
@@ -120,9 +127,14 @@ def export_cmd(
     out: Annotated[
         str,
         typer.Option(
-            "-o", "--out", metavar="DIR", help="The dataset's folder or fsspec URL (it must hold no parts yet)."
+            "-o",
+            "--out",
+            metavar="DIR",
+            help="The dataset's folder or fsspec URL; refused if it holds a dataset, unless --force (which "
+            "removes the old parts first).",
         ),
     ],
+    force: Annotated[bool, FORCE] = False,
     actions: Annotated[bool, typer.Option("--actions", help="Also write one row per action (DIR/actions).")] = False,
     jobs: Annotated[int, JOBS] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
@@ -133,11 +145,15 @@ def export_cmd(
         ),
     ] = 0,
     quiet: Annotated[bool, QUIET] = False,
+    json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
     """Export logs as a Parquet dataset, one row per hand.
 
     DIR/hands has one row per hand (and DIR/actions with --actions), for
-    DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1.
+    DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1. --json gives one
+    document: the counts, the tables and the logs left out.
+
+    Exit status: 0 every log exported; 1 some log left out; 2 a usage error.
 
     Example: knock export out/sim -o out/corpus --actions
     """
@@ -146,16 +162,26 @@ def export_cmd(
     logs = find_logs(paths)
     if not logs:
         raise typer.BadParameter("no logs found", param_hint="PATH")
-    with progress_bar(hidden=quiet) as progress, Runner(cluster, jobs) as runner:
+    if force:
+        export.remove_parts(out)
+    with progress_bar(hidden=quiet or json_out == "-") as progress, Runner(cluster, jobs) as runner:
         task = progress.add_task(f"exporting {plural(len(logs), 'log')}", total=len(logs))
         total, parts = export.run(logs, paths, out, runner, actions=actions, size=batch,
                                   tick=lambda n: progress.advance(task, n))  # fmt: skip
-    for location, why in total.failed:
-        console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
-    rows = plural(total.hands, "hand") + (f" and {plural(total.actions, 'action')}" if actions else "")
-    tables = f"{out.rstrip('/')}/hands" + (f" and {out.rstrip('/')}/actions" if actions else "")
-    console.print(f"exported {rows} from {plural(total.logs, 'log')} to {tables} ({plural(parts, 'part')} each); "
-                  f"{plural(len(total.failed), 'log')} left out; retried batches: {runner.retried}")  # fmt: skip
+    judged(1 if total.failed else 0)
+    tables = [f"{out.rstrip('/')}/hands", *([f"{out.rstrip('/')}/actions"] if actions else [])]
+    if json_out is not None:
+        write_json({"logs": total.logs, "hands": total.hands, "actions": total.actions if actions else None,
+                    "tables": tables, "parts": parts, "retried": runner.retried,
+                    "failed": [{"log": location, "why": why} for location, why in total.failed]}, json_out)  # fmt: skip
+    if json_out != "-":
+        for location, why in total.failed:
+            console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
+        rows = plural(total.hands, "hand") + (f" and {plural(total.actions, 'action')}" if actions else "")
+        if not quiet or total.failed:
+            console.print(f"exported {rows} from {plural(total.logs, 'log')} to {' and '.join(tables)} "
+                          f"({plural(parts, 'part')} each); {plural(len(total.failed), 'log')} left out; retried "
+                          f"batches: {runner.retried:,}")  # fmt: skip
     if total.failed:
         raise typer.Exit(1)
 
@@ -181,52 +207,78 @@ def show(
             "print every record.",
         ),
     ] = False,
+    quiet: Annotated[
+        bool, typer.Option("-q", "--quiet", help="Print only each hand's deal and result, and the totals.")
+    ] = False,
+    json_out: Annotated[
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="JSON lines instead of text: one object per event (record, event), then the verdict "
+            "(path, verdict, ..., as knock verify gives it), to stdout or FILE.",
+        ),
+    ] = None,
 ) -> None:
     """Print a logged game as a readable history, or step through it.
 
     The history gives the draw, each hand's deal, every action, the spreads and
     layoffs, the results and the scores. An unfinished log is shown as far as it goes ("valid so far, unfinished
-    at record N"); a damaged one up to the record that fails, which is named (exit status 1).
+    at record N"); a damaged one up to the record that fails, which is named.
+
+    Exit status: 0 the log passes or is unfinished; 1 it fails (shown up to the record that fails); 2 a usage
+    error.
 
     Example: knock show tests/golden/three-handed-5.knock --seat 2 --step
     """
     data = path.read_bytes()
     verdict = judge(data)
+    judged(EXIT_FAIL if verdict.kind == "fail" else EXIT_PASS)
     try:
         header = LogReader(data).header
     except LogError:
         header = None
+    sink = json_sink(json_out)
     if header is not None:
         names = list(header.players)
         if header.view is not None and seat not in (None, header.view):
             raise typer.BadParameter(f"this log is p{header.view}'s view: it shows no other seat", param_hint="--seat")
         if header.view is None and seat is not None and seat >= len(names):
             raise typer.BadParameter(f"no seat {seat} in a game of {len(names)}", param_hint="--seat")
-        if step:
+        events = view_history(data) if header.view is not None else log_history(data, seat)
+        if sink is not None:
+            for record, event in events:
+                sink.write(json.dumps({"record": record, "event": str(event)}) + "\n")
+        elif step:
             frames = stepper.view_frames(data, names) if header.view is not None else stepper.log_frames(data, seat)
             stepper.step(frames, last_valid(verdict))
-        elif header.view is not None:
-            console.print(f"[bold]The view of {escape(names[header.view])}[/] (the cards it was not shown are not "
-                          "in it)")  # fmt: skip
-            show_view(data, names)
         else:
-            if seat is not None:
+            if header.view is not None:
+                console.print(f"[bold]The view of {escape(names[header.view])}[/] (the cards it was not shown are "
+                              "not in it)")  # fmt: skip
+            elif seat is not None:
                 console.print(f"[bold]What {escape(names[seat])} saw[/] (cards it was not shown are not printed)")
-            show_log(data, names, seat)
-    if verdict.kind != "pass":
+            for _, event in events:
+                print_events([event], names, history=not quiet)  # type: ignore[list-item]  # a view's own forms
+    if sink is not None:
+        sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
+        if sink is not sys.stdout:
+            sink.close()
+    if verdict.kind != "pass" and json_out != "-":
         console.print(verdict_line(str(path), verdict))
     if verdict.kind == "fail":
         raise typer.Exit(EXIT_FAIL)
 
 
-def show_log(data: bytes, names: list[str], seat: int | None) -> None:
-    """A full log's events as they are replayed (all of them, or as ``seat`` saw them), up to where it ends."""
+def log_history(data: bytes, seat: int | None) -> Iterator[tuple[int, ViewEvent]]:
+    """A full log's events as they are replayed (all of them, or as ``seat`` saw them), up to where it ends; a
+    hand's end with its result first (the result record holds both)."""
     replayer = Replayer(data, history=False)  # a log of any length is shown in the same memory
     lens = SeatLens(replayer.rules, seat) if seat is not None else None
     with contextlib.suppress(LogError):  # the verdict after the history says where and why it ends
         for state in replayer.states():
             if state.event is not None:
-                show_event(lens.see(state.event) if lens is not None else state.event, names)
+                yield from with_result(state.index, lens.see(state.event) if lens is not None else state.event)
 
 
 def last_valid(verdict: Verdict) -> int:
@@ -237,22 +289,22 @@ def last_valid(verdict: Verdict) -> int:
     return verdict.record or 0
 
 
-def show_view(data: bytes, names: list[str]) -> None:
+def view_history(data: bytes) -> Iterator[tuple[int, ViewEvent]]:
     """A per-seat view's events, as the seat saw them: the same history ``show --seat`` gives, as far as the view
     holds it (another seat's deadwood cards at the showdown are in the full log only; the result gives every
     seat's deadwood)."""
     with contextlib.suppress(LogError):
-        for _, _, event in view_events(data):
+        for entry, _, event in view_events(data):
             if event is not None:
-                show_event(event, names)
+                yield from with_result(entry.index, event)
 
 
-def show_event(event: ViewEvent, names: list[str]) -> None:
-    """One event of a history; a hand's end with its result first (the result record holds both)."""
+def with_result(record: int, event: ViewEvent) -> Iterator[tuple[int, ViewEvent]]:
+    """One event of a history; a hand's end with its result first."""
     if isinstance(event, HandEnded):
         kind = HandDead if event.result.kind is ResultKind.DEAD else HandScored
-        print_events([kind(event.result)], names)
-    print_events([event], names)  # type: ignore[list-item]  # a view's own forms print as their text
+        yield record, kind(event.result)
+    yield record, event
 
 
 @app.command(name="redact")
@@ -261,17 +313,31 @@ def redact_cmd(
     seat: Annotated[
         int, typer.Option("--seat", parser=whole(0, 2, "a seat"), metavar="N", help="The seat whose view to make.")
     ],
-    out: Annotated[Path, typer.Option("-o", "--out", metavar="FILE", help="Where to write the view.")],
+    out: Annotated[
+        Path,
+        typer.Option(
+            "-o", "--out", metavar="FILE", help="Where to write the view; refused if it exists, unless --force."
+        ),
+    ],
+    force: Annotated[bool, FORCE] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing (errors still go to stderr).")] = False,
+    json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
     """Write the view of a log that one seat may receive.
 
-    The cards the seat was not shown are replaced (spec/log-format.md, LOG-11).
+    The cards the seat was not shown are replaced (spec/log-format.md, LOG-11). --json gives one document: the
+    log, the seat, the view's file and size.
 
-    Example: knock redact out/demo-1.knock --seat 0 -o out/demo-1.p0.knock
+    Exit status: 0 written; 1 the log cannot be redacted (the error names the record and rule); 2 a usage error.
+
+    Example: knock redact out/demo-1.knock --seat 0 -o out/p0.knock
     """
     if out.resolve() == path.resolve():
         raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
+    output_file(out, force)
     data = redact(path.read_bytes(), seat)
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_bytes(data)
-    console.print(f"wrote {out} ({plural(len(data), 'byte')}), the view of p{seat}")
+    if json_out is not None:
+        write_json({"log": str(path), "seat": seat, "out": str(out), "bytes": len(data)}, json_out)
+    elif not quiet:
+        console.print(f"wrote {escape(str(out))} ({plural(len(data), 'byte')}), the view of p{seat}")

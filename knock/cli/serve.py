@@ -26,6 +26,10 @@ def serve(
         list[str] | None, typer.Option(help="A browser origin allowed besides the server's own (repeatable; *: any).")
     ] = None,
     bot_delay: Annotated[float, typer.Option(min=0, max=10, help="Seconds a bot waits before it moves.")] = 0.5,
+    table_rate: Annotated[int, typer.Option(min=0, help="Tables one address may create a minute (0: any).")] = 10,
+    max_tables: Annotated[int, typer.Option(min=0, help="Tables not over at once (0: any).")] = 200,
+    max_bot_tables: Annotated[int, typer.Option(min=0, help="Of them, tables with no human seat (0: any).")] = 20,
+    replay_rate: Annotated[int, typer.Option(min=0, help="Replays one address may ask for a minute (0: any).")] = 20,
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
@@ -45,7 +49,9 @@ def serve(
     bound = sock.getsockname()[1]
     store = SQLiteStore(data, synchronous=synchronous)  # type: ignore[arg-type]
     banner = f"knock serve: listening on http://{host}:{bound} (data {data}, synchronous={synchronous.upper()})"
-    settings = Settings(tuple(allow_origin or ()), bot_delay, banner)
+    settings = Settings(
+        tuple(allow_origin or ()), bot_delay, banner, table_rate, max_tables, max_bot_tables, replay_rate
+    )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",
         lifespan="on", http="h11", timeout_graceful_shutdown=1,

@@ -10,12 +10,13 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
+from rich.padding import Padding
 
 from engine.fsm import SPECS, mermaid, table_markdown
 from engine.rules import OptionInfo, RuleSet, options
 from knock import conformance as conf
-from knock.cli.common import DEFAULT_PRESET, PRESET, STDOUT, KnockApp, app, choice, console, progress_bar, whole
+from knock.cli.common import DEFAULT_PRESET, FORCE, PRESET, STDOUT, KnockApp, app, choice, console, progress_bar, whole
+from knock.cli.output import judged, output_file, print_table, write_json
 
 MACHINES = tuple(spec.name for spec in SPECS)
 WHAT = ("diagram", "table")
@@ -39,23 +40,51 @@ def spec(
         ),
     ] = "hand",
     out: Annotated[
-        Path | None, typer.Option("-o", "--out", metavar="FILE", help="Write to this file instead of printing.")
+        Path | None,
+        typer.Option(
+            "-o",
+            "--out",
+            metavar="FILE",
+            help="Write to this file instead of printing; refused if it exists, unless --force.",
+        ),
+    ] = None,
+    force: Annotated[bool, FORCE] = False,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="With -o, print nothing.")] = False,
+    json_out: Annotated[
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="JSON instead of text: the transition table as one document "
+            "(an object: machine, states, transitions, guards), to stdout or FILE, instead of the text.",
+        ),
     ] = None,
 ) -> None:
     """Print a state machine's diagram or table.
 
-    Both come from the transition table the engine runs (spec/state-machine.md).
+    Both come from the transition table the engine runs (spec/state-machine.md); --json gives the table as data
+    (the machine's entry of spec/transitions.json).
 
     Example: knock spec diagram --machine match > match.mmd
     """
     chosen = next(s for s in SPECS if s.name == machine)
+    if json_out is not None:
+        write_json(machine_json(chosen.name), json_out)
+        return
     text = mermaid(chosen) if what == "diagram" else table_markdown(chosen)
     if out is None:
         sys.stdout.write(text)
     else:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_text(text, encoding="utf-8")
-        console.print(f"wrote {out}")
+        output_file(out, force).write_text(text, encoding="utf-8")
+        if not quiet:
+            console.print(f"wrote {escape(str(out))}")
+
+
+def machine_json(name: str) -> object:
+    """One machine's entry of the machine-readable tables (``spec/transitions.json``)."""
+    from engine.fsm import table_json
+
+    return next(m for m in json.loads(table_json())["machines"] if m["machine"] == name)
 
 
 @app.command()
@@ -63,13 +92,17 @@ def rules(
     preset: Annotated[str, PRESET] = DEFAULT_PRESET,
     json_out: Annotated[
         str | None,
-        typer.Option("--json", metavar="FILE", help="JSON instead: one object per option, to stdout or FILE."),
+        typer.Option("--json", metavar="FILE", help="JSON lines instead: one object per option, to stdout or FILE."),
     ] = None,
+    quiet: Annotated[
+        bool, typer.Option("-q", "--quiet", help="Print only KEY=VALUE, one option a line (the preset as --set).")
+    ] = False,
 ) -> None:
     """List every rule-set option with its values, default and rule.
 
     The defaults are the preset's (--preset); change any option with --set KEY=VALUE in demo, simulate and
-    play. Each option's rule id is in spec/rules.md (RULES-2 lists them all).
+    play. Each option's rule id is in spec/rules.md (RULES-2 lists them all). On a terminal a table as wide as
+    it is (a narrow one gets an option a paragraph); piped, one option a line, tab-separated.
 
     Example: knock rules --preset oklahoma
     """
@@ -84,21 +117,31 @@ def rules(
                                      "summary": o.summary}) + "\n")  # fmt: skip
         write_text("".join(lines), json_out)
         return
-    table = Table(box=None, title_justify="left", title=f"Rule-set options, with the {preset} preset's values "
-                  "(--set KEY=VALUE changes one):")  # fmt: skip
-    table.add_column("option", no_wrap=True)
-    table.add_column("values", max_width=24)
-    table.add_column(preset, no_wrap=True)
-    table.add_column("rule", no_wrap=True)
-    table.add_column("what it does", ratio=1)
-    for o in listed:
-        default = OptionInfo(o.name, o.values, getattr(chosen, o.name), o.rule, o.summary).default_text
-        table.add_row(o.name, escape(o.values), default, o.rule, escape(o.summary))
-    console.print(table)
+    rows = [(o.name, o.values, OptionInfo(o.name, o.values, getattr(chosen, o.name), o.rule, o.summary).default_text,
+             o.rule, o.summary) for o in listed]  # fmt: skip
+    if quiet:
+        for name, _, default, _, _ in rows:
+            console.out(f"{name}={default}", highlight=False)
+        return
+    title = f"Rule-set options, with the {preset} preset's values (--set KEY=VALUE changes one):"
+    if console.is_terminal and console.width < 110:  # too narrow for five columns: an option a paragraph
+        console.print(title)
+        for name, values, default, rule, summary in rows:
+            console.print(f"\n[bold]{escape(name)}[/] = {escape(default)}  [dim]({escape(values)}; {rule})[/]")
+            console.print(Padding(escape(summary), (0, 0, 0, 4)))
+        return
+    cells = [tuple(escape(c) for c in row) for row in rows]
+    print_table(
+        ("option", "values", preset, "rule", "what it does"),
+        cells,
+        title=title,
+        wrap=("what it does",),
+        narrow=("values",),
+    )
 
 
 def write_text(text: str, target: str) -> None:
-    """Text to stdout (``-``) or to a file, its folder made."""
+    """Text to stdout (``-``) or to a file, its folder made (``--json=FILE``: a report, written over)."""
     if target == STDOUT:
         sys.stdout.write(text)
         return
@@ -128,12 +171,19 @@ def conform_run(
         typer.Option("--timeout", parser=whole(1), metavar="SECONDS", help="How long an adapter may take per case."),
     ] = 60,
     json_out: Annotated[
-        str | None, typer.Option("--json", metavar="FILE", help="Also a JSON report, to stdout or FILE.")
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="A JSON report, one document (cases, passed, failed, "
+            "unsupported): to stdout instead of the text, or to FILE besides it.",
+        ),
     ] = None,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only failures and the totals.")] = False,
 ) -> None:
     """Run conformance cases: Knock in case and log mode, or another engine through --adapter (CONF-6).
-    Exit status 0 only if every case passes; a case that breaks the case format fails on its own.
+    Exit status 0 only if every case passes (1 otherwise; 2 a usage error); a case that breaks the case format
+    fails on its own.
 
     Example: knock conform run --json=out/conformance.json
     """
@@ -144,36 +194,37 @@ def conform_run(
     if not cases and not invalid:
         raise typer.BadParameter("no cases found", param_hint="PATHS")
     results = [conf.CaseResult(e.path, (), "?", False, {"case": "invalid"}, [e.reason]) for e in invalid]
-    with tempfile.TemporaryDirectory() as tmp, progress_bar() as progress:
-        task = progress.add_task(f"running {len(cases)} cases", total=len(cases))
+    with tempfile.TemporaryDirectory() as tmp, progress_bar(hidden=json_out == STDOUT) as progress:
+        task = progress.add_task(f"running {len(cases):,} cases", total=len(cases))
         for case in cases:
             results.append(conf.run_case(case, adapter, Path(tmp), timeout))
             progress.advance(task)
-    modes = ("adapter",) if adapter else ("case", "log")
-    table = Table("case", "rules", "expects", *(f"{m} mode" if m != "adapter" else m for m in modes), "result",
-                  box=None)  # fmt: skip
-    table.columns[0].overflow = "fold"
-    colour = {"pass": "green", "fail": "red", "skip": "dim", "invalid": "red", "unsupported": "yellow"}
-    for r in results:
-        if quiet and r.passed:
-            continue
-        cells = [r.modes.get(m, r.modes.get("case", "-")) for m in modes]
-        verdict = "[yellow]n/a[/]" if r.unsupported else "[green]pass[/]" if r.passed else "[red]FAIL[/]"
-        table.add_row(escape(r.name), " ".join(r.rules), r.outcome,
-                      *(f"[{colour.get(c, 'white')}]{c}[/]" for c in cells), verdict)  # fmt: skip
-    if table.row_count:
-        console.print(table)
-    for r in results:
-        for problem in r.problems:
-            console.print(f"[red]{escape(r.name)}[/]: {escape(problem)}")
     failed = sum(not r.passed for r in results)
     unsupported = sum(bool(r.unsupported) for r in results)
-    also = f" ({unsupported} not expressible by the adapter's implementation)" if unsupported else ""
-    console.print(f"{len(results) - failed - unsupported} of {len(results)} cases pass{also}")
+    judged(1 if failed else 0)
     if json_out is not None:
         report = json.dumps({"cases": [r.to_json() for r in results], "passed": len(results) - failed - unsupported,
                              "failed": failed, "unsupported": unsupported}, indent=1) + "\n"  # fmt: skip
         write_text(report, json_out)
+    if json_out != STDOUT:
+        modes = ("adapter",) if adapter else ("case", "log")
+        colour = {"pass": "green", "fail": "red", "skip": "dim", "invalid": "red", "unsupported": "yellow"}
+        rows = []
+        for r in results:
+            if quiet and r.passed:
+                continue
+            cells = [r.modes.get(m, r.modes.get("case", "-")) for m in modes]
+            verdict = "[yellow]n/a[/]" if r.unsupported else "[green]pass[/]" if r.passed else "[red]FAIL[/]"
+            rows.append((escape(r.name), " ".join(r.rules), r.outcome,
+                         *(f"[{colour.get(c, 'white')}]{c}[/]" for c in cells), verdict))  # fmt: skip
+        if rows:
+            print_table(("case", "rules", "expects", *(f"{m} mode" if m != "adapter" else m for m in modes),
+                         "result"), rows, wrap=("case", "rules"))  # fmt: skip
+        for r in results:
+            for problem in r.problems:
+                console.print(f"[red]{escape(r.name)}[/]: {escape(problem)}")
+        also = f" ({unsupported:,} not expressible by the adapter's implementation)" if unsupported else ""
+        console.print(f"{len(results) - failed - unsupported:,} of {len(results):,} cases pass{also}")
     if failed:
         raise typer.Exit(1)
 
@@ -181,20 +232,35 @@ def conform_run(
 @conform_app.command(name="coverage")
 def conform_coverage(
     paths: Annotated[list[Path] | None, typer.Argument(metavar="CASE...", help=CASE_PATHS)] = None,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only the gaps and the totals.")] = False,
+    json_out: Annotated[
+        str | None,
+        typer.Option(
+            "--json",
+            metavar="FILE",
+            help="JSON instead of text: one document (rules: rule, accept, reject; missing), to stdout or FILE.",
+        ),
+    ] = None,
 ) -> None:
     """How many accept and reject cases each rule id has (CONF-8); exit status 1 if one has no accept case.
 
     Example: knock conform coverage
     """
     cov = conf.rule_coverage(conf.load_cases(paths or [conf.default_suite()]))
-    table = Table("rule", "accept cases", "reject cases", box=None)
-    for rule, acc, rej in cov.rows():
-        table.add_row(f"[red]{rule}[/]" if acc == 0 else rule, str(acc), str(rej) if rej else "-")
-    console.print(table)
     missing = cov.missing()
-    for m in missing:
-        console.print(f"[red]missing[/] {m}")
-    console.print(f"{sum(1 for _ in cov.rows())} rules, {len(missing)} gaps")
+    judged(1 if missing else 0)
+    rows = list(cov.rows())
+    if json_out is not None:
+        write_json({"rules": [{"rule": rule, "accept": acc, "reject": rej} for rule, acc, rej in rows],
+                    "missing": list(missing)}, json_out)  # fmt: skip
+    else:
+        if not quiet:
+            print_table(("rule", "accept cases", "reject cases"),
+                        [(f"[red]{rule}[/]" if acc == 0 else rule, f"{acc:,}", f"{rej:,}" if rej else "-")
+                         for rule, acc, rej in rows], right=("accept cases", "reject cases"))  # fmt: skip
+        for m in missing:
+            console.print(f"[red]missing[/] {m}")
+        console.print(f"{len(rows):,} rules, {len(missing):,} gaps")
     if missing:
         raise typer.Exit(1)
 
@@ -205,6 +271,8 @@ def conform_answer(
     log: Annotated[str, typer.Argument(metavar="LOG", help="Its log form, or - to answer from the case.")] = "-",
 ) -> None:
     """Print Knock's answer (CONF-5) to a case, or to its log: Knock as an adapter for the runner.
+
+    The answer is always JSON: one document (an object) on one line.
 
     Example: knock conform answer knock/conformance/suite/cases/lay/LAY-4-chain.toml
     """

@@ -8,8 +8,9 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from knock.cli.common import app, console
+from knock.cli.common import FORCE, JSON_DOC, app, console, plural
 from knock.cli.logs import EXIT_FAIL, EXIT_PASS, EXIT_UNFINISHED
+from knock.cli.output import judged, output_file, write_json
 from knock.web.page import replay_page
 from knock.web.transcript import transcript
 
@@ -20,22 +21,45 @@ EXIT = {"pass": EXIT_PASS, "fail": EXIT_FAIL, "unfinished": EXIT_UNFINISHED}
 def view(
     log: Annotated[Path, typer.Argument(help="A log or a per-seat view (.knock).", exists=True, dir_okay=False)],
     out: Annotated[
-        Path | None, typer.Option("--out", "-o", help="The HTML file to write (default: the log's name with .html).")
+        Path | None,
+        typer.Option(
+            "--out",
+            "-o",
+            metavar="FILE",
+            help="The HTML file to write; refused if it exists, unless --force (default: the log's name with "
+            ".html, replaced when it exists).",
+        ),
     ] = None,
+    force: Annotated[bool, FORCE] = False,
+    quiet: Annotated[
+        bool, typer.Option("-q", "--quiet", help="Print nothing; the exit status gives the verdict.")
+    ] = False,
+    json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
-    """Write a log's replay as ONE HTML file (script, style and cards inlined; it fetches nothing): the log is
-    verified here (strict replay, LOG-13) and its transcript embedded, every record from every seat's view,
-    the spectator's and the full one, with the verdict and the digest. Open it in any browser, from disk.
+    """Write a log's replay as one self-contained HTML file, verified, for any browser.
+
+    Script, style and cards are inlined (it fetches nothing): the log is verified here (strict replay, LOG-13)
+    and its transcript embedded, every record from every seat's view, the spectator's and the full one, with
+    the verdict and the digest. Open it in any browser, from disk. --json gives one document: the log, the
+    file written, the records drawn and the verdict.
 
     Exit status as knock verify's: 0 the log passes, 1 it fails, 3 it is unfinished (the file is written in
-    every case). Example: knock view game.knock -o game.html
+    every case); 2 a usage error.
+
+    Example: knock view game.knock -o game.html
     """
+    target = output_file(out, force) if out is not None else log.with_suffix(".html")
     data = log.read_bytes()
     t = transcript(data, name=log.name)
-    target = out if out is not None else log.with_suffix(".html")
     target.write_text(replay_page(t), encoding="utf-8")
     v = t["verdict"]
-    colour = {"pass": "green", "unfinished": "yellow"}.get(v["verdict"], "red")
-    console.print(f"{escape(str(log))}: [{colour}]{escape(v['summary'])}[/]")  # the summary starts with the verdict
-    console.print(f"wrote {escape(str(target))} ({target.stat().st_size:,} bytes, {len(t['steps'])} records drawn)")
+    judged(EXIT[v["verdict"]])
+    if json_out is not None:
+        write_json({"log": str(log), "out": str(target), "bytes": target.stat().st_size, "records": len(t["steps"]),
+                    "verdict": v}, json_out)  # fmt: skip
+    elif not quiet:
+        colour = {"pass": "green", "unfinished": "yellow"}.get(v["verdict"], "red")
+        console.print(f"{escape(str(log))}: [{colour}]{escape(v['summary'])}[/]")  # the summary starts with the verdict
+        console.print(f"wrote {escape(str(target))} ({plural(target.stat().st_size, 'byte')}, "
+                      f"{plural(len(t['steps']), 'record')} drawn)")  # fmt: skip
     raise typer.Exit(EXIT[v["verdict"]])

@@ -8,14 +8,15 @@ the runner counts the batches that started more than once.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import signal
 import time
 import uuid
 from collections import Counter
-from collections.abc import Callable, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from types import TracebackType
 from typing import Any, TypeVar
 
@@ -125,19 +126,30 @@ class Runner:
             return 0.0
         return float(sum(self._client.run(time.process_time).values()))
 
-    def map(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
-        """``fn(item)`` for every item, each a task; results as they complete. An error in a task is raised here."""
+    @property
+    def window(self) -> int:
+        """How many batches are handed out at once: two per worker, so none waits while results come back, and
+        memory is bounded however many batches a run has (they are read from ``map``'s items as they go)."""
+        return 2 * self.workers
+
+    def map(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
+        """``fn(item)`` for every item, each a task; results as they complete. An error in a task is raised here.
+        Items are taken lazily, at most ``window`` of them in flight."""
         if self._client is not None:
             yield from self._map_dask(fn, items)
         elif self._pool is not None:
-            futures = [self._pool.submit(fn, item) for item in items]
-            for future in as_completed(futures):
-                yield future.result()
+            pool, it = self._pool, iter(items)
+            pending: set[Future[R]] = {pool.submit(fn, item) for item in itertools.islice(it, self.window)}
+            while pending:
+                finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                pending |= {pool.submit(fn, item) for item in itertools.islice(it, len(finished))}
+                for future in finished:
+                    yield future.result()
         else:
             for item in items:
                 yield fn(item)
 
-    def _map_dask(self, fn: Callable[[T], R], items: Sequence[T]) -> Iterator[R]:
+    def _map_dask(self, fn: Callable[[T], R], items: Iterable[T]) -> Iterator[R]:
         from distributed import Queue
         from distributed import as_completed as dask_completed
 
@@ -145,17 +157,35 @@ class Runner:
         name = f"knock-attempts-{self.run_id}-{uuid.uuid4().hex[:6]}"
         queue = Queue(name, client=client)
         label = getattr(fn, "__name__", "batch").replace("_", "-")
-        futures = [
-            client.submit(_attempt, name, i, fn, item, key=f"knock-{label}-{self.run_id}-{i}", pure=False)
-            for i, item in enumerate(items)
-        ]
+        numbered = enumerate(items)
+
+        def submit(count: int) -> list[Any]:
+            return [client.submit(_attempt, name, i, fn, item, key=f"knock-{label}-{self.run_id}-{i}", pure=False)
+                    for i, item in itertools.islice(numbered, count)]  # fmt: skip
+
+        futures = dask_completed(submit(self.window), with_results=True)
+        starts: Counter[int] = Counter()
+        completed: list[int] = []  # batches finished whose starts are not yet counted
+
+        def count_starts() -> None:
+            """Fold the attempts recorded so far; a finished batch's count is final, and forgotten."""
+            starts.update(queue.get(batch=True))
+            for number in completed:
+                attempts = starts.pop(number, 0)
+                self.attempts += attempts
+                self.retried += attempts > 1
+            completed.clear()
+
         try:
-            for future, result in dask_completed(futures, with_results=True):
+            for future, result in futures:
+                completed.append(int(future.key.rsplit("-", 1)[1]))
                 future.release()
+                for more in submit(1):
+                    futures.add(more)
+                if len(completed) >= 64:
+                    count_starts()
                 yield result
-            starts: Counter[int] = Counter(queue.get(batch=True))
-            self.attempts += sum(starts.values())
-            self.retried += sum(1 for n in starts.values() if n > 1)
+            count_starts()
         finally:
-            client.cancel([f for f in futures if not f.done()])
+            client.cancel([f for f in futures.futures if not f.done()])
             queue.close()

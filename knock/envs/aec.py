@@ -88,8 +88,8 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             return
         if action is None:
             raise ValueError("ENV-2: only a finished agent may step with None")
+        rewards = self.table.step(int(action))  # raises on an illegal id, before anything changes
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.table.step(int(action))
         for a in self.agents:
             self.rewards[a] = rewards[self._seat[a]]
         self._select()

@@ -25,10 +25,22 @@ from engine.actions import (
 )
 from engine.cards import DECK, Card, Suit, to_mask
 from engine.errors import IllegalAction
+from engine.events import (
+    BigGinDeclared,
+    Discarded,
+    DrewDiscard,
+    DrewStock,
+    Knocked,
+    SpreadLaid,
+    UpcardPassed,
+    UpcardTaken,
+    WallDeclined,
+)
 from engine.fsm import Phase
 from engine.hand import Observation
 from engine.match import MatchObservation
 from engine.melds import value
+from engine.visibility import HiddenDraw, HiddenKnock, Seen
 from knock.envs import tables as T
 
 Vector = npt.NDArray[np.float32]
@@ -191,3 +203,52 @@ def mask_of(ids: dict[int, Action] | Sequence[int], extra: Sequence[int] = ()) -
 def refuse(action_id: int, seat: int, phase: str, reason: str) -> IllegalAction:
     """An action id the environment cannot take now (no engine action for it). Rule: ENV-2."""
     return IllegalAction("ENV-2", reason, phase=phase, action=f"p{seat} action {action_id}")
+
+
+# --- the information state (OpenSpiel, ENV-12) --------------------------------------------------------
+
+#: The kinds of move a seat sees in a hand, in the order of their slots in a history block (ENV-12).
+MOVE_KINDS: tuple[type, ...] = (
+    UpcardPassed, UpcardTaken, DrewStock, HiddenDraw, DrewDiscard, Discarded, Knocked, HiddenKnock, BigGinDeclared,
+    WallDeclined,
+)  # fmt: skip
+_KIND_SLOT = {kind: i for i, kind in enumerate(MOVE_KINDS)}
+MOVE_BLOCK = 2 + len(MOVE_KINDS) + 1  #: who moved (this seat, the other), the kind, the card ((index + 1) / 52)
+_MELD_SCALE = 4.0  #: spread planes hold (meld number + 1) / 4: at most three melds in a hand of eleven
+
+
+def history_size(moves: int) -> int:
+    """The size of the information-state tensor for hands of at most ``moves`` moves after the deal."""
+    return T.OBS_SIZE + 52 + moves * MOVE_BLOCK
+
+
+def encode_history(seen: Sequence[Seen], seat: int, observation: Vector, out: Vector) -> None:
+    """The information-state tensor of ``seat`` (ENV-12): ``observation`` (its ENV-3 vector now), then a card
+    plane of the knocker's spread by meld (meld k's cards hold (k + 1) / 4: the partition of the spread, which
+    the ENV-3 planes merge), then one block per move the seat saw after the deal, in order (``seen``: its
+    ``SeatLens`` view of the hand's events). A function of what the seat saw and did, and one to one with it."""
+    out.fill(0.0)
+    out[: T.OBS_SIZE] = observation
+    spread = T.OBS_SIZE
+    at = spread + 52
+    for event in seen:
+        slot = _KIND_SLOT.get(type(event))
+        if slot is None:
+            if isinstance(event, SpreadLaid):
+                for k, meld in enumerate(event.melds):
+                    for c in meld.cards:
+                        out[spread + c.index] = (k + 1) / _MELD_SCALE
+            continue  # the deal and the hand's start are in the observation; the hand's end is terminal
+        out[at + (getattr(event, "seat") != seat)] = 1.0  # noqa: B009 -- every move kind has a seat
+        out[at + 2 + slot] = 1.0
+        card = getattr(event, "card", None)
+        if card is not None:
+            out[at + 2 + len(MOVE_KINDS)] = (card.index + 1) / 52.0
+        at += MOVE_BLOCK
+    assert at <= len(out), "more moves than the game's max_game_length allows"
+
+
+def history_text(seen: Sequence[Seen], seat: int) -> str:
+    """The information-state string of ``seat`` (ENV-12): every event of the hand as it saw it, in card
+    notation (``SeatLens``: the deal with its own cards, hidden draws and knocks as such), in order."""
+    return f"p{seat}: " + " | ".join(str(e) for e in seen)

@@ -27,10 +27,12 @@ import numpy as np
 import pyspiel
 
 from engine.actions import Action
-from engine.cards import DECK, Card, from_mask, to_mask
+from engine.cards import DECK, Card
+from engine.events import HandStarted
 from engine.fsm import Phase
 from engine.hand import Hand
 from engine.rules import RuleSet
+from engine.visibility import SeatLens, Seen
 from knock.envs import encoding
 from knock.envs import tables as T
 from knock.envs.table import max_hand_points
@@ -112,6 +114,7 @@ class KnockGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
         assert cap is not None
         turns = (self.rules.stock_size + 1) * (cap + 1)  # each stock draw may follow up to `cap` pickups
         length = len(self.rules.deck) + 2 + 2 * turns + 4  # the deal, the offer, the turns, wall and showdown
+        self.moves = length - len(self.rules.deck)  #: the most moves a player can see after the deal
         info = pyspiel.GameInfo(
             num_distinct_actions=T.ACTIONS,
             max_chance_outcomes=52,
@@ -127,7 +130,7 @@ class KnockGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type in
         return KnockState(self)
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> KnockObserver:
-        return KnockObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params)
+        return KnockObserver(iig_obs_type or pyspiel.IIGObservationType(perfect_recall=False), params, self.moves)
 
 
 class Play:
@@ -141,16 +144,15 @@ class Play:
         self.unit = unit
         self.dealt: list[int] = []  #: card indices dealt so far, in deal order
         self.hand: Hand | None = None
-        self.seen = [0, 0]  #: per player: every card seen on the discard pile (a mask)
-        self.held = [0, 0]  #: per player: every card held at some time (a mask)
+        self.lenses = (SeatLens(rules, 0), SeatLens(rules, 1))  #: each player's sight (fixed once the hand starts)
+        self.seen: tuple[list[Seen], list[Seen]] = ([], [])  #: per player: the hand's events as he saw them
         self.legal: dict[int, Action] | None = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Play:
         new = copy.copy(self)
         new.dealt = list(self.dealt)
         new.hand = None if self.hand is None else self.hand.copy()
-        new.seen = list(self.seen)
-        new.held = list(self.held)
+        new.seen = (list(self.seen[0]), list(self.seen[1]))
         return new
 
 
@@ -203,22 +205,25 @@ class KnockState(pyspiel.State):  # type: ignore[misc]
             if len(self.play.dealt) == len(self.play.rules.deck):
                 deck = [Card.from_index(i) for i in self.play.dealt]
                 self.play.hand = Hand.from_deck(self.play.rules, deck, dealer=self.play.dealer, executor="compiled")
-                self._remember()
+                for lens in self.play.lenses:
+                    lens.see(HandStarted(1, self.play.dealer, (0, 1), None))
+                self._remember(0)
             return
         hand = self.hand
+        start = len(hand.events)
         hand.apply(self.legal()[action])
         while not self.play.choices and hand.phase in _SHOWDOWN:
             hand.apply(hand.auto_spread() if hand.phase is Phase.KNOCK else hand.auto_defence())
         self.play.legal = None
-        self._remember()
+        self._remember(start)
 
-    def _remember(self) -> None:
-        """Add what each player sees now to what he has seen (the information state, from his view only)."""
+    def _remember(self, start: int) -> None:
+        """Add the hand's events from ``start`` on, as each player saw them (``SeatLens``), to his history: the
+        information state, from his view only (ENV-12, VIS-1)."""
         assert self.hand is not None
-        for p in (0, 1):
-            view = self.hand.observation(p)
-            self.play.seen[p] |= to_mask(view.discard_pile)
-            self.play.held[p] |= to_mask(view.hand)
+        events = self.hand.events[start:]
+        for lens, seen in zip(self.play.lenses, self.play.seen, strict=True):
+            seen.extend(lens.see(e) for e in events)
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:
@@ -251,35 +256,37 @@ class KnockState(pyspiel.State):  # type: ignore[misc]
 
 
 class KnockObserver:
-    """Observation and information-state tensors (ENV-3; the information state adds what the player has seen
-    on the pile and held, remembered from his own views) and their strings."""
+    """Observation tensors (ENV-3) and information-state tensors (perfect recall: the observation, the spread's
+    melds and every move the player saw, ``encoding.encode_history``), and their strings. Rule: ENV-12."""
 
-    def __init__(self, iig_obs_type: Any, params: Any) -> None:
+    def __init__(self, iig_obs_type: Any, params: Any, moves: int) -> None:
         if params:
             raise ValueError(f"ENV-12: observation parameters are not supported: {params}")
         if iig_obs_type.private_info != pyspiel.PrivateInfoType.SINGLE_PLAYER or not iig_obs_type.public_info:
             raise ValueError("ENV-12: only the player's own observation (private and public) is offered")
         self.recall = bool(iig_obs_type.perfect_recall)
-        self.tensor = np.zeros(T.OBS_SIZE + (104 if self.recall else 0), np.float32)
+        self.tensor = np.zeros(encoding.history_size(moves) if self.recall else T.OBS_SIZE, np.float32)
         self.dict = {"observation": self.tensor[: T.OBS_SIZE]}
         if self.recall:
-            self.dict["seen"] = self.tensor[T.OBS_SIZE : T.OBS_SIZE + 52]
-            self.dict["held"] = self.tensor[T.OBS_SIZE + 52 :]
+            self.dict["history"] = self.tensor[T.OBS_SIZE :]
+        self._now = np.zeros(T.OBS_SIZE, np.float32)
 
     def set_from(self, state: KnockState, player: int) -> None:
         hand = state.hand
         view = hand.observation(player) if hand is not None else None
-        encoding.encode(view, to_act=state.current_player() == player, out=self.dict["observation"])
-        if self.recall:
-            for name, mask in (("seen", state.play.seen[player]), ("held", state.play.held[player])):
-                plane = self.dict[name]
-                plane.fill(0.0)
-                plane[[c.index for c in from_mask(mask)]] = 1.0
+        to_act = state.current_player() == player
+        if not self.recall:
+            encoding.encode(view, to_act=to_act, out=self.tensor)
+            return
+        now = encoding.encode(view, to_act=to_act, out=self._now)
+        encoding.encode_history(state.play.seen[player], player, now, self.tensor)
 
     def string_from(self, state: KnockState, player: int) -> str:
         hand = state.hand
         if hand is None:
             return f"p{player} dealing"
+        if self.recall:
+            return encoding.history_text(state.play.seen[player], player)
         view = hand.observation(player)
         top = str(view.discard_pile[-1]) if view.discard_pile else "-"
         text = (
@@ -291,9 +298,6 @@ class KnockObserver:
             text += f" spread {' '.join(map(str, view.spread.melds))}"
         if view.result is not None:
             text += f" result {view.result}"
-        if self.recall:
-            seen, held = from_mask(state.play.seen[player]), from_mask(state.play.held[player])
-            text += f" seen {' '.join(map(str, seen))} held {' '.join(map(str, held))}"
         return text
 
 

@@ -1,11 +1,11 @@
 """One episode of Knock for the environments: a game driven by agent ids, with its rewards and log.
 
-Rules: ENV-1, ENV-4, ENV-5, ENV-6, ENV-7, ENV-8.
+Rules: ENV-1, ENV-4, ENV-5, ENV-6, ENV-7, ENV-8, ENV-11.
 
 The PettingZoo and Gymnasium environments are thin shells around ``Table``: it plays a ``Match`` (so every
 episode has a Knock log, LOG-1), asks the sitter for advice before each of the captain's decisions in
-three-handed play (THREE-7), plays the showdown by the engine's optimiser or offers it as indexed choices,
-and turns each hand's result into rewards.
+three-handed play (THREE-7; only the advice ``engine.visibility`` lets him give, THREE-8), plays the showdown
+by the engine's optimiser or offers it as indexed choices, and turns each hand's result into rewards.
 """
 
 from __future__ import annotations
@@ -18,9 +18,11 @@ import numpy as np
 
 from engine.actions import Action, Advise
 from engine.cards import Card
+from engine.errors import IllegalAction
 from engine.fsm import Phase
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
+from engine.visibility import advice_shown, blind_advice, sight
 from knock.envs import encoding
 from knock.envs import tables as T
 from replay.log import write_log
@@ -72,8 +74,17 @@ def max_hand_points(rules: RuleSet) -> int:
 class Table:
     """A game played by seat numbers: who acts, the legal ids, observations, steps and rewards."""
 
-    def __init__(self, rules: RuleSet, *, episode: str = "hand", showdown: str = "auto", normalise: bool = False):
+    def __init__(
+        self,
+        rules: RuleSet,
+        *,
+        episode: str = "hand",
+        showdown: str = "auto",
+        normalise: bool = False,
+        advice: bool = True,
+    ):
         self.rules = rules
+        self.advice = advice  #: the sitter is asked for advice before each captain decision (ENV-11)
         self.players = rules.players
         self.whole_game = episode == "game"
         self.auto_showdown = showdown == "auto"
@@ -96,7 +107,11 @@ class Table:
     def deal(self, game_seed: int) -> None:
         """A new episode whose game's draws and deals all come from ``game_seed`` (MATCH-7)."""
         chance = SeededChance(game_seed) if self.whole_game else OneDeal(game_seed)
-        self.match = Match(self.rules, chance, executor="compiled")  # the engine's performance mode
+        self.start(Match(self.rules, chance, executor="compiled"))  # the engine's performance mode
+
+    def start(self, match: Match) -> None:
+        """A new episode playing ``match`` (a seeded game, or a scripted one in tests)."""
+        self.match = match
         self._advised = False
         self._legal = None
         self._scores = None
@@ -123,7 +138,7 @@ class Table:
     def _next_seat(self) -> None:
         m = self.game
         seat = m.to_act
-        if seat is not None and m.sitter is not None and not self._advised and seat == m.captain:
+        if self.advice and seat is not None and m.sitter is not None and not self._advised and seat == m.captain:
             seat = m.sitter
         self._seat = seat
 
@@ -140,12 +155,20 @@ class Table:
         return self._legal
 
     def mask(self, seat: int) -> encoding.Mask:
-        """The action mask of ``seat``: its legal ids when it is to act, else all zero. Rule: ENV-2."""
+        """The action mask of ``seat``: its legal ids when it is to act, else all zero. Rules: ENV-2, ENV-11."""
         if seat != self.seat_to_act():
             return np.zeros(T.ACTIONS, np.int8)
         m = self.game
-        advising = m.sitter == seat and m.sitter is not None
-        return encoding.mask_of(self.legal(), (T.NO_ADVICE,) if advising else ())
+        if m.sitter == seat:
+            return encoding.mask_of(self.advice_ids(seat), (T.NO_ADVICE,))
+        return encoding.mask_of(self.legal())
+
+    def advice_ids(self, sitter: int) -> list[int]:
+        """The ids of the advice the sitter may give now: the captain's legal ids that ``advice_shown`` offers
+        him (all of them when he sees the captain's cards; else those whose legality his view decides).
+        Rules: ENV-11, THREE-7, THREE-8."""
+        shown = {a.suggestion for a in advice_shown(self.game, sitter)}
+        return [i for i, a in self.legal().items() if a in shown]
 
     def observe(self, seat: int) -> encoding.Vector:
         """``seat``'s observation vector, from its own view only: the hand's view of a seat dealt in (what
@@ -175,7 +198,7 @@ class Table:
         legal = self.legal()
         if m.sitter == seat and seat is not None and m.sitter is not None:
             if action_id != T.NO_ADVICE:
-                m.apply(Advise(seat, self._chosen(action_id, m.captain, legal)))
+                m.apply(self._advice(int(action_id), seat, legal))
             self._advised = True
             self._next_seat()
             return [0.0] * self.players
@@ -198,6 +221,29 @@ class Table:
                 rewards[result.winner] = result.points / self.unit
                 rewards[loser] = -result.points / self.unit
         return rewards
+
+    def _advice(self, action_id: int, sitter: int, legal: dict[int, Action]) -> Advise:
+        """The sitter's advice an id stands for. Rules: ENV-11, THREE-7, THREE-8.
+
+        Raises:
+            IllegalAction: not advice he may give: THREE-8 (without a word on whether the captain could make it)
+                when it is blind advice (``blind_advice``), else the rule the suggestion breaks, or ENV-2.
+        """
+        m = self.game
+        if action_id in self.advice_ids(sitter):
+            return Advise(sitter, legal[action_id])
+        candidate = legal.get(action_id) or encoding.card_action(action_id, m.captain)
+        choice = T.CHOICE <= action_id < T.NO_ADVICE  # how many choices the captain has is his cards' business
+        blind = sight(m.rules, sitter, m.seats, m.dealer).viewer is None
+        if blind and (choice or (candidate is not None and blind_advice(m, Advise(sitter, candidate)))):
+            phase = m.hand.phase.value if m.hand is not None else m.phase.value
+            raise IllegalAction(
+                "THREE-8",
+                "the sitter is not shown the captain's cards: advice that depends on them is refused",
+                phase=phase,
+                action=f"p{sitter} action {action_id}",
+            )
+        return Advise(sitter, self._chosen(action_id, m.captain, legal))
 
     def _chosen(self, action_id: int, seat: int, legal: dict[int, Action]) -> Action:
         action = legal.get(action_id)

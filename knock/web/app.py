@@ -1,8 +1,9 @@
 """``knock serve``'s ASGI application: the HTTP API, the WebSocket of each seat, the static client.
 
-Rules: PROTO-2, PROTO-3, PROTO-4, PROTO-10, PROTO-11. Starlette (routing, WebSockets, static files) on
-uvicorn: a small toolkit is all a table server needs, and it keeps the extra light (FastAPI would add pydantic
-and an OpenAPI layer this API has no use for). The application holds no game logic: the hub does.
+Rules: PROTO-2, PROTO-3, PROTO-4, PROTO-10, PROTO-11, PROTO-16, PROTO-17, PROTO-19. Starlette (routing,
+WebSockets, static files) on uvicorn: a small toolkit is all a table server needs, and it keeps the extra light
+(FastAPI would add pydantic and an OpenAPI layer this API has no use for). The application holds no game
+logic: the hub does.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ import contextlib
 import dataclasses
 import enum
 import gc
-import json
 import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from starlette.applications import Starlette
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
@@ -29,10 +30,11 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.bots import BOT_NAMES
 from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
+from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, read_json, remote
 from knock.web.hub import OUTBOX_LIMIT, Connection, Hub
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
-from knock.web.tables import SpecError, table_spec
+from knock.web.tables import SpecError, TableSpec, table_spec
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -44,6 +46,10 @@ class Settings:
     allow_origins: tuple[str, ...] = ()
     bot_delay: float = 0.5
     banner: str = ""  #: printed once the stored tables are rebuilt and the server is ready (with their count)
+    table_rate: int = 10  #: tables one remote address may create a minute (0: no limit), PROTO-17
+    max_tables: int = 200  #: tables not over at once
+    max_bot_tables: int = 20  #: of them, tables with no human seat
+    replay_rate: int = 20  #: replays one remote address may ask for a minute (0: no limit)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -61,7 +67,11 @@ def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str])
 
 
 def _error(status: int, code: str, message: str, rule: str = "PROTO-2") -> JSONResponse:
-    return JSONResponse({"error": {"code": code, "message": message, "rule": rule}}, status_code=status)
+    return HttpRefusal(status, code, message, rule).response()
+
+
+#: ``GET /api/tables``'s page: its tables by default, and at most (PROTO-17).
+LIST_PAGE, LIST_MAX = 50, 200
 
 
 def make_app(store: Store, settings: Settings | None = None) -> Starlette:
@@ -80,21 +90,50 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
             "options": {k: _option(k, v) for k, v in defaults.items() if k != "name"},
         })  # fmt: skip
 
+    creating = RateLimit(conf.table_rate)
+
     async def list_tables(request: Request) -> Response:
-        return JSONResponse({"tables": hub.summaries()})
+        """A page of the tables, the newest first (PROTO-2, PROTO-17)."""
+        every = hub.summaries()
+        start, count = request.query_params.get("start", "0"), request.query_params.get("count", str(LIST_PAGE))
+        if not (start.isdigit() and count.isdigit() and 1 <= int(count) <= LIST_MAX and len(start) < 10):
+            return _error(400, "bad_query", f"'start' is a whole number, 'count' 1 .. {LIST_MAX}", "PROTO-17")
+        first, n = int(start), int(count)
+        page = every[::-1][first : first + n]
+        after = first + len(page)
+        return JSONResponse({"tables": page, "start": first, "total": len(every),
+                             "next": after if after < len(every) else None})  # fmt: skip
+
+    def capacity(spec: TableSpec) -> None:
+        """Room for one more table (PROTO-17).
+
+        Raises:
+            HttpRefusal: as many tables not over as the server keeps, or bot-only ones.
+        """
+        playing = [live.table for live in hub.tables.values() if live.table is not None and not live.table.over]
+        if conf.max_tables and len(playing) >= conf.max_tables:
+            raise HttpRefusal(429, "too_many_tables", f"the server plays {conf.max_tables} tables at most: try "
+                              "again once one is over", "PROTO-17", retry_after=60)  # fmt: skip
+        if conf.max_bot_tables and all(s.player == "bot" for s in spec.seats):
+            bots = sum(all(s.player == "bot" for s in t.spec.seats) for t in playing)
+            if bots >= conf.max_bot_tables:
+                raise HttpRefusal(429, "too_many_bot_tables", f"the server plays {conf.max_bot_tables} tables "
+                                  "with no human seat at most", "PROTO-17", retry_after=60)  # fmt: skip
 
     async def create_table(request: Request) -> Response:
         if not allowed(request):
             return _error(403, "origin", "requests from this origin are refused", "PROTO-4")
-        body = await request.body()
-        if len(body) > protocol.MAX_MESSAGE:
-            return _error(413, "too_big", f"a request is at most {protocol.MAX_MESSAGE} bytes", "PROTO-11")
         try:
-            spec = table_spec(json.loads(body), bot_delay=conf.bot_delay)
-        except ValueError as err:
-            rule = err.rule if isinstance(err, SpecError) else "PROTO-2"
-            message = err.message if isinstance(err, SpecError) else f"not JSON: {err}"
-            return _error(400, "bad_table", message, rule)
+            body = await read_json(request, protocol.MAX_MESSAGE)
+            try:
+                spec = table_spec(body, bot_delay=conf.bot_delay)
+            except ValueError as err:  # SpecError, or a rule set's own error: each names its rule
+                rule = err.rule if isinstance(err, SpecError) else getattr(err, "rule", "PROTO-2")
+                return _error(400, "bad_table", err.message if isinstance(err, SpecError) else str(err), rule)
+            capacity(spec)
+            creating.take(remote(request), "tables")
+        except HttpRefusal as refusal:
+            return refusal.response()
         table_id, tokens = await hub.create(spec)
         seats = [
             {"seat": i, "name": s.name, "player": s.player, "bot": s.bot, "token": tokens.get(i),
@@ -158,11 +197,11 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         Route("/api/tables/{table}", one_table),
         Route("/api/tables/{table}/log", table_log),
         WebSocketRoute("/ws", socket),
-        *replay_api.routes(),  # POST /api/replay: a log's transcript for replay mode (knock.web.replay_api)
+        *replay_api.routes(conf.replay_rate),  # POST /api/replay: a page of a log's transcript (replay mode)
         Mount("/static", StaticFiles(directory=STATIC)),
         Mount("/", StaticFiles(directory=STATIC, html=True)),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
     app.state.hub = hub
     return app
 

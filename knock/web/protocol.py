@@ -19,6 +19,8 @@ knock.web.protocol.ProtocolError: bad_message: act: 'action' must be text (an ac
 from __future__ import annotations
 
 import json
+import math
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -125,6 +127,62 @@ class Quit:
 ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit
 
 
+#: The deepest nesting of arrays and objects a JSON body or message may have (a table's request needs 3).
+MAX_DEPTH = 32
+
+#: A string (to its closing quote, or to the end when it has none: no backtracking) or a bracket.
+_TOKEN = re.compile(r'"(?:[^"\\]|\\.)*"?|[\[\]{}]', re.S)
+
+
+def depth(text: str) -> int:
+    """The deepest nesting of arrays and objects in JSON ``text`` (brackets inside strings do not count), in time
+    linear in its length and with no recursion. Rule: PROTO-16.
+
+    >>> depth('[[1], {"a": "[[["}]'), depth("7")
+    (2, 0)
+    """
+    level = deepest = 0
+    for m in _TOKEN.finditer(text):
+        c = m.group(0)[0]
+        if c == "[" or c == "{":
+            level += 1
+            deepest = max(deepest, level)
+        elif c != '"':
+            level -= 1
+    return deepest
+
+
+def _refuse_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a JSON number")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):  # 1e999 reads as infinity
+        raise ValueError(f"{text[:40]} is out of range")
+    return value
+
+
+def parse_json(data: str | bytes) -> Any:
+    """JSON as RFC 8259 has it: UTF-8, nested at most ``MAX_DEPTH`` deep, no ``NaN`` or ``Infinity`` (Python's
+    ``json`` accepts both), no number out of a float's range. Rules: PROTO-16, PROTO-11.
+
+    >>> parse_json(b'{"seed": 3}')
+    {'seed': 3}
+    >>> parse_json("[NaN]")
+    Traceback (most recent call last):
+    ...
+    ValueError: NaN is not a JSON number
+
+    Raises:
+        ValueError: the text is not such JSON (UnicodeDecodeError for bytes that are not UTF-8).
+    """
+    text = data.decode("utf-8") if isinstance(data, bytes) else data
+    if text.count("[") + text.count("{") > MAX_DEPTH and depth(text) > MAX_DEPTH:  # the count: at C speed
+        raise ValueError(f"nested more than {MAX_DEPTH} deep")
+    return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
+
+
 def decode(frame: str | bytes) -> ClientMessage:
     """A client's message from one frame or line: the one validation path (PROTO-1, PROTO-11).
 
@@ -134,8 +192,8 @@ def decode(frame: str | bytes) -> ClientMessage:
     if len(frame) > MAX_MESSAGE:
         raise ProtocolError("bad_message", f"a message is at most {MAX_MESSAGE} bytes", close=True)
     try:
-        value = json.loads(frame)
-    except (ValueError, RecursionError) as err:  # UnicodeDecodeError is a ValueError
+        value = parse_json(frame)  # nesting bounded, NaN and Infinity refused (PROTO-16)
+    except ValueError as err:  # UnicodeDecodeError is a ValueError
         raise ProtocolError("bad_json", f"not JSON ({render(str(err), 80)})") from None
     if type(value) is not dict:
         raise ProtocolError("bad_json", "a message is a JSON object with a 'type'")

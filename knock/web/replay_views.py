@@ -30,8 +30,9 @@ _FRAMING = {Kind.CHECKPOINT: "checkpoint", Kind.TRAILER: "trailer", Kind.COMMIT:
             Kind.REVEAL: "salt revealed"}  # fmt: skip
 
 
-def view_log(data: bytes, header: Header, out: Builder) -> None:
-    """The steps of a per-seat view: each record with the seat's view after it (LOG-12).
+def view_log(data: bytes, header: Header, out: Builder) -> bool:
+    """The steps of a per-seat view: every record replayed, those in the window drawn with the seat's view after
+    them (LOG-12); True if the view's end was reached.
 
     Raises:
         LogError: where the view goes wrong (the steps stop before it).
@@ -48,12 +49,16 @@ def view_log(data: bytes, header: Header, out: Builder) -> None:
         if kind is Kind.RESULT and st.result is not None:
             results.append((st.number, st.result))
         started = started or kind is Kind.DEAL
-        label = _label(kind, entry, st, actor)
-        if started and kind is not Kind.HAND:  # a hand record's roles are drawn with its deal, the next record
+        drawn = out.wanted()
+        # A hand record's roles are drawn with its deal, the next record: it shows the view before it, so the
+        # record before the window is drawn too (and none before that: the state is not kept).
+        if started and kind is not Kind.HAND and out.start - 1 <= out.seen < out.start + out.count:
             body = _view(st, rules, results)
-        if not out.step(entry.index, st.number, label, {key: [label]}, {key: body}):
-            return
+        label = _label(kind, entry, st, actor) if drawn else ""
+        if not out.step(entry.index, st.number, label, {key: [label]}, {key: body if drawn else None}):
+            return False
         actor = st.turn
+    return True
 
 
 def _label(kind: Kind, entry: Entry, st: PublicState, actor: int | None) -> str:

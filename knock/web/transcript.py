@@ -27,6 +27,7 @@ from engine.errors import render
 from engine.events import GameOver, HandEnded, HandStarted, MatchEvent
 from engine.match import Match
 from engine.melds import best_arrangement
+from engine.scoring import HandResult
 from engine.visibility import SeatLens, Seen, observe_spectator
 from knock.web import views
 from knock.web.protocol import Message
@@ -36,12 +37,15 @@ from replay.verdict import Verdict, judge
 
 #: The format of a transcript (the replay client checks the major number).
 FORMAT = "knock-transcript"
-VERSION = (1, 0)
-#: The records a transcript draws at most; a longer log is judged whole and drawn up to here (memory stays bounded).
+VERSION = (1, 1)
+#: The records a whole transcript draws at most (``knock view``'s file); a longer log is judged whole and drawn up
+#: to here. The replay endpoint draws pages (PROTO-18).
 MAX_STEPS = 4000
 #: The perspective that sees every card.
 FULL = "full"
 SPECTATOR = "spectator"
+#: The perspective asked for as "the log's first one" (``full`` for a full log, the seat of a per-seat view).
+FIRST = ""
 
 #: Framing records, which stand for no engine event, by their first field (LOG-2, LOG-6, LOG-10).
 _FRAMING = {8: "checkpoint", 9: "trailer", 10: "shuffle commitment", 11: "salt revealed"}
@@ -64,14 +68,22 @@ class _Interned:
 
 
 class Builder:
-    """The transcript being written: its steps, its distinct views and sheets."""
+    """The transcript being written: a window of its steps (``start``, ``count``) from some perspectives, their
+    distinct views and sheets. Steps outside the window are counted, not drawn: ``wanted`` tells which to draw."""
 
-    def __init__(self) -> None:
+    def __init__(self, keys: frozenset[str] | None = None, start: int = 0, count: int = MAX_STEPS) -> None:
+        self.keys = keys  #: the perspectives drawn (None: every one)
+        self.start, self.count = start, count
+        self.seen = 0  #: the steps met so far, drawn or not
         self.steps: list[Message] = []
         self.views = _Interned()
         self.sheets = _Interned()
         self.truncated = False
         self._sheet: tuple[object, int] | None = None  # the last sheet stored (one object serves a whole step)
+
+    def wanted(self) -> bool:
+        """Whether the next step is in the window (its views are then to be made)."""
+        return self.start <= self.seen < self.start + self.count
 
     def view(self, body: Message | None) -> int | None:
         if body is None:
@@ -86,17 +98,38 @@ class Builder:
     def step(
         self, record: int, hand: int, label: str, seen: dict[str, list[str]], shown: dict[str, Message | None]
     ) -> bool:
-        """Add one record's step; False once the transcript is full (MAX_STEPS)."""
-        if len(self.steps) >= MAX_STEPS:
+        """Add one record's step if it is in the window; False once the window is past (no more are wanted)."""
+        if self.seen >= self.start + self.count:
             self.truncated = True
             return False
-        self.steps.append({"record": record, "hand": hand, "label": label, "events": seen,
-                           "views": {k: self.view(v) for k, v in shown.items()}})  # fmt: skip
+        if self.seen >= self.start:
+            keep = [k for k in shown if self.keys is None or k in self.keys]
+            self.steps.append({"record": record, "hand": hand, "label": label,
+                               "events": {k: seen.get(k, []) for k in keep},
+                               "views": {k: self.view(shown[k]) for k in keep}})  # fmt: skip
+        self.seen += 1
         return True
 
 
-def transcript(data: bytes, *, name: str = "") -> Message:
-    """Everything the replay client draws of ``data``: never raises. Rules: LOG-13, LOG-6, PROTO-5, PROTO-6.
+def steps_in(verdict: Verdict) -> int:
+    """The steps a log's transcript has, told by its verdict: every record read (a pass or an unfinished log), or
+    every record before the fault. A transcript can have fewer (a draw's records wait for the deal that follows
+    them), never more."""
+    if verdict.record is None:
+        return 0
+    return verdict.record - 1 if verdict.kind == "fail" else verdict.record
+
+
+def transcript(
+    data: bytes, *, name: str = "", perspective: str | None = None, start: int | None = 0, count: int | None = None
+) -> Message:
+    """What the replay client draws of ``data``: its verdict and digest, and the ``count`` steps from ``start``
+    (None: the last ones; ``count`` None: ``MAX_STEPS``) from ``perspective`` (None: every one; ``FIRST``: the
+    log's first). Never raises.
+    Rules: LOG-13, LOG-6, PROTO-5, PROTO-6, PROTO-18.
+
+    The records before the window are replayed and not drawn, the records after it not replayed: the work is
+    the replay up to the window's end and the views of its steps, whatever the log.
 
     >>> from engine.bots import GreedyBot, play_match
     >>> from replay.log import write_log
@@ -104,25 +137,35 @@ def transcript(data: bytes, *, name: str = "") -> Message:
     >>> t["verdict"]["verdict"], [p["key"] for p in t["perspectives"]], t["steps"][-1]["label"]
     ('pass', ['full', '0', '1', 'spectator'], 'trailer')
     """
+    count = MAX_STEPS if count is None else count
     verdict = judge(data)
-    out = Builder()
+    expected = steps_in(verdict)
+    first = max(0, expected - count) if start is None else max(0, start)
+    out = Builder(frozenset([perspective]) if perspective is not None else None, first, max(0, count))
     header: Header | None = None
     perspectives: list[Message] = []
     problem: str | None = None
+    ended = False
     try:
         header = LogReader(data).header
-        if header.view is None:
-            perspectives = _perspectives(header)
-            _full_log(data, out)
+        view = header.view
+        perspectives = _perspectives(header) if view is None else [_seat_perspective(header, view)]
+        if perspective == FIRST and perspectives:
+            perspective = perspectives[0]["key"]
+            out.keys = frozenset([perspective])
+        if perspective is not None and perspective not in {p["key"] for p in perspectives}:
+            problem = f"the log has no perspective {perspective[:40]!r}"
+        elif header.view is None:
+            ended = _full_log(data, out)
         else:
             from knock.web.replay_views import view_log  # a view's own reader: public replay (LOG-12)
 
-            perspectives = [_seat_perspective(header, header.view)]
-            view_log(data, header, out)
+            ended = view_log(data, header, out)
     except LogError:
-        pass  # where the log goes wrong is the verdict's to say; the steps stop before it
+        ended = True  # where the log goes wrong is the verdict's to say; the steps stop before it
     except Exception as err:  # a bug drawing the log: the verdict stands, the steps stop, and it is said
         problem = f"the transcript stops early: {type(err).__name__}: {render(str(err))}"
+        ended = True
     return {
         "format": FORMAT,
         "version": list(VERSION),
@@ -133,6 +176,9 @@ def transcript(data: bytes, *, name: str = "") -> Message:
         "digest": verdict.digest.hex() if verdict.digest is not None else None,
         "header": _header(header),
         "perspectives": perspectives,
+        "perspective": perspective,
+        "start": first,
+        "total": out.seen if ended else expected,
         "steps": out.steps,
         "views": out.views.items,
         "sheets": out.sheets.items,
@@ -179,53 +225,75 @@ def _perspectives(header: Header) -> list[Message]:
 
 
 class _Eyes:
-    """Every perspective's lens on the game and the current hand's events as it saw them."""
+    """The drawn perspectives' lenses on the game, each with the last event it saw (the advice a view shows), and
+    the game's public facts, kept as the events go by (never searched for again: the work stays linear)."""
 
-    def __init__(self, match: Match) -> None:
+    def __init__(self, match: Match, keys: frozenset[str] | None) -> None:
         players = match.rules.players
-        self.keys: list[str] = [FULL, *map(str, range(players)), SPECTATOR]
-        self.lenses: dict[str, SeatLens | None] = {FULL: None, SPECTATOR: SeatLens(match.rules, None)}
-        for s in range(players):
-            self.lenses[str(s)] = SeatLens(match.rules, s)
-        self.seen: dict[str, list[Seen]] = {k: [] for k in self.keys}
+        every = [FULL, *map(str, range(players)), SPECTATOR]
+        self.keys: list[str] = [k for k in every if keys is None or k in keys]
+        self.lenses: dict[str, SeatLens | None] = {}
+        for k in self.keys:
+            self.lenses[k] = None if k == FULL else SeatLens(match.rules, None if k == SPECTATOR else int(k))
+        self.last: MatchEvent | None = None  #: the latest event (the advice a view shows, THREE-7)
         self.hand = 0
         self.started = False
+        self.results: list[tuple[int, HandResult]] = []
+        self.over = False
 
-    def see(self, event: MatchEvent) -> dict[str, str]:
-        """``event`` through every lens: its text as each perspective saw it."""
+    def note(self, event: MatchEvent) -> None:
+        """Keep the public facts of ``event``; a hand's start also moves every lens (their only state)."""
+        self.last = event
         if isinstance(event, HandStarted):
             self.hand, self.started = event.number, True
-            for k in self.keys:
-                self.seen[k] = []
-        out: dict[str, str] = {}
-        for k in self.keys:
-            lens = self.lenses[k]
-            seen: Seen = event if lens is None else lens.see(event)
-            self.seen[k].append(seen)
-            out[k] = str(seen)
-        return out
+            for lens in self.lenses.values():
+                if lens is not None:
+                    lens.see(event)
+        elif isinstance(event, HandEnded):
+            self.results.append((event.number, event.result))
+        elif isinstance(event, GameOver):
+            self.over = True
+
+    def seen(self, key: str, event: MatchEvent) -> Seen:
+        """``event`` (of the current hand, noted already) as perspective ``key`` saw it: a lens holds only the
+        hand's sight, so seeing again is seeing the same."""
+        lens = self.lenses[key]
+        return event if lens is None else lens.see(event)
+
+    def advice(self, key: str) -> list[Seen]:
+        """The latest event as ``key`` saw it: what ``views`` reads the sitter's advice from."""
+        return [] if self.last is None else [self.seen(key, self.last)]
 
 
-def _full_log(data: bytes, out: Builder) -> None:
-    """A full log's steps: every record with the game after it, from every perspective (LOG-8)."""
+def _full_log(data: bytes, out: Builder) -> bool:
+    """A full log's steps: every record replayed, those in the window drawn with the game after them from the
+    wanted perspectives (LOG-8); True if the log's end was reached."""
     states = Replayer(data).states()
     eyes: _Eyes | None = None
     fed = 0
     for state in states:
         match = state.match
         if eyes is None:
-            eyes = _Eyes(match)
-        seen: dict[str, list[str]] = {k: [] for k in eyes.keys}
+            eyes = _Eyes(match, out.keys)
+        drawn = out.wanted()
+        seen: dict[str, list[str]] = {k: [] for k in eyes.keys} if drawn else {}
         if state.event is not None:
             upto = _position(match.events, state.event, fed)
             for e in match.events[fed : upto + 1]:
-                for k, text in eyes.see(e).items():
-                    seen[k].append(text)
+                eyes.note(e)
+                if drawn:
+                    for k in eyes.keys:
+                        seen[k].append(str(eyes.seen(k, e)))
             fed = upto + 1
-        label = str(state.event) if state.event is not None else _framing(state.record)
-        shown = _shown(match, eyes) if eyes.started else dict.fromkeys(eyes.keys)
+        label = ""
+        shown: dict[str, Message | None] = dict.fromkeys(eyes.keys)
+        if drawn:
+            label = str(state.event) if state.event is not None else _framing(state.record)
+            if eyes.started:
+                shown = _shown(match, eyes)
         if not out.step(state.index, eyes.hand, label, seen, shown):
-            return
+            return False
+    return True
 
 
 def _position(events: list[MatchEvent], event: MatchEvent, start: int) -> int:
@@ -242,18 +310,16 @@ def _framing(record: Any) -> str:
 
 
 def _shown(match: Match, eyes: _Eyes) -> dict[str, Message | None]:
-    """The game now from every perspective."""
-    numbered = [(e.number, e.result) for e in match.events if isinstance(e, HandEnded)]
-    over = any(isinstance(e, GameOver) for e in match.events)
-    pub = views.Public(match.rules, match.roles(), numbered, match.standings(), over)
+    """The game now from every drawn perspective."""
+    pub = views.Public(match.rules, match.roles(), eyes.results, match.standings(), eyes.over)
     shown: dict[str, Message | None] = {}
     for k in eyes.keys:
         if k == FULL:
-            shown[k] = full_view(match, pub, eyes.seen[k])
+            shown[k] = full_view(match, pub, eyes.advice(k))
         elif k == SPECTATOR:
-            shown[k] = views.spectator_view(observe_spectator(match), pub, eyes.seen[k])
+            shown[k] = views.spectator_view(observe_spectator(match), pub, eyes.advice(k))
         else:
-            shown[k] = views.seat_view(match.observation(int(k)), pub, eyes.seen[k])
+            shown[k] = views.seat_view(match.observation(int(k)), pub, eyes.advice(k))
     return shown
 
 

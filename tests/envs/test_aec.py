@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from engine.cards import Card
+from engine.cards import Card, cards
 from engine.errors import IllegalAction, InvalidRules
 from engine.fsm import Phase
+from engine.match import Match
 from engine.rules import RuleSet
 from knock.envs import KnockAEC, aec_env
 from knock.envs import tables as T
@@ -19,7 +20,7 @@ from knock.envs.table import Table, max_hand_points
 from replay.audit import verify
 from replay.log import LogTruncated
 from replay.replayer import iter_states
-from tests.engine.match_support import JUNK, KNOCKER
+from tests.engine.match_support import JUNK, KNOCKER, deck
 from tests.envs.support import random_episode, scripted_table
 
 PRESETS = ("standard", "oklahoma", "three_handed")
@@ -302,3 +303,34 @@ def test_the_sitter_advises_or_not_before_each_captain_decision() -> None:
 def test_a_table_must_be_reset_first() -> None:
     with pytest.raises(AssertionError, match="reset"):
         Table(RuleSet()).seat_to_act()
+
+
+@pytest.mark.rule("ENV-11", "THREE-8")
+def test_a_sitter_who_does_not_see_the_captains_cards_may_advise_only_what_they_do_not_decide() -> None:
+    """Twins that differ only in the captain's stock draw (Jh gives him big gin, Ks does not): the sitter who is
+    not shown his cards gets the same mask and the same refusals in both; one who is shown them, the captain's."""
+    captain, box = "Ah 2h 3h 4h 5h 6h 7h 8h 9h Th", "Kc Qc Jd 9s 9d 7d 6s 5d 4c 2d"
+    seen: dict[tuple[bool, str], tuple[bytes, list[str]]] = {}
+    for sees in (False, True):
+        for stock in ("Jh Ks", "Ks Jh"):
+            rules = RuleSet.preset("three_handed", big_gin_bonus=31, sitter_sees_captain_hand=sees)
+            table = Table(rules)
+            table.start(Match.scripted(rules, cuts=[cards("Ks Qs 2c")], decks=[deck(captain, box, "Qd", stock)]))
+            for action_id in (T.NO_ADVICE, T.PASS, T.PASS, T.NO_ADVICE, T.DRAW):  # both pass; the captain draws
+                table.step(action_id)
+            m = table.game
+            assert (m.sitter, m.captain, table.seat_to_act()) == (2, 1, 2)
+            refused = []
+            for action_id in (T.BIG_GIN, T.DISCARD + Card.parse("Ah").index, T.KNOCK + Card.parse("Ks").index):
+                if table.mask(2)[action_id]:
+                    refused.append("legal advice")
+                    continue
+                with pytest.raises(IllegalAction) as err:
+                    table.step(action_id)
+                refused.append(err.value.rule)
+            seen[sees, stock] = (table.mask(2).tobytes(), refused)
+    assert seen[False, "Jh Ks"] == seen[False, "Ks Jh"]
+    mask, refused = seen[False, "Jh Ks"]
+    assert np.flatnonzero(np.frombuffer(mask, np.int8)).tolist() == [T.NO_ADVICE] and refused == ["THREE-8"] * 3
+    assert seen[True, "Jh Ks"][0] != seen[True, "Ks Jh"][0]  # a sitter who sees the cards sees big gin
+    assert np.frombuffer(seen[True, "Jh Ks"][0], np.int8)[T.BIG_GIN] == 1

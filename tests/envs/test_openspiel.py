@@ -34,7 +34,8 @@ def test_the_parameters_give_the_rule_set() -> None:
     want = RuleSet().replace(gin_bonus=20, oklahoma_ace="gin_only", max_consecutive_discard_pickups=10, **SMALL)
     assert game.rules == want
     assert game.num_distinct_actions() == T.ACTIONS and game.observation_tensor_size() == T.OBS_SIZE
-    assert game.information_state_tensor_size() == T.OBS_SIZE + 104
+    assert game.moves == game.max_game_length() - 18  # the moves after the deal of 18 cards
+    assert game.information_state_tensor_size() == T.OBS_SIZE + 52 + 13 * game.moves  # ENV-12: perfect recall
     assert game.max_utility() == 20 + 98 and game.min_utility() == -118
     with pytest.raises(ValueError, match="ENV-12"):
         pyspiel.load_game("python_knock_gin", {"preset": "three_handed"})

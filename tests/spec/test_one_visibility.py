@@ -27,6 +27,8 @@ CONSUMERS = {
     "knock/play/table.py": {"SeatLens"},
     "knock/cli/logs.py": {"SeatLens"},
     "knock/web/tables.py": {"SeatLens", "observe_spectator", "advice_shown", "blind_advice"},
+    "knock/envs/table.py": {"advice_shown", "blind_advice"},
+    "knock/envs/openspiel.py": {"SeatLens"},
 }
 
 

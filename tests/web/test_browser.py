@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import http.server
 import json
+import random
 import re
 import subprocess
 import sys
@@ -24,8 +25,9 @@ import pytest
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.remote.webelement import WebElement
 
-from knock.web.client import ServerProcess
+from knock.web.client import Client, ServerProcess, play_seat
 from replay.verdict import Verdict, judge
+from tests.support.long_logs import build
 from tests.web.browser import Browser
 
 #: What the tests learn as they go (they run in order, on one server and one browser).
@@ -63,6 +65,36 @@ def post_table(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:
     with urllib.request.urlopen(request, timeout=10) as response:
         made: dict[str, Any] = json.loads(response.read())
     return made
+
+
+#: The lobby's table as its test makes it: a person and a bot, a game to 1 (its first scored hand ends it).
+LOBBY_TABLE = {"options": {"target": 1}, "seed": 11, "bot_delay": 0,
+               "seats": [{"player": "human", "name": "ann"}, {"player": "bot", "bot": "heuristic"}]}  # fmt: skip
+
+
+@pytest.fixture
+def lobby_game(server: ServerProcess) -> dict[str, Any]:
+    """The table the lobby's test made; on a pytest-xdist worker that did not run that test, one made alike."""
+    if "link" not in GAME:
+        made = post_table(server, LOBBY_TABLE)
+        GAME["link"], GAME["table"] = server.url + made["seats"][0]["link"], made["table"]
+    return GAME
+
+
+@pytest.fixture
+def stored_game(server: ServerProcess) -> dict[str, Any]:
+    """The game the person played (the tests run in order); on a pytest-xdist worker that did not run that test,
+    one played alike over the wire, its log and digest as the page would have had them."""
+    if "log" not in GAME:
+        made = post_table(server, LOBBY_TABLE)
+        seat = Client(server.ws)
+        seat.hello(made["table"], made["seats"][0]["token"])
+        offered = play_seat(seat, random.Random(11))[-1]
+        seat.close()
+        status, data = server.get(offered["url"])
+        assert status == 200 and offered["type"] == "log_offered"
+        GAME.update(table=made["table"], log=data, digest=offered["digest"])
+    return GAME
 
 
 def frames_of(b: Browser, kind: str) -> list[dict[str, Any]]:
@@ -234,9 +266,11 @@ class Elsewhere(http.server.BaseHTTPRequestHandler):
 
 
 @pytest.mark.rule("PROTO-1", "PROTO-3", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-10")
-def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(server: ServerProcess, browser: Browser) -> None:
+def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(
+    server: ServerProcess, browser: Browser, lobby_game: dict[str, Any]
+) -> None:
     b = browser
-    b.open(GAME["link"])
+    b.open(lobby_game["link"])
     b.wait(lambda: count(b, "view"), message="the first view")
     view = frames_of(b, "view")[-1]["view"]
     assert b.find(".hand .card-row"), "the hand is drawn"
@@ -368,7 +402,9 @@ def damaged(log: bytes) -> tuple[bytes, Verdict]:
 
 
 @pytest.mark.rule("LOG-13", "LOG-6")
-def test_replay_mode_steps_through_the_stored_game(server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+def test_replay_mode_steps_through_the_stored_game(
+    server: ServerProcess, browser: Browser, tmp_path: Path, stored_game: dict[str, Any]
+) -> None:
     b = browser
     b.open(f"{server.url}/#replay={GAME['table']}")
     b.wait(lambda: b.find(".verdict"), timeout=30, message="the verdict")
@@ -395,9 +431,10 @@ def test_replay_mode_steps_through_the_stored_game(server: ServerProcess, browse
     keys = [o.get_attribute("value") for o in perspective.find_elements("css selector", "option")]
     assert keys == ["full", "0", "1", "spectator"]
     perspective.send_keys("spectator")
+    b.wait(lambda: b.find(".replay-board .board"), timeout=30, message="the spectator's view")
     assert not b.find(".hand .card-row.meld, .hand .card-row.deadwood")  # a spectator sees no hand
     perspective.send_keys("full")
-    assert len(b.find(".hands > .hand")) == 2  # the full view shows both hands
+    b.wait(lambda: len(b.find(".hands > .hand")) == 2, timeout=30, message="the full view: both hands")
 
     # Back from the end to the hand's showdown, with the keys.
     b.driver.find_element("css selector", "h2").click()
@@ -422,9 +459,32 @@ def test_replay_mode_steps_through_the_stored_game(server: ServerProcess, browse
     b.shot("11-replay-damaged-log")
     assert not b.errors()
 
+    # A long log comes in pages (PROTO-18): its last records first, the others fetched as they are reached.
+    long = tmp_path / "long.knock"
+    long.write_bytes(build("dead", 1))
+    b.open(f"{server.url}/#replay")
+    b.one("#log-file").send_keys(str(long))
+    b.wait(lambda: b.text(".replay-loader .status").startswith("long.knock: pass"), timeout=30,
+           message="the long log's verdict")  # fmt: skip
+    total = int(b.one("#step").get_attribute("max") or 0) + 1
+    assert total > 400 and f"({total} of {total})" in step_text(b) and "trailer" in step_text(b)
+    b.driver.find_element("css selector", "h2").click()
+    b.press(Keys.HOME)
+    b.wait(lambda: "Record 1 (1 of" in step_text(b), timeout=30, message="the first page fetched")
+    b.one("#perspective").send_keys("spectator")
+    b.wait(lambda: "Record 1 (1 of" in step_text(b), timeout=30, message="the spectator's first page")
+    b.driver.find_element("css selector", "h2").click()
+    for _ in range(5):
+        b.press(Keys.ARROW_RIGHT)
+    b.wait(lambda: b.find(".replay-board .board"), timeout=30, message="a dealt hand from the spectator's seat")
+    assert "(6 of" in step_text(b) and not b.find(".hand .card-row.meld")
+    assert not b.errors()
+
 
 @pytest.mark.rule("LOG-13", "LOG-6")
-def test_knock_view_file_replays_from_disk_without_a_network(browser: Browser, tmp_path: Path) -> None:
+def test_knock_view_file_replays_from_disk_without_a_network(
+    browser: Browser, tmp_path: Path, stored_game: dict[str, Any]
+) -> None:
     b = browser
     log = tmp_path / "game.knock"
     log.write_bytes(GAME["log"])

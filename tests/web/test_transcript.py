@@ -186,7 +186,8 @@ def test_knock_view_writes_the_page_and_exits_with_the_verdict(tmp_path: Path) -
     data = game()
     for body, code in ((data, 0), (data[: len(data) // 3], None), (b"not a log", 1)):
         log.write_bytes(body)
-        done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(log), "-o", str(tmp_path / "g.html")],
+        page = ["-o", str(tmp_path / "g.html"), "--force"]  # the same page each time: written over (--force)
+        done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(log), *page],
                               capture_output=True, text=True, timeout=120)  # fmt: skip
         verdict = judge(body)
         assert done.returncode == {"pass": 0, "fail": 1, "unfinished": 3}[verdict.kind], done.stderr
@@ -199,7 +200,7 @@ def test_knock_view_writes_the_page_and_exits_with_the_verdict(tmp_path: Path) -
 
 @pytest.fixture(scope="module")
 def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("replay-serve"), "--bot-delay", "0") as running:
+    with ServerProcess(tmp_path_factory.mktemp("replay-serve"), "--bot-delay", "0", "--replay-rate", "0") as running:
         yield running
 
 
@@ -217,12 +218,14 @@ def test_the_replay_endpoint_answers_a_transcript_for_any_bytes(served: ServerPr
     data = game()
     status, t = post(f"{served.url}/api/replay?name=g.knock", data)
     assert status == 200 and t["verdict"]["verdict"] == "pass" and t["name"] == "g.knock"
-    assert t == json.loads(json.dumps(transcript.transcript(data, name="g.knock")))
+    page = transcript.transcript(data, name="g.knock", perspective=transcript.FIRST, start=None, count=200)
+    assert t == json.loads(json.dumps(page)) and t["perspective"] == "full"  # the last page, from the first view
     status, t = post(f"{served.url}/api/replay", b"\x00" * 100)
     assert status == 200 and t["verdict"]["verdict"] == "fail" and t["steps"] == []
     host, port = served.url.removeprefix("http://").split(":")
     conn = http.client.HTTPConnection(host, int(port), timeout=30)
     conn.putrequest("POST", "/api/replay")
+    conn.putheader("content-type", "application/x-knock-log")
     conn.putheader("content-length", str(2 << 20))  # announced: refused before a byte of it is read
     conn.endheaders()
     answer = conn.getresponse()

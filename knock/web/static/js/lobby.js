@@ -140,9 +140,9 @@ export async function openLobby(root) {
   }
 
   async function refresh() {
-    let tables;
+    let tables, total;
     try {
-      tables = (await getJSON("/api/tables")).tables;
+      ({ tables, total } = await getJSON("/api/tables?count=50"));  // the newest first (PROTO-17)
     } catch (err) {
       fill(list, h("p", { role: "alert" }, err.message));
       return;
@@ -152,7 +152,7 @@ export async function openLobby(root) {
       return;
     }
     fill(list, h("table", { class: "tables" },
-      h("caption", {}, `${tables.length} table${tables.length > 1 ? "s" : ""}`),
+      h("caption", {}, `${total} table${total > 1 ? "s" : ""}${total > tables.length ? `, the newest ${tables.length} shown` : ""}`),
       h("thead", {}, h("tr", {}, ["Table", "Rules", "Seats", "Hand", "Scores", "State", "Open"].map((t) => h("th", { scope: "col" }, t)))),
       h("tbody", {}, tables.map((t) => {
         const names = t.seats.map((s) => s.name);

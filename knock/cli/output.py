@@ -1,0 +1,132 @@
+"""What the ``knock`` commands write: the one overwrite policy of ``-o``, JSON (one document or lines), tables
+that fit the terminal (one record a line when piped), and a quiet end on a closed pipe with the status of what
+was judged."""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+from typing import IO, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from knock.cli.common import STDOUT, console
+
+
+def output_file(path: Path, force: bool) -> Path:
+    """The one overwrite policy of every ``-o``: an existing file is refused unless ``--force``; its folder is made.
+
+    Raises:
+        typer.BadParameter: the file exists and ``force`` is not given, or the path is a folder.
+    """
+    if path.is_dir():
+        raise typer.BadParameter(f"{path} is a folder; give a file", param_hint="--out")
+    if path.exists() and not force:
+        raise typer.BadParameter(f"{path} exists; choose another file, or --force to write over it",
+                                 param_hint="--out")  # fmt: skip
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def json_sink(target: str | None) -> IO[str] | None:
+    """Where ``--json[=FILE]`` goes: None without it, stdout for ``--json``, else the file (created with its folder)."""
+    if target is None:
+        return None
+    if target == STDOUT:
+        return sys.stdout
+    path = Path(target)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path.open("w", encoding="utf-8")
+
+
+def write_json(document: object, target: str) -> None:
+    """One JSON document, to stdout (``-``) or a file."""
+    sink = json_sink(target)
+    assert sink is not None
+    sink.write(json.dumps(document, indent=1) + "\n")
+    if sink is not sys.stdout:
+        sink.close()
+
+
+def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title: str | None = None,
+                right: Sequence[str] = (), wrap: Sequence[str] = (), narrow: Sequence[str] = ()) -> None:  # fmt: skip
+    """Rows for people: on a terminal a table as wide as the terminal (the ``wrap`` columns folded to fit), piped
+    one record a line, its cells separated by tabs, after a line of the column names (markup stripped). The
+    ``narrow`` columns wrap within 28 characters."""
+    if not console.is_terminal:  # written as is: the console would turn the tabs into spaces
+        lines = [Text.from_markup(title).plain] if title else []
+        lines += ["\t".join(Text.from_markup(c).plain for c in cells) for cells in [headers, *rows]]
+        console.file.write("".join(line + "\n" for line in lines))
+        return
+    table = Table(title=title, box=None, title_justify="left")
+    for h in headers:
+        table.add_column(h, justify="right" if h in right else "left", no_wrap=h not in wrap and h not in narrow,
+                         ratio=1 if h in wrap else None, max_width=28 if h in narrow else None,
+                         overflow="fold")  # fmt: skip
+    for cells in rows:
+        table.add_row(*cells)
+    console.print(table)
+
+
+class OutputClosed(Exception):
+    """Standard output's reader has gone (``knock verify out/ | head -1``): the command ends quietly."""
+
+
+#: The exit status of what a command has judged so far, for the end a closed pipe gives it.
+_judged = {"status": 0}
+
+
+def judged(status: int) -> None:
+    """Record the exit status a command's results call for, before it prints them."""
+    _judged["status"] = status
+
+
+def judged_status() -> int:
+    return _judged["status"]
+
+
+def drop_pending_output() -> None:
+    """Forget what the console could not write to a closed pipe: Rich keeps it, to write first the next time
+    (which, in one process running the command again, would be another command's output)."""
+    pending = getattr(console, "_buffer", None)
+    if isinstance(pending, list):
+        pending.clear()
+
+
+class GuardedOutput:
+    """Standard output that turns a closed pipe into ``OutputClosed`` (never Click's exit status 1), after pointing
+    the file descriptor at /dev/null so that nothing more fails on the way out."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except BrokenPipeError:
+            self._closed()
+            return 0
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except BrokenPipeError:
+            self._closed()
+
+    def _closed(self) -> None:
+        try:
+            fd = self._stream.fileno()
+            null = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(null, fd)
+            os.close(null)
+        except (OSError, ValueError, AttributeError):  # not a real file (a test's buffer)
+            pass
+        raise OutputClosed
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
