@@ -9,17 +9,20 @@ Figures: minimum deadwood of random 10- and 11-card hands (µs per call), and ra
 complete hands (hands/s, player actions/s) under each preset, a fresh hand per deal; complete games
 to 100 per second for each preset (no log); log bytes per player action and strict replay time per hand.
 The games run on the engine's compiled executor (its performance mode) unless ``--executor library``.
+Every time is this process's measuring thread's CPU time, the process pinned to one core, under the conditions
+of ``tools/measuring.py`` (stated in the header; a warning names any other thread that was busy).
 """
 
 from __future__ import annotations
 
 import argparse
-import platform
 import random
 import statistics
 import sys
-import time
 from collections.abc import Callable
+
+import measuring
+from measuring import clock
 
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.fsm import EXECUTOR_NAMES, ExecutorName
@@ -50,10 +53,10 @@ def random_masks(n: int, size: int, seed: int) -> list[int]:
 def per_call_us(fn: Callable[[int], int], masks: list[int], repeats: int) -> list[float]:
     runs = []
     for _ in range(repeats):
-        t = time.perf_counter()
+        t = clock()
         for m in masks:
             fn(m)
-        runs.append((time.perf_counter() - t) / len(masks) * 1e6)
+        runs.append((clock() - t) / len(masks) * 1e6)
     return runs
 
 
@@ -61,25 +64,25 @@ def random_play(rules: RuleSet, hands: int, seed: int, executor: ExecutorName) -
     """Seconds for ``hands`` complete hands of uniform random legal play, and the player actions taken."""
     rng = random.Random(seed)
     actions = 0
-    t = time.perf_counter()
+    t = clock()
     for i in range(hands):
         hand = Hand.deal(rules, seed=seed + i, dealer=i & 1, executor=executor)
         while hand.to_act is not None:
             legal = hand.legal_actions()
             hand.apply(legal[int(rng.random() * len(legal))])
             actions += 1
-    return time.perf_counter() - t, actions
+    return clock() - t, actions
 
 
 def games(preset: str, count: int, seed: int, executor: ExecutorName) -> tuple[float, int]:
     """Seconds for ``count`` complete games to the target and the hands they took (greedy bots; p2 random)."""
     rules = RuleSet.preset(preset)
     hands = 0
-    t = time.perf_counter()
+    t = clock()
     for i in range(count):
         bots: list[Bot] = [GreedyBot(), GreedyBot(), RandomBot(seed + i)]
         hands += play_match(Match.new(rules, seed=seed + i, executor=executor), bots[: rules.players]).number
-    return time.perf_counter() - t, hands
+    return clock() - t, hands
 
 
 def main(argv: list[str]) -> int:
@@ -88,12 +91,14 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--repeats", type=int, default=7, help="repeated runs per figure (the median is reported)")
     ap.add_argument("--executor", choices=EXECUTOR_NAMES, default="compiled", help="who runs the state machines")
     args = ap.parse_args(argv)
+    measuring.setup(pin=True)
+    watch = measuring.Threads()
     executor: ExecutorName = args.executor
     n_masks = 5_000 if args.quick else 20_000
     n_hands = 100 if args.quick else 400
     reps = max(1, args.repeats)
-    print(f"Knock benchmarks — Python {platform.python_version()} on {platform.machine()}, {platform.system()}")
-    print(f"medians of {reps} runs; the {executor} executor\n")
+    print(f"Knock benchmarks: medians of {reps} runs; the {executor} executor")
+    print(measuring.header(processes=f"this one, {measuring.pinning()}, {len(measuring.thread_cpu())} threads") + "\n")
 
     for size, fn, name in ((10, deadwood, "deadwood"), (11, knock_deadwood, "knock_deadwood (11 discards)")):
         runs = per_call_us(fn, random_masks(n_masks, size, seed=size), reps)
@@ -130,10 +135,10 @@ def main(argv: list[str]) -> int:
         acts = sum(a for _, _, a in logs)
         verify_ms = []
         for _ in range(reps):
-            t = time.perf_counter()
+            t = clock()
             for d, _, _ in logs:
                 Replayer(d, executor=executor).run()
-            verify_ms.append((time.perf_counter() - t) / hands * 1000)
+            verify_ms.append((clock() - t) / hands * 1000)
         print(
             f"log of random legal play, {preset:<12} {size / acts:5.2f} bytes/player action, {size / hands:6.0f} "
             f"bytes/hand; strict replay median {statistics.median(verify_ms):5.2f} ms/hand "
@@ -149,6 +154,9 @@ def main(argv: list[str]) -> int:
             f"complete games to 100, {preset:<12} median {gps:7.1f} games/s  ({hpg:.1f} hands per game;"
             f" {n_games} games per run; greedy bots, p2 random in three-handed)"
         )
+    busy = watch.busy()
+    measuring.warn_busy("bench.py", [str(b) for b in busy])
+    print(f"\nbusy extra threads while measuring: {len(busy)}; load average at the end {measuring.load()}")
     return 0
 
 

@@ -15,9 +15,11 @@ PettingZoo 1.26.1 is the last release with ``gin_rummy_v4``; it needs pygame and
 virtual environment (``.venv-pz``) and runs in a subprocess of this script (``--pz-worker``), which times its
 own runs. The three environments' runs are interleaved, so that a busy machine slows them alike.
 
-The figures are medians of ``--repeats`` runs of ``--steps`` steps each, timed in CPU time; the ratios are
-the medians of the ratios within each repeat (the runs of a repeat follow one another, so a busy machine's
-mood cancels out of them). The line "observation encoder"
+The figures are medians of ``--repeats`` runs of ``--steps`` steps each, timed in the measuring thread's own
+CPU time under the conditions of ``tools/measuring.py`` (one BLAS thread, this process and PettingZoo's worker
+pinned to one core, both importing numpy; stated in the header, with a warning for any other busy thread); the
+ratios are the medians of the ratios within each repeat (the runs of a repeat follow one another, so a busy
+machine's mood cancels out of them). The line "observation encoder"
 times Knock's encoder (``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
 (``Hand.observation``) inside one more run of the same loop, as shares of the whole step (the timers add a
 little to the step).
@@ -32,18 +34,17 @@ import random
 import statistics
 import subprocess
 import sys
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
+
+import measuring
+from measuring import clock
 
 ROOT = Path(__file__).resolve().parent.parent
 PZ_VENV = ROOT / ".venv-pz"
 PZ_PYTHON = PZ_VENV / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
 PZ_REQUIREMENT = "pettingzoo[classic]==1.26.1"
-#: The clock of every timing: the measuring process's CPU time, which the other work of a shared machine disturbs
-#: far less than wall time (each environment runs in one thread; PettingZoo's worker times itself).
-clock = time.process_time
 
 
 def aec_steps(env: Any, steps: int, seed: int) -> float:
@@ -112,8 +113,12 @@ def pz_worker(steps: int) -> None:
 
     env = gin_rummy_v4.env()
     print(json.dumps({"pettingzoo": pettingzoo.__version__, "rlcard": rlcard.__version__}), flush=True)
-    for i, _ in enumerate(sys.stdin):
+    watch = measuring.Threads()
+    for i, line in enumerate(sys.stdin):
+        if line.strip() == "done":
+            break
         print(aec_steps(env, steps, 1000 * i), flush=True)
+    print(json.dumps(watch.report()), flush=True)
 
 
 class PettingZoo:
@@ -132,9 +137,14 @@ class PettingZoo:
         self.stdin.flush()
         return float(self.stdout.readline())
 
-    def close(self) -> None:
+    def close(self) -> dict[str, Any]:
+        """Stop the worker; its threads' report."""
+        self.stdin.write("done\n")
+        self.stdin.flush()
+        threads: dict[str, Any] = json.loads(self.stdout.readline())
         self.stdin.close()
         self.proc.wait()
+        return threads
 
 
 def encoder_share(steps: int) -> tuple[float, float, float]:
@@ -185,10 +195,14 @@ def main(argv: list[str]) -> int:
     args = parser.parse_args(argv)
     if args.setup:
         return setup()
+    measuring.setup(pin=True)  # PettingZoo's worker inherits the conditions and the core
     if args.pz_worker:
         pz_worker(args.steps // 4)  # about four times slower: a run takes about as long as the others'
         return 0
+    import numpy
     import pyspiel
+
+    watch = measuring.Threads()
 
     pz: PettingZoo | None = None
     if PZ_PYTHON.exists():
@@ -207,10 +221,23 @@ def main(argv: list[str]) -> int:
         return statistics.median(k / o for k, o in zip(runs["knock"], other, strict=True))
 
     step_us, enc, view = encoder_share(args.steps)
+    threads: dict[str, dict[str, Any]] = {"this process (Knock, OpenSpiel)": watch.report()}
+    if pz is not None:
+        threads["PettingZoo's worker"] = pz.close()
+    for label, report in threads.items():
+        measuring.warn_busy(label, report["busy"])
+    versions = {"OpenSpiel": measuring.version("open_spiel"), "numpy": numpy.__version__,
+                "PettingZoo (Knock's)": measuring.version("pettingzoo")}  # fmt: skip
+    if pz is not None:
+        versions.update(
+            {"PettingZoo (.venv-pz)": pz.versions["pettingzoo"], "RLCard (.venv-pz)": pz.versions["rlcard"]}
+        )
+    processes = "; ".join(f"{label}: {r['threads']} threads, {len(r['busy'])} busy others, numpy "
+                          f"{'imported' if r['numpy'] else 'not'}" for label, r in threads.items())  # fmt: skip
+    print(measuring.header(processes=f"{processes}; {measuring.pinning()}", versions=versions))
     print(f"environment steps/s, random legal play with observations and masks, medians of {args.repeats}:")
     print(f"  Knock AEC (knock.envs.aec_env)            {knock:>10,.0f}")
     if pz is not None:
-        pz.close()
         pz_rate = statistics.median(runs["pz"])
         print(f"  PettingZoo gin_rummy_v4 {pz.versions['pettingzoo']} (RLCard {pz.versions['rlcard']}) {pz_rate:>8,.0f}"
               f"   Knock/PettingZoo {paired(runs['pz']):.2f}x (target >= 3)")  # fmt: skip

@@ -26,6 +26,10 @@ play (at a revision before verdicts, the audit it ran), and of a strict replay t
 (``Replayer.run``). On a shared machine those ratios move by a few per cent from run to run; ``--instructions``
 counts instead the instructions each runs per record, under valgrind's callgrind (a few minutes a tree),
 which the machine's load does not change. Nothing here passes or fails.
+
+Every child measures under the conditions of ``tools/measuring.py`` (stated in the header): the measuring
+thread's own CPU time, the child pinned to one core, one BLAS thread, a fixed hash seed; a warning names a child
+that had another busy thread.
 """
 
 from __future__ import annotations
@@ -41,6 +45,9 @@ import tempfile
 import time
 from pathlib import Path
 from typing import Any
+
+import measuring
+from measuring import clock
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -64,6 +71,7 @@ def child_judge(path: str, whole: bool, audit: bool) -> int:
     """Judge one log in this (fresh) process, read as a stream (or, ``whole``, as bytes read first: a reader
     that takes only bytes), or with ``audit`` make its audit report (``replay.audit.verify`` or ``verify_view``):
     print its records, CPU time and peak memory growth as JSON."""
+    measuring.setup(pin=True)
     import replay.audit  # every reader module is imported before the idle measure
     import replay.redact
     from replay.log import LogReader
@@ -72,7 +80,8 @@ def child_judge(path: str, whole: bool, audit: bool) -> int:
     with open(path, "rb") as stream:
         view = LogReader(stream).header.view is not None
     idle = vm_kib("VmHWM")
-    t = time.process_time()
+    watch = measuring.Threads()
+    t = clock()
     records: int | None
     with open(path, "rb") as stream:
         source = stream.read() if whole else stream
@@ -82,10 +91,10 @@ def child_judge(path: str, whole: bool, audit: bool) -> int:
         else:
             verdict = judge(source)
             kind, records, message = verdict.kind, verdict.record, verdict.message
-    seconds = time.process_time() - t
+    seconds = clock() - t
     grown = vm_kib("VmHWM") - idle
     print(json.dumps({"kind": kind, "records": records, "seconds": seconds, "grown_kib": grown, "idle_kib": idle,
-                      "message": message, "engine": engine_home()}))  # fmt: skip
+                      "message": message, "engine": engine_home(), **watch.report()}))  # fmt: skip
     return 0
 
 
@@ -120,6 +129,7 @@ def ordinary_logs(seed: int) -> list[bytes]:
 def child_ordinary(seed: int, work: str) -> int:
     """Judge ordinary games in this process: records/s of the verdict and of a strict replay (``Replayer.run``),
     the best of five rounds (``work`` "time"); or one pass of one of them, or none, for an instruction count."""
+    measuring.setup(pin=True)
     from replay.log import LogReader
     from replay.replayer import Replayer
 
@@ -132,15 +142,16 @@ def child_ordinary(seed: int, work: str) -> int:
             jobs[work](data)
         print(json.dumps({"records": records, "engine": engine_home()}))
         return 0
+    watch = measuring.Threads()
     best = dict.fromkeys(jobs, float("inf"))
     for _ in range(5):  # the best of five rounds of each, alternating: the machine's noise only slows a round
         for name, job in jobs.items():
-            t = time.process_time()
+            t = clock()
             for data in logs:
                 job(data)
-            best[name] = min(best[name], time.process_time() - t)
+            best[name] = min(best[name], clock() - t)
     print(json.dumps({"judge": records / best["judge"], "replay": records / best["replay"], "records": records,
-                      "engine": engine_home()}))  # fmt: skip
+                      "engine": engine_home(), **watch.report()}))  # fmt: skip
     return 0
 
 
@@ -156,7 +167,7 @@ def instructions(tree: Path, work: str) -> tuple[int, int]:
 def run_child(tree: Path, *args: str, valgrind: bool = False) -> dict[str, Any]:
     """Run this tool's child mode with Knock imported from ``tree`` (``valgrind``: under callgrind, counting the
     instructions it runs, whatever else the machine is doing)."""
-    env = {**os.environ, "PYTHONPATH": str(tree)}
+    env = measuring.environment({**os.environ, "PYTHONPATH": str(tree)})
     command = [sys.executable, str(Path(__file__).resolve()), *args]
     if valgrind:
         command = ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", *command]
@@ -168,6 +179,7 @@ def run_child(tree: Path, *args: str, valgrind: bool = False) -> dict[str, Any]:
         answer["instructions"] = int(re.search(r"Collected : (\d+)", done.stderr).group(1))  # type: ignore[union-attr]
     if Path(answer["engine"]) != tree / "engine":
         sys.exit(f"the child imported the engine from {answer['engine']}, not from {tree}")
+    measuring.warn_busy(f"the child {' '.join(args)} in {tree}", answer.get("busy", []))
     return answer
 
 
@@ -234,6 +246,7 @@ def main(argv: list[str]) -> int:
         return child_judge(args.child_judge, args.whole, args.audit)
     if args.child_ordinary is not None:
         return child_ordinary(args.child_ordinary, args.work)
+    measuring.setup(pin=False)  # the children inherit the conditions and pin themselves
     sizes = [int(s) for s in (args.sizes or ("1,10" if args.quick else "1,10,100")).split(",") if int(s) > 0]
     kinds = [k for k in args.kinds.split(",") if k]
     with tempfile.TemporaryDirectory(prefix="knock-bench-reader-") as tmp:
@@ -276,9 +289,13 @@ def rate(figures: dict[str, Any] | None) -> str:
 
 
 def report(rows: list[Any], ordinary: list[Any], counted: dict[str, Any], base: str | None, reader: str) -> None:
-    print(f"Knock's readers on long legal logs ({reader} on a file stream, a fresh process each; CPU "
-          f"time; peak RSS growth over the idle interpreter with the modules imported); Python "
-          f"{sys.version.split()[0]}, {os.cpu_count()} cores")  # fmt: skip
+    print(f"Knock's readers on long legal logs ({reader} on a file stream, a fresh process each; peak RSS growth "
+          "over the idle interpreter with the modules imported)")  # fmt: skip
+    children = [r[4] for r in rows] + [m for m, _ in ordinary]
+    busy = sum(len(c.get("busy", [])) for c in children)
+    pinned = children[0]["pinning"] if children else "the children pinned to one core"
+    print(measuring.header(processes=f"{len(children)} timed children of this tree, {pinned}, "
+                           f"{busy} busy extra threads"))  # fmt: skip
     if rows:
         head = f"{'log':<8} {'size':>5} {'read':<5} {'MB':>6} {'records':>10} {'verdict':<8}"
         head += f" {'records/s':>11} {'peak MB':>8}"

@@ -31,6 +31,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+import measuring
+
 from knock.web.client import ServerProcess, http, play_async
 from replay.replayer import Replayer
 from replay.verdict import judge
@@ -227,6 +229,7 @@ def actions_of(data: bytes) -> dict[int, tuple[int, str]]:
 
 
 def main() -> int:
+    measuring.setup(pin=False)  # one BLAS thread here and in the server; both share the cores, as in use
     gc.set_threshold(20_000, 20, 20)  # the client's collector, like the server's, rarely in the way
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("mode", choices=["open", "closed", "kill", "all"])
@@ -235,6 +238,10 @@ def main() -> int:
     parser.add_argument("--quick", action="store_true", help="smaller and shorter runs")
     args = parser.parse_args()
     scale = 0.25 if args.quick else 1.0
+    print(measuring.header(clock_name="wall time (time.monotonic()): each action from its sending to its "
+                           "acknowledgement, and the runs' lengths", processes="this load client and the server "
+                           "(knock serve), neither pinned: they share the machine's cores"), flush=True)  # fmt: skip
+    watch = measuring.Threads()
     code = 0
     if args.mode in ("open", "all"):
         open_loop(args.tables or int(200 * scale), args.seconds or 60 * scale)
@@ -243,7 +250,9 @@ def main() -> int:
     if args.mode in ("kill", "all"):
         code = kill_test(args.tables or int(50 * scale), args.seconds or 10 * scale)
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "
-          f"python {sys.version.split()[0]}; the figures are one run each (its median and p99)")  # fmt: skip
+          f"python {sys.version.split()[0]}; the figures are one run each (its median and p99); the client's "
+          f"threads: {len(measuring.thread_cpu())}, {len(watch.busy())} busy besides its event loop "
+          "(asyncio.to_thread's, ended by now; the figures are wall time)")  # fmt: skip
     return code
 
 
