@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
 import re
 import shutil
 import signal
@@ -308,16 +309,23 @@ def test_a_billion_games_run_in_bounded_memory_until_stopped(tmp_path: Path) -> 
     exe = shutil.which("knock", path=str(Path(sys.executable).parent))
     assert exe
     command = [exe, "simulate", "--games", "1000000000", "-q"]
-    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    run = subprocess.Popen(
+        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path, start_new_session=True
+    )
     samples: list[tuple[float, int]] = []
-    started = time.monotonic()
-    while (now := time.monotonic() - started) < WATCH:
-        assert run.poll() is None, run.communicate()
-        if now > 2:  # the workers are up
-            samples.append((now, tree_rss(run.pid)))
-        time.sleep(0.25)
-    run.send_signal(signal.SIGINT)
-    out, err = run.communicate(timeout=60)
+    try:
+        started = time.monotonic()
+        while (now := time.monotonic() - started) < WATCH:
+            assert run.poll() is None, run.communicate()
+            if now > 2:  # the workers are up
+                samples.append((now, tree_rss(run.pid)))
+            time.sleep(0.25)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=60)
+    finally:  # a failing run leaves no simulation behind (the command and its workers are one session)
+        if run.poll() is None:
+            os.killpg(run.pid, signal.SIGKILL)
+            run.communicate()
     peak = max(rss for _, rss in samples)
     third = len(samples) // 3
     early = max(rss for _, rss in samples[:third])
