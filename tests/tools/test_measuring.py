@@ -56,7 +56,10 @@ def test_a_busy_thread_that_has_ended_is_still_counted() -> None:
     busy.start()
     busy.join()
     named = watch.busy()
-    assert [b.tid for b in named] == [0] and named[0].seconds >= 9 * measuring.BUSY_SECONDS, named
+    # The kernel may still list the thread for an instant after ``join`` returns (its task not yet reaped):
+    # then it is named by its own id; once gone, its time is the one "ended meanwhile" entry.
+    assert [b.tid for b in named] in ([0], [busy.native_id]), named
+    assert named[0].seconds >= 9 * measuring.BUSY_SECONDS, named
 
 
 def test_the_measuring_thread_itself_is_never_named() -> None:
