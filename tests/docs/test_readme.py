@@ -1,5 +1,6 @@
-"""Every snippet of README.md runs as written: each ```python block in a fresh interpreter, each ```sh block line
-by line in bash, in a scratch folder that sees the repository's ``.venv``, ``tests`` and ``tools``.
+"""Every snippet of README.md and of the guides under docs/ runs as written: each ```python block in a fresh
+interpreter, each ```sh block line by line in bash, in a scratch folder (one a page) that sees the repository's
+``.venv``, ``tests``, ``tools`` and ``spec``.
 
 A snippet is run unless the line before its fence is a marker, an HTML comment the rendered page does not show:
 
@@ -7,6 +8,8 @@ A snippet is run unless the line before its fence is a marker, an HTML comment t
   very suite).
 - ``<!-- test: replace "OLD" "NEW" -->`` — run with OLD replaced by NEW first (smaller sizes: ``--games 1000``
   played as ``--games 16``); each replacement must match.
+- ``<!-- example: NAME -->`` — a training loop that ``tests/envs/test_examples.py`` runs and checks (not run
+  here too).
 
 Shell blocks run in the order of the page in one folder, so a later command reads what an earlier one wrote
 (``knock demo`` writes ``out/demo-7.knock``, which ``knock redact`` reads). A command must exit 0.
@@ -26,25 +29,29 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 README = ROOT / "README.md"
+PAGES = [README, *sorted((ROOT / "docs").glob("*.md"))]
 PYTHON, SHELL = ("python", "py"), ("sh", "bash", "shell")
 FENCE = re.compile(r"^```(\w*)\n(.*?)^```\s*$", re.DOTALL | re.MULTILINE)
-MARKER = re.compile(r"<!--\s*test:\s*(.*?)\s*-->\s*$")
+MARKER = re.compile(r"<!--\s*(?:test:\s*(.*?)|(example:\s*\w+))\s*-->\s*$")
 
 
 @dataclass(frozen=True)
 class Snippet:
     language: str
     code: str
-    line: int  #: the fence's line in README.md
+    line: int  #: the fence's line in its page
     marker: str  #: the marker before it ("" for none)
+    page: str = "README.md"  #: the page, relative to the repository
 
     @property
     def id(self) -> str:
-        return f"{self.language}-line-{self.line}"
+        return f"{self.page}-{self.language}-line-{self.line}"
 
     @property
     def skip(self) -> str | None:
         """The stated reason not to run it, or None."""
+        if self.marker.startswith("example:"):
+            return "a training loop tests/envs/test_examples.py runs and checks"
         m = re.fullmatch(r"skip:\s*(.*)", self.marker)
         return m.group(1) if m else None
 
@@ -52,12 +59,12 @@ class Snippet:
         """The code with the marker's replacements made (each must match)."""
         code = self.code
         for old, new in re.findall(r'replace\s+"([^"]*)"\s+"([^"]*)"', self.marker):
-            assert old in code, f"README line {self.line}: the replacement {old!r} matches nothing"
+            assert old in code, f"{self.page} line {self.line}: the replacement {old!r} matches nothing"
             code = code.replace(old, new)
         return code
 
 
-def snippets(text: str) -> list[Snippet]:
+def snippets(text: str, page: str = "README.md") -> list[Snippet]:
     out = []
     for m in FENCE.finditer(text):
         language = m.group(1).lower()
@@ -66,20 +73,24 @@ def snippets(text: str) -> list[Snippet]:
         line = text.count("\n", 0, m.start()) + 1
         before = text[: m.start()].rstrip("\n").rsplit("\n", 1)[-1]
         marker = MARKER.search(before)
-        out.append(Snippet(language, m.group(2), line, marker.group(1) if marker else ""))
+        out.append(Snippet(language, m.group(2), line, (marker.group(1) or marker.group(2)) if marker else "", page))
     return out
 
 
-SNIPPETS = snippets(README.read_text(encoding="utf-8"))
+SNIPPETS = [s for page in PAGES for s in snippets(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))]
+FOLDERS: dict[str, Path] = {}
 
 
-@pytest.fixture(scope="module")
-def scratch(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """One folder for every snippet: the repository's .venv, tests and tools linked in, nothing else."""
-    folder = tmp_path_factory.mktemp("readme")
-    for name in (".venv", "tests", "tools", "spec"):
-        (folder / name).symlink_to(ROOT / name)
-    return folder
+@pytest.fixture
+def scratch(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One folder for the snippets of a page: the repository's .venv, tests, tools and spec linked in, nothing
+    else (a later block of the page reads what an earlier one wrote, when both run in this process)."""
+    page = request.node.callspec.params["snippet"].page
+    if page not in FOLDERS:
+        folder = FOLDERS[page] = tmp_path_factory.mktemp(Path(page).stem)
+        for name in (".venv", "tests", "tools", "spec"):
+            (folder / name).symlink_to(ROOT / name)
+    return FOLDERS[page]
 
 
 def env() -> dict[str, str]:
@@ -89,10 +100,12 @@ def env() -> dict[str, str]:
 
 
 def test_the_readme_has_runnable_snippets_and_every_skip_says_why() -> None:
-    assert any(s.language in PYTHON and not s.skip for s in SNIPPETS)
-    assert any(s.language in SHELL and not s.skip for s in SNIPPETS)
+    readme = [s for s in SNIPPETS if s.page == "README.md"]
+    assert any(s.language in PYTHON and not s.skip for s in readme)
+    assert any(s.language in SHELL and not s.skip for s in readme)
+    assert {s.page for s in SNIPPETS} >= {"README.md", "docs/embedding.md", "docs/logs.md", "docs/cluster.md"}
     for s in SNIPPETS:
-        assert s.skip is None or s.skip.strip(), f"README line {s.line}: a skip marker without a reason"
+        assert s.skip is None or s.skip.strip(), f"{s.page} line {s.line}: a skip marker without a reason"
         assert not s.marker or s.skip is not None or s.marker.startswith("replace"), f"unknown marker {s.marker!r}"
 
 
@@ -100,7 +113,7 @@ def test_the_readme_has_runnable_snippets_and_every_skip_says_why() -> None:
 def test_a_python_snippet_runs(snippet: Snippet, scratch: Path) -> None:
     done = subprocess.run([sys.executable, "-c", snippet.runnable()], cwd=scratch, env=env(), capture_output=True,
                           text=True, timeout=300)  # fmt: skip
-    assert done.returncode == 0, f"README line {snippet.line}:\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, f"{snippet.page} line {snippet.line}:\n{done.stderr[-3000:]}"
 
 
 def shell_commands(code: str) -> list[str]:
@@ -119,7 +132,8 @@ def test_a_shell_snippet_runs(snippet: Snippet, scratch: Path) -> None:
     for command in shell_commands(snippet.runnable()):
         done = subprocess.run(["bash", "-c", command], cwd=scratch, env=env(), capture_output=True, text=True,
                               stdin=subprocess.DEVNULL, timeout=300)  # fmt: skip
-        assert done.returncode == 0, f"README line {snippet.line}: {command}\n{(done.stdout + done.stderr)[-3000:]}"
+        said = (done.stdout + done.stderr)[-3000:]
+        assert done.returncode == 0, f"{snippet.page} line {snippet.line}: {command}\n{said}"
         assert "Traceback" not in done.stderr, command
 
 

@@ -1,4 +1,4 @@
-"""The training loops of docs/environments.md and README.md run as written (ENV-1, ENV-9, ENV-12)."""
+"""The training loops of docs/environments.md, in depth and at a glance, run as written (ENV-1, ENV-9, ENV-12)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,8 @@ from replay.log import LogTruncated
 from replay.replayer import iter_states
 
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "environments.md").read_text(encoding="utf-8")
-CODE = re.findall(r"```python\n(.*?)```", DOC, re.DOTALL)
+GLANCE, DEPTH = DOC.split("\n## In depth\n")
+CODE = re.findall(r"```python\n(.*?)```", DEPTH, re.DOTALL)
 BLOCKS = dict(zip(("gymnasium", "pettingzoo", "openspiel"), CODE, strict=True))
 
 
@@ -41,31 +42,30 @@ def test_the_openspiel_loop_learns_q_values() -> None:
     assert isinstance(agents, list) and all(agent._q_values for agent in agents)
 
 
-# --- the README's ten-line loops, found by their markers ----------------------------------------------------
+# --- the ten-line loops at a glance, found by their markers -------------------------------------------------
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
-README_BLOCKS = dict(re.findall(r"<!-- example: (\w+) -->\n```python\n(.*?)```", README, re.DOTALL))
+GLANCE_BLOCKS = dict(re.findall(r"<!-- example: (\w+) -->\n```python\n(.*?)```", GLANCE, re.DOTALL))
 
 
-def run_readme(name: str) -> dict[str, object]:
+def run_glance(name: str) -> dict[str, object]:
     namespace: dict[str, object] = {}
-    exec(compile(README_BLOCKS[name], f"README.md ({name})", "exec"), namespace)
+    exec(compile(GLANCE_BLOCKS[name], f"docs/environments.md, at a glance ({name})", "exec"), namespace)
     return namespace
 
 
-def test_the_readme_has_a_loop_per_framework() -> None:
-    assert sorted(README_BLOCKS) == ["gymnasium", "openspiel", "pettingzoo"]
+def test_at_a_glance_the_has_a_loop_per_framework() -> None:
+    assert sorted(GLANCE_BLOCKS) == ["gymnasium", "openspiel", "pettingzoo"]
 
 
 @pytest.mark.rule("ENV-9", "ENV-4")
-def test_the_readme_gymnasium_loop_trains() -> None:
-    weights = run_readme("gymnasium")["W"]
+def test_at_a_glance_the_gymnasium_loop_trains() -> None:
+    weights = run_glance("gymnasium")["W"]
     assert isinstance(weights, np.ndarray) and np.abs(weights).sum() > 0  # rewards reached the policy
 
 
 @pytest.mark.rule("ENV-1", "ENV-4", "ENV-8")
-def test_the_readme_pettingzoo_loop_plays_every_seat_and_logs() -> None:
-    ns = run_readme("pettingzoo")
+def test_at_a_glance_the_pettingzoo_loop_plays_every_seat_and_logs() -> None:
+    ns = run_glance("pettingzoo")
     grads = ns["grads"]
     assert isinstance(grads, dict) and sorted(grads) == ["player_0", "player_1"]
     assert all(np.abs(g).sum() > 0 for g in grads.values())  # every seat chose with the policy
@@ -78,6 +78,6 @@ def test_the_readme_pettingzoo_loop_plays_every_seat_and_logs() -> None:
 
 
 @pytest.mark.rule("ENV-12")
-def test_the_readme_openspiel_loop_learns_q_values() -> None:
-    agents = run_readme("openspiel")["agents"]
+def test_at_a_glance_the_openspiel_loop_learns_q_values() -> None:
+    agents = run_glance("openspiel")["agents"]
     assert isinstance(agents, list) and all(agent._q_values for agent in agents)

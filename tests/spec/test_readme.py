@@ -1,4 +1,5 @@
-"""Every module and name the README cites resolves (its snippets are run by ``tests/docs/test_readme.py``)."""
+"""Every module and name the README and docs/*.md cite resolves (their snippets are run by
+``tests/docs/test_readme.py``)."""
 
 from __future__ import annotations
 
@@ -6,8 +7,9 @@ import importlib
 import re
 from pathlib import Path
 
-README = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
 ROOT = Path(__file__).resolve().parents[2]
+#: README and the guides under docs/, as one text: what they cite must resolve.
+README = "\n".join(p.read_text(encoding="utf-8") for p in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))])
 DOTTED = re.compile(r"\b(?:engine|replay|knock|tests)(?:\.[A-Za-z_]\w*)+")
 
 
