@@ -1,6 +1,8 @@
-"""One hand of two-player Gin (standard or Oklahoma): the model driven through the shared state machine.
+"""One hand of Gin between two seats — standard, Oklahoma, or a three-handed hand (the box against the captain,
+the sitter advising): the model driven through the shared state machine.
 
-Seats are 0 and 1; ``dealer`` is one of them and the other is the non-dealer. Every action goes through
+``seats`` are the two seats dealt in (0 and 1, or any two of 0–2 in three-handed play); ``dealer`` is one of them
+and the other is the non-dealer. Every action goes through
 ``check`` (one validation path: the rules kernel, ``engine.kernel``, decides on the hand's facts, and ``check``
 computes the events without touching state), then the machine
 fires the action's trigger: its guards pick the row, the events are committed, and entering ``score`` or
@@ -12,7 +14,7 @@ A rejected action raises ``IllegalAction`` and leaves the hand exactly as it was
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import assert_never
+from typing import TYPE_CHECKING, assert_never
 
 from engine import describe, fsm, kernel, legal
 from engine.actions import (
@@ -56,8 +58,10 @@ from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
 from engine.showdown import best_defence
-from engine.visibility import Observation as Observation  # re-exported: its home was here
 from engine.visibility import observe_hand
+
+if TYPE_CHECKING:
+    from engine.visibility import Observation
 
 HAND_SIZE = 10  #: the standard hand; a rule set's ``hand_size`` may reduce it (RULES-3)
 
@@ -550,3 +554,17 @@ class Hand:
 
 #: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).
 _STEP_EVENTS: dict[str, Callable[[Hand], list[Event]]] = {"score": Hand._scored, "end_dead": Hand._died}
+
+
+def __getattr__(name: str) -> object:
+    """``engine.hand.Observation`` moved to ``engine.visibility``: importable here for one more release, with a
+    warning."""
+    if name == "Observation":
+        import warnings
+
+        message = "engine.hand.Observation is now engine.visibility.Observation"
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        from engine.visibility import Observation
+
+        return Observation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
-from typing import Protocol, cast
+from typing import TYPE_CHECKING, Protocol, cast
 
 from engine import describe, fsm, kernel
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
@@ -28,8 +28,10 @@ from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.standings import Standings, Tally
-from engine.visibility import MatchObservation as MatchObservation  # re-exported: its home was here
 from engine.visibility import observe_match
+
+if TYPE_CHECKING:
+    from engine.visibility import MatchObservation
 
 
 class Chance(Protocol):
@@ -463,3 +465,17 @@ def next_roles(
 
 def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
+
+
+def __getattr__(name: str) -> object:
+    """``engine.match.MatchObservation`` moved to ``engine.visibility``: importable here for one more release, with a
+    warning."""
+    if name == "MatchObservation":
+        import warnings
+
+        message = "engine.match.MatchObservation is now engine.visibility.MatchObservation"
+        warnings.warn(message, DeprecationWarning, stacklevel=2)
+        from engine.visibility import MatchObservation
+
+        return MatchObservation
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

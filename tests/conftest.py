@@ -1,4 +1,5 @@
-"""Shared pytest configuration: Hypothesis profiles and the ``rule`` marker check."""
+"""Shared pytest configuration: the Hypothesis profiles (``ci`` under CI, else ``dev``). The ``rule`` marker is
+declared in pyproject.toml and its ids checked by ``tests/spec/test_rule_ids.py``."""
 
 from __future__ import annotations
 

@@ -32,7 +32,7 @@ from typing import Any
 import measuring
 
 from engine.rules import RuleSet
-from knock import audit
+from knock import bulk_verify as audit
 from knock import simulate as sim
 from knock.cluster.runner import Runner
 from knock.cluster.storage import find_logs

@@ -1,10 +1,10 @@
 """The ``knock`` command.
 
-Subcommands: demo, play, simulate (``knock.cli.games``); verify, export, show, redact (``knock.cli.logs``);
-spec, rules and conform (``knock.cli.spec``). Each has ``-h``/``--help`` with an example; every error is one
-line on stderr with a non-zero exit status (2 for a usage error), never a traceback; ``knock`` alone prints the
-help and exits 0; a closed pipe ends a command quietly with the status of what it had judged.
-"""
+Subcommands: demo, play, simulate (``knock.cli.games``); verify, export, show, redact (``knock.cli.logs``); spec,
+rules and conform (``knock.cli.spec``); serve and engine (``knock.cli.serve``); view (``knock.cli.view``). Each has
+``-h``/``--help`` with an example; every error is one line on stderr with a non-zero exit status (2 for a usage
+error), never a traceback; ``knock`` alone prints the help and exits 0; a closed pipe ends a command quietly with
+the status of what it had judged."""
 
 from __future__ import annotations
 

@@ -15,7 +15,7 @@ from rich.markup import escape
 from engine.events import HandDead, HandEnded, HandScored
 from engine.scoring import ResultKind
 from engine.visibility import SeatLens
-from knock import audit as audit_mod
+from knock import bulk_verify as audit_mod
 from knock.cli import stepper
 from knock.cli.common import (
     CLUSTER,

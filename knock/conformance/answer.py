@@ -17,8 +17,8 @@ from engine.fsm import ExecutorName
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.conformance.aliases import resolve
 from knock.conformance.cases import CANONICAL, Case, CaseError, CaseHand
-from knock.conformance.notation import resolve
 from replay.log import LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer

@@ -20,7 +20,7 @@ from engine.errors import KnockError, NotationError
 from engine.events import CutDrawn
 from engine.match import Match
 from engine.rules import RuleSet
-from knock.conformance.notation import canonical_options
+from knock.conformance.aliases import canonical_options
 
 #: Every card in canonical order (clubs, diamonds, hearts, spades; ace to king in each): the filler of a stock.
 CANONICAL: tuple[Card, ...] = tuple(Card.from_index(i) for i in range(52))

@@ -14,9 +14,9 @@ from engine.cards import Card
 from engine.errors import InvalidDeal, InvalidRules, RuleViolation
 from engine.fsm import ExecutorName
 from engine.match import Match
+from knock.conformance.aliases import resolve
 from knock.conformance.answer import deal, parse_action
 from knock.conformance.cases import CANONICAL, Case, CaseHand
-from knock.conformance.notation import resolve
 from knock.conformance.tamper import tamper_log
 from replay.codec import (
     T_ADVICE,

@@ -37,10 +37,8 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import Phase
-from engine.hand import Observation
-from engine.match import MatchObservation
 from engine.melds import value
-from engine.visibility import HiddenDraw, HiddenKnock, Seen
+from engine.visibility import HiddenDraw, HiddenKnock, MatchObservation, Observation, Seen
 from knock.envs import tables as T
 
 Vector = npt.NDArray[np.float32]

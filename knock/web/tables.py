@@ -1,13 +1,12 @@
 """A table: one game, its seats, its log as it is written, and what each seat is sent. Rules: PROTO-2, PROTO-5,
 PROTO-7, PROTO-8, PROTO-10, PROTO-14.
 
-A ``Table`` knows nothing of sockets, processes or databases: ``knock serve`` (``knock.web.server``) and
-``knock engine`` (``knock.web.engine_io``) both drive it. ``act`` is the one way an action reaches the game: it
-checks the record number the action expects, reads the action in the seat's name, applies it through the
-engine's one validation path and returns the log's new bytes for the caller to store before it acknowledges.
-``advance`` then shows every seat (and the spectators) what happened, through each one's ``SeatLens``, and
-``frames`` writes a seat's messages: its view, the results of hands that ended, the game's result.
-"""
+A ``Table`` knows nothing of sockets, processes or databases: ``knock serve`` (``knock.web.app``, through
+``knock.web.hub``) and ``knock engine`` (``knock.web.engine_io``) both drive it. ``act`` is the one way an action
+reaches the game: it checks the record number the action expects, reads the action in the seat's name, applies it
+through the engine's one validation path and returns the log's new bytes for the caller to store before it
+acknowledges. ``advance`` then shows every seat (and the spectators) what happened, through each one's ``SeatLens``,
+and ``frames`` writes a seat's messages: its view, the results of hands that ended, the game's result."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""``knock verify``'s engine (knock.audit): one verdict per file whatever happens to the others (LOG-13)."""
+"""``knock verify``'s engine (knock.bulk_verify): one verdict per file whatever happens to the others (LOG-13)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from knock import audit
+from knock import bulk_verify as audit
 from knock.cluster.runner import Runner
 from replay.verdict import Verdict
 

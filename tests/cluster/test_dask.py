@@ -14,7 +14,8 @@ from pathlib import Path
 import pyarrow.dataset as ds
 import pytest
 
-from knock import audit, export
+from knock import bulk_verify as audit
+from knock import export
 from knock import simulate as sim
 from knock.cluster.runner import Runner
 from knock.cluster.storage import Store, find_logs

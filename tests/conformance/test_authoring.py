@@ -28,8 +28,8 @@ from knock.conformance import (
     rule_coverage,
     rule_ids,
 )
+from knock.conformance.aliases import OPTION_ALIASES, VERB_ALIASES, VERB_SPELLINGS, resolve
 from knock.conformance.answer import deal
-from knock.conformance.notation import OPTION_ALIASES, VERB_ALIASES, VERB_SPELLINGS, resolve
 from replay.codec import T_LAYOFF, unpacked
 
 ROOT = Path(__file__).resolve().parents[2]

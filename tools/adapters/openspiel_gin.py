@@ -59,8 +59,8 @@ from engine.cards import Card, Suit
 from engine.errors import KnockError
 from engine.melds import Meld, MeldKind
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
+from knock.conformance.aliases import VERB_SPELLINGS
 from knock.conformance.cases import Case, CaseHand, load_case
-from knock.conformance.notation import VERB_SPELLINGS
 from knock.peers.openspiel_map import (
     DRAW_STOCK,
     DRAW_UPCARD,

@@ -35,8 +35,8 @@ from engine.cards import Card
 from engine.errors import KnockError
 from engine.hand import knock_limit_for
 from engine.melds import deadwood
+from knock.conformance.aliases import VERB_SPELLINGS
 from knock.conformance.cases import Case, load_case
-from knock.conformance.notation import VERB_SPELLINGS
 
 PLAY_OPTIONS = {"big_gin_bonus", "wall_pickup_to_knock", "max_consecutive_discard_pickups", "deck_ranks",
                 "deck_suits", "hand_size", "players"}  # fmt: skip

@@ -1,0 +1,46 @@
+"""Renamed modules and moved names keep their old import path for one release, each with a DeprecationWarning
+naming the new home (the rename policy of CHANGELOG.md), and the new names are what the code imports."""
+
+from __future__ import annotations
+
+import importlib
+import subprocess
+import sys
+
+import pytest
+
+#: (old module, new module): a module renamed, its old name a warning alias for one release.
+RENAMED_MODULES = [("knock.audit", "knock.bulk_verify"), ("knock.conformance.notation", "knock.conformance.aliases")]
+#: (module, name, new home): a name that moved, importable from its old module with a warning.
+MOVED_NAMES = [("engine.hand", "Observation", "engine.visibility"),
+               ("engine.match", "MatchObservation", "engine.visibility")]  # fmt: skip
+
+
+@pytest.mark.parametrize(("old", "new"), RENAMED_MODULES)
+def test_a_renamed_module_warns_once_and_offers_the_same_names(old: str, new: str) -> None:
+    code = (f"import warnings; warnings.simplefilter('error')\ntry:\n    import {old}\n"
+            "except DeprecationWarning as w:\n    print(w)\nelse:\n    raise SystemExit('no warning')")  # fmt: skip
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert f"{old} is now {new}" in done.stdout
+    with pytest.warns(DeprecationWarning):
+        sys.modules.pop(old, None)
+        old_module = importlib.import_module(old)
+    new_module = importlib.import_module(new)
+    assert new_module.__all__ and all(getattr(old_module, n) is getattr(new_module, n) for n in new_module.__all__)
+
+
+@pytest.mark.parametrize(("module", "name", "home"), MOVED_NAMES)
+def test_a_moved_name_warns_and_is_the_same_object(module: str, name: str, home: str) -> None:
+    with pytest.warns(DeprecationWarning, match=f"{module}.{name} is now {home}.{name}"):
+        found = getattr(importlib.import_module(module), name)
+    assert found is getattr(importlib.import_module(home), name)
+    assert not hasattr(importlib.import_module(module), "NoSuchName")
+
+
+def test_knocks_face_names_its_parts_and_a_star_import_loads_none() -> None:
+    import knock
+
+    assert all(getattr(knock, part).__name__ == f"knock.{part}" for part in knock.PARTS)
+    code = "import sys; from knock import *; print(sorted(m for m in sys.modules if m.startswith('knock.')))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == "[]"
