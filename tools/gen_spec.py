@@ -24,7 +24,7 @@ from engine import fsm
 from engine.cards import DECK, Card, cards
 from engine.match import Match
 from engine.rules import DECK_DEFAULTS, LATER_DEFAULTS, PRESETS, RuleSet
-from knock.envs import tables as env_tables
+from knock.envs import spaces as env_tables
 from replay.codec import pack, unpacked
 from replay.log import write_log
 

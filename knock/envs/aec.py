@@ -12,8 +12,8 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from knock.envs import tables as T
-from knock.envs.table import Table, seat_names, split_options
+from knock.envs import spaces as T
+from knock.envs.episode import Episode, seat_names, split_options
 
 ObsDict = dict[str, Any]  #: {"observation": float32 vector, "action_mask": int8 vector}
 
@@ -29,7 +29,7 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.render_mode: str | None = env_opts.get("render_mode")
         if self.render_mode not in (None, "ansi"):
             raise ValueError(f"ENV-8: render_mode must be None or 'ansi', got {self.render_mode!r}")
-        self.table = Table(
+        self.episode = Episode(
             rules,
             episode=env_opts.get("episode", "hand"),
             showdown=env_opts.get("showdown", "auto"),
@@ -47,6 +47,14 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.action_spaces = {a: spaces.Discrete(T.ACTIONS) for a in self.possible_agents}
         self.agents: list[str] = []
 
+    @property
+    def table(self) -> Episode:
+        """The old name of ``episode``, for one more release (with a DeprecationWarning)."""
+        import warnings
+
+        warnings.warn("env.table is now env.episode", DeprecationWarning, stacklevel=2)
+        return self.episode
+
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 
@@ -55,7 +63,7 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new episode; the same seed gives the same episode, and the same sequence after it. Rule: ENV-7."""
-        self.table.reset(seed)
+        self.episode.reset(seed)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
@@ -65,7 +73,7 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self._select()
 
     def _select(self) -> None:
-        seat = self.table.seat_to_act()
+        seat = self.episode.seat_to_act()
         if seat is None:
             self.terminations = dict.fromkeys(self.agents, True)
             self.agent_selection = self.agents[0]
@@ -74,7 +82,7 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def observe(self, agent: str) -> ObsDict:
         seat = self._seat[agent]
-        return {"observation": self.table.observe(seat), "action_mask": self.table.mask(seat)}
+        return {"observation": self.episode.observe(seat), "action_mask": self.episode.mask(seat)}
 
     def step(self, action: int | None) -> None:
         """Play ``action`` for the selected agent. Rules: ENV-2, ENV-4.
@@ -88,7 +96,7 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             return
         if action is None:
             raise ValueError("ENV-2: only a finished agent may step with None")
-        rewards = self.table.step(int(action))  # raises on an illegal id, before anything changes
+        rewards = self.episode.step(int(action))  # raises on an illegal id, before anything changes
         self._cumulative_rewards[agent] = 0.0
         for a in self.agents:
             self.rewards[a] = rewards[self._seat[a]]
@@ -99,11 +107,11 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         """The table as text (``render_mode="ansi"``). Rule: ENV-8."""
         if self.render_mode is None:
             return None
-        return self.table.render()
+        return self.episode.render()
 
     def knock_log(self) -> bytes:
         """The episode's Knock log (replay.log format). Rule: ENV-8."""
-        return self.table.log()
+        return self.episode.log()
 
     def close(self) -> None:
         pass

@@ -39,7 +39,7 @@ from engine.events import (
 from engine.fsm import Phase
 from engine.melds import value
 from engine.visibility import HiddenDraw, HiddenKnock, MatchObservation, Observation, Seen
-from knock.envs import tables as T
+from knock.envs import spaces as T
 
 Vector = npt.NDArray[np.float32]
 Mask = npt.NDArray[np.int8]

@@ -24,9 +24,9 @@ from engine.bots import Bot, make_bot
 from engine.errors import IllegalAction
 from engine.fsm import Phase
 from knock.envs import encoding
-from knock.envs import tables as T
+from knock.envs import spaces as T
 from knock.envs.aec import ObsDict
-from knock.envs.table import Table, max_hand_points, split_options
+from knock.envs.episode import Episode, max_hand_points, split_options
 
 GYM_IDS = {
     "knock/Gin-v0": "standard",
@@ -61,7 +61,7 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         self.render_mode: str | None = env_opts.get("render_mode")
         if self.render_mode not in (None, "ansi"):
             raise ValueError(f"ENV-8: render_mode must be None or 'ansi', got {self.render_mode!r}")
-        self.table = Table(
+        self.episode = Episode(
             rules,
             episode=env_opts.get("episode", "hand"),
             showdown=env_opts.get("showdown", "auto"),
@@ -80,6 +80,14 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         )
         self.action_space: spaces.Space[np.int64] = spaces.Discrete(T.ACTIONS)
 
+    @property
+    def table(self) -> Episode:
+        """The old name of ``episode``, for one more release (with a DeprecationWarning)."""
+        import warnings
+
+        warnings.warn("env.table is now env.episode", DeprecationWarning, stacklevel=2)
+        return self.episode
+
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:
@@ -88,7 +96,7 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         one-hand episode. ``info["redeals"]`` counts the deals passed over. Rules: ENV-7, ENV-13, ENV-14.
         """
         super().reset(seed=seed)
-        table = self.table
+        table = self.episode
         table.deal(int(self.np_random.integers(2**63)))
         self.bot = make_bot(self.opponent, int(self.np_random.integers(2**31)))  # a random bot is seeded too
         redeals = 0
@@ -100,7 +108,7 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
 
     def _learner_plays(self) -> bool:
         """Play the bots' moves up to the learner's first decision of a fresh deal; whether he has one."""
-        table, m = self.table, self.table.game
+        table, m = self.episode, self.episode.game
         if not table.whole_game and not table.advice and self.seat == m.sitter:
             return False  # ENV-14: he sits out the episode's only hand
         self._bots_play()
@@ -113,23 +121,23 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         can give (``-max_hand_points``, -1 when normalised); ``info["illegal"]`` names the rule. Rule: ENV-10.
         """
         try:
-            reward = self.table.step(int(action))[self.seat]
+            reward = self.episode.step(int(action))[self.seat]
         except IllegalAction as err:
-            worst = -max_hand_points(self.table.rules) / self.table.unit
+            worst = -max_hand_points(self.episode.rules) / self.episode.unit
             return self._obs(), worst, True, False, {"illegal": str(err)}
         reward += self._bots_play()
-        return self._obs(), reward, self.table.over, False, {}
+        return self._obs(), reward, self.episode.over, False, {}
 
     def action_masks(self) -> encoding.Mask:
         """The learner's action mask (the convention of sb3-contrib's MaskablePPO)."""
-        return self.table.mask(self.seat)
+        return self.episode.mask(self.seat)
 
     def _obs(self) -> ObsDict:
-        return {"observation": self.table.observe(self.seat), "action_mask": self.table.mask(self.seat)}
+        return {"observation": self.episode.observe(self.seat), "action_mask": self.episode.mask(self.seat)}
 
     def _bots_play(self) -> float:
         """The other seats' moves up to the learner's next decision; the learner's reward meanwhile."""
-        table, m = self.table, self.table.game
+        table, m = self.episode, self.episode.game
         reward = 0.0
         while (seat := table.seat_to_act()) is not None and seat != self.seat:
             if seat == m.sitter:
@@ -146,11 +154,11 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``). Rule: ENV-8."""
-        return None if self.render_mode is None else self.table.render()
+        return None if self.render_mode is None else self.episode.render()
 
     def knock_log(self) -> bytes:
         """The episode's Knock log (replay.log format). Rule: ENV-8."""
-        return self.table.log()
+        return self.episode.log()
 
 
 def register() -> None:

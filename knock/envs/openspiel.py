@@ -34,8 +34,8 @@ from engine.hand import Hand
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen
 from knock.envs import encoding
-from knock.envs import tables as T
-from knock.envs.table import max_hand_points
+from knock.envs import spaces as T
+from knock.envs.episode import max_hand_points
 
 PICKUP_CAP = 10  #: the pickup cap (DEAD-3) the game sets when the options leave it open
 _SHOWDOWN = (Phase.KNOCK, Phase.LAYOFF)

@@ -9,8 +9,8 @@ import numpy as np
 
 from engine.match import Match
 from engine.rules import RuleSet
-from knock.envs import tables as T
-from knock.envs.table import Table
+from knock.envs import spaces as T
+from knock.envs.episode import Episode
 from tests.engine.match_support import deck
 
 
@@ -40,10 +40,10 @@ def random_episode(env: Any, seed: int, rng_seed: int = 0, *, eager: bool = Fals
 
 def scripted_table(
     non_dealer: str, dealer: str, upcard: str, stock: str = "", *, rules: RuleSet | None = None, **opts: Any
-) -> Table:
+) -> Episode:
     """A one-hand table whose first deal is prearranged: p0 deals (the draw gives him the king)."""
     rules = rules or RuleSet()
-    table = Table(rules, **opts)
+    table = Episode(rules, **opts)
     table.match = Match.scripted(
         rules, cuts=[cards_of("Ks 2c")], decks=[deck(non_dealer, dealer, upcard, stock)], executor="compiled"
     )

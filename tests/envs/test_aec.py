@@ -15,8 +15,8 @@ from engine.fsm import Phase
 from engine.match import Match
 from engine.rules import RuleSet
 from knock.envs import KnockAEC, aec_env
-from knock.envs import tables as T
-from knock.envs.table import Table, max_hand_points
+from knock.envs import spaces as T
+from knock.envs.episode import Episode, max_hand_points
 from replay.audit import verify
 from replay.log import LogTruncated
 from replay.replayer import iter_states
@@ -52,15 +52,15 @@ def test_pettingzoo_api_test_passes(preset: str) -> None:
 def test_the_environments_play_with_the_compiled_executor() -> None:
     env = KnockAEC("three_handed")
     env.reset(seed=1)
-    m = env.table.game
+    m = env.episode.game
     assert m.executor.name == "compiled" and m.hand is not None and m.hand.executor.name == "compiled"
 
 
 @pytest.mark.rule("ENV-1", "RULES-2")
 def test_options_reach_the_rule_set_and_unknown_ones_are_refused() -> None:
     env = KnockAEC("oklahoma", gin_bonus=30, episode="game")
-    assert env.table.rules == RuleSet.preset("oklahoma", gin_bonus=30)
-    assert env.table.whole_game and env.possible_agents == ["player_0", "player_1"]
+    assert env.episode.rules == RuleSet.preset("oklahoma", gin_bonus=30)
+    assert env.episode.whole_game and env.possible_agents == ["player_0", "player_1"]
     assert KnockAEC("three_handed").possible_agents == ["player_0", "player_1", "player_2"]
     with pytest.raises(InvalidRules, match="RULES-2"):
         KnockAEC("standard", no_such_option=1)
@@ -89,7 +89,7 @@ def test_action_ids_name_the_engine_actions() -> None:
 def test_a_masked_out_action_is_refused_with_its_rule_and_changes_nothing() -> None:
     env = KnockAEC("standard")
     env.reset(seed=3)
-    before = env.table.game.hand
+    before = env.episode.game.hand
     assert before is not None
     key = before.state_key()
     obs = env.observe(env.agent_selection)
@@ -155,9 +155,9 @@ def test_a_sitter_sees_the_captains_view_or_only_the_public_part() -> None:
     for sees in (True, False):
         env = KnockAEC("three_handed", sitter_sees_captain_hand=sees)
         env.reset(seed=5)
-        m = env.table.game
+        m = env.episode.game
         assert m.sitter is not None
-        sitter, captain = env.table.observe(m.sitter), env.table.observe(m.captain)
+        sitter, captain = env.episode.observe(m.sitter), env.episode.observe(m.captain)
         o = T.OFFSET
         assert sitter[o["sitter"]] == 1 and captain[o["sitter"]] == 0
         assert np.array_equal(sitter[o["hand"] : o["hand"] + 52], captain[o["hand"] : o["hand"] + 52]) == sees
@@ -187,7 +187,7 @@ def test_episode_rewards_sum_to_the_hands_points(preset: str) -> None:
     totals: dict[str, float] = {}
     for agent, _, reward in trace:
         totals[agent] = totals.get(agent, 0.0) + reward
-    m = env.unwrapped.table.game
+    m = env.unwrapped.episode.game
     assert m.is_over and sum(totals.values()) == 0
     won = [0] * m.rules.players
     for r in m.results:
@@ -201,7 +201,7 @@ def test_episode_rewards_sum_to_the_hands_points(preset: str) -> None:
 def test_a_one_hand_episode_stops_at_the_hands_end() -> None:
     env = aec_env("standard")
     random_episode(env, seed=2)
-    m = env.unwrapped.table.game
+    m = env.unwrapped.episode.game
     assert m.number == 1 and len(m.results) == 1 and m.to_act is None and not m.is_over
 
 
@@ -270,7 +270,7 @@ def test_every_episode_has_its_knock_log() -> None:
     assert report.ok, report
     hand = aec_env("standard")
     random_episode(hand, seed=4)
-    played = hand.unwrapped.table.game
+    played = hand.unwrapped.episode.game
     last = None
     with pytest.raises(LogTruncated) as cut:  # a game stopped after its first hand: no trailer (LOG-7)
         for state in iter_states(hand.unwrapped.knock_log()):
@@ -286,7 +286,7 @@ def test_every_episode_has_its_knock_log() -> None:
 def test_the_sitter_advises_or_not_before_each_captain_decision() -> None:
     env = KnockAEC("three_handed")
     env.reset(seed=5)
-    m = env.table.game
+    m = env.episode.game
     assert m.sitter is not None and m.to_act == m.captain
     sitter = f"player_{m.sitter}"
     assert env.agent_selection == sitter
@@ -297,12 +297,12 @@ def test_the_sitter_advises_or_not_before_each_captain_decision() -> None:
     env.step(T.PASS)  # the captain decides otherwise
     assert env.agent_selection == f"player_{m.dealer}"
     trace = random_episode(env, seed=9)
-    assert all(r == 0 for agent, _, r in trace if agent == f"player_{env.table.game.sitter}")
+    assert all(r == 0 for agent, _, r in trace if agent == f"player_{env.episode.game.sitter}")
 
 
 def test_a_table_must_be_reset_first() -> None:
     with pytest.raises(AssertionError, match="reset"):
-        Table(RuleSet()).seat_to_act()
+        Episode(RuleSet()).seat_to_act()
 
 
 @pytest.mark.rule("ENV-11", "THREE-8")
@@ -314,7 +314,7 @@ def test_a_sitter_who_does_not_see_the_captains_cards_may_advise_only_what_they_
     for sees in (False, True):
         for stock in ("Jh Ks", "Ks Jh"):
             rules = RuleSet.preset("three_handed", big_gin_bonus=31, sitter_sees_captain_hand=sees)
-            table = Table(rules)
+            table = Episode(rules)
             table.start(Match.scripted(rules, cuts=[cards("Ks Qs 2c")], decks=[deck(captain, box, "Qd", stock)]))
             for action_id in (T.NO_ADVICE, T.PASS, T.PASS, T.NO_ADVICE, T.DRAW):  # both pass; the captain draws
                 table.step(action_id)

@@ -9,7 +9,7 @@ from gymnasium.utils.env_checker import check_env
 
 from engine.cards import Card
 from knock.envs import KnockGym, gym_env
-from knock.envs import tables as T
+from knock.envs import spaces as T
 from knock.envs.gym import GYM_IDS
 
 
@@ -46,8 +46,8 @@ def test_a_vector_of_four_steps_and_reproduces() -> None:
 def test_the_learner_plays_its_seat_and_the_bot_the_others() -> None:
     env = gym_env("three_handed", seat=2, opponent="greedy", max_consecutive_discard_pickups=3)
     obs, _ = env.reset(seed=4)
-    m = env.table.game
-    assert env.table.seat_to_act() == 2 and obs["observation"][T.OFFSET["to_act"]] == 1
+    m = env.episode.game
+    assert env.episode.seat_to_act() == 2 and obs["observation"][T.OFFSET["to_act"]] == 1
     rng = np.random.default_rng(1)
     done, reward = False, 0.0
     while not done:
@@ -82,7 +82,7 @@ def test_a_seeded_reset_reproduces_the_episode_against_a_random_bot() -> None:
 def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     env = gym_env("standard", normalise=True)
     env.reset(seed=2)
-    hand = env.table.game.hand
+    hand = env.episode.game.hand
     assert hand is not None
     key = hand.state_key()
     _, reward, terminated, _, info = env.step(T.DISCARD + Card.parse("Ac").index)

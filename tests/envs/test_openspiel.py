@@ -12,7 +12,7 @@ import knock.envs.openspiel as kos
 from engine.bots import HeuristicBot
 from engine.errors import InvalidRules
 from engine.rules import RuleSet
-from knock.envs import tables as T
+from knock.envs import spaces as T
 
 SMALL = {"deck_ranks": 6, "deck_suits": 3, "hand_size": 4}
 

@@ -9,8 +9,8 @@ import pytest
 
 from engine.bots import make_bot
 from knock.envs import KnockAEC, KnockGym, gym_env
-from knock.envs import tables as T
-from knock.envs.table import Table
+from knock.envs import spaces as T
+from knock.envs.episode import Episode
 
 RESETS = 10_000
 PRESETS = ("standard", "oklahoma", "three_handed")
@@ -21,7 +21,7 @@ SCANS = [(p, o, "advise") for p in PRESETS for o in OPPONENTS] + [("three_handed
 def first_deal_over(env: KnockGym, seed: int) -> bool:
     """Whether the first deal of ``reset(seed=seed)`` ends before the learner's first decision (replayed)."""
     rng, _ = gymnasium.utils.seeding.np_random(seed)
-    table = Table(env.table.rules, advice=env.table.advice)
+    table = Episode(env.episode.rules, advice=env.episode.advice)
     table.deal(int(rng.integers(2**63)))
     bot = make_bot(env.opponent, int(rng.integers(2**31)))
     while (seat := table.seat_to_act()) is not None and seat != env.seat:
@@ -38,7 +38,7 @@ def first_deal_over(env: KnockGym, seed: int) -> bool:
 @pytest.mark.parametrize(("preset", "opponent", "sitter"), SCANS)
 def test_no_reset_returns_a_finished_episode(preset: str, opponent: str, sitter: str) -> None:
     env = gym_env(preset, opponent=opponent, sitter=sitter)
-    table = env.table
+    table = env.episode
     redealt: list[int] = []
     for seed in range(RESETS):
         obs, info = env.reset(seed=seed)

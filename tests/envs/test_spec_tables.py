@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from knock.envs import tables as T
+from knock.envs import spaces as T
 
 SPEC = (Path(__file__).resolve().parents[2] / "spec" / "environments.md").read_text(encoding="utf-8")
 

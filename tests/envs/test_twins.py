@@ -97,7 +97,7 @@ def test_the_twin_check_finds_a_leak() -> None:
 
     class Leaky(AecTable):
         def outputs(self, seat: int) -> tuple[Any, ...]:
-            return (*super().outputs(seat), self.env.table.render())
+            return (*super().outputs(seat), self.env.episode.render())
 
     rules = RuleSet()
     decks = [shuffled_deck(h) for h in range(4)]

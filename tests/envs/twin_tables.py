@@ -19,8 +19,8 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
 from knock.envs import KnockAEC, KnockGym
-from knock.envs import tables as T
-from knock.envs.table import Table
+from knock.envs import spaces as T
+from knock.envs.episode import Episode
 
 ALL_IDS = range(T.ACTIONS)
 
@@ -28,7 +28,7 @@ ALL_IDS = range(T.ACTIONS)
 _BOT = HeuristicBot()
 
 
-def _hint(table: Table) -> int | None:
+def _hint(table: Episode) -> int | None:
     """The heuristic bot's choice for the seat to act, as an id (a sitter gives no advice)."""
     m = table.game
     seat = table.seat_to_act()
@@ -40,7 +40,7 @@ def _hint(table: Table) -> int | None:
     return next((i for i, a in table.legal().items() if a == choice), None)
 
 
-def _held(table: Table, seat: int) -> set[Card]:
+def _held(table: Episode, seat: int) -> set[Card]:
     hand = table.game.hand
     if hand is None:
         return set()
@@ -53,12 +53,12 @@ class AecTable:
     def __init__(self, preset: str, options: dict[str, Any], cut: Sequence[Card], deck: Sequence[Card]) -> None:
         self.env = KnockAEC(preset, **options)
         self.env.reset(seed=0)
-        table = self.env.table
+        table = self.env.episode
         table.start(Match.scripted(table.rules, cuts=[cut], decks=[deck], executor="compiled"))
         self.env._select()
 
     def seat_to_act(self) -> int | None:
-        return self.env.table.seat_to_act()
+        return self.env.episode.seat_to_act()
 
     def legal_ids(self) -> Sequence[int]:
         return [int(i) for i in np.flatnonzero(self.env.observe(self.env.agent_selection)["action_mask"])]
@@ -89,13 +89,13 @@ class AecTable:
         return tuple(out)
 
     def events(self) -> list[object]:
-        return list(self.env.table.game.events)
+        return list(self.env.episode.game.events)
 
     def held(self, seat: int) -> set[Card]:
-        return _held(self.env.table, seat)
+        return _held(self.env.episode, seat)
 
     def hint(self) -> int | None:
-        return _hint(self.env.table)
+        return _hint(self.env.episode)
 
 
 class GymTable:
@@ -105,19 +105,19 @@ class GymTable:
     def __init__(self, preset: str, options: dict[str, Any], cut: Sequence[Card], deck: Sequence[Card]) -> None:
         self.gym = KnockGym(preset, **options)
         self.gym.reset(seed=0)
-        table = self.gym.table
+        table = self.gym.episode
         table.start(Match.scripted(table.rules, cuts=[cut], decks=[deck], executor="compiled"))
 
     def seat_to_act(self) -> int | None:
-        return self.gym.table.seat_to_act()
+        return self.gym.episode.seat_to_act()
 
     def legal_ids(self) -> Sequence[int]:
-        seat = self.gym.table.seat_to_act()
+        seat = self.gym.episode.seat_to_act()
         assert seat is not None
-        return [int(i) for i in np.flatnonzero(self.gym.table.mask(seat))]
+        return [int(i) for i in np.flatnonzero(self.gym.episode.mask(seat))]
 
     def act(self, action_id: int) -> None:
-        self.gym.table.step(action_id)
+        self.gym.episode.step(action_id)
 
     def outputs(self, seat: int) -> tuple[Any, ...]:
         self.gym.seat = seat
@@ -135,13 +135,13 @@ class GymTable:
         return tuple(out)
 
     def events(self) -> list[object]:
-        return list(self.gym.table.game.events)
+        return list(self.gym.episode.game.events)
 
     def held(self, seat: int) -> set[Card]:
-        return _held(self.gym.table, seat)
+        return _held(self.gym.episode, seat)
 
     def hint(self) -> int | None:
-        return _hint(self.gym.table)
+        return _hint(self.gym.episode)
 
 
 class SpielTable:

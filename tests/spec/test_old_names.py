@@ -10,7 +10,12 @@ import sys
 import pytest
 
 #: (old module, new module): a module renamed, its old name a warning alias for one release.
-RENAMED_MODULES = [("knock.audit", "knock.bulk_verify"), ("knock.conformance.notation", "knock.conformance.aliases")]
+RENAMED_MODULES = [
+    ("knock.audit", "knock.bulk_verify"),
+    ("knock.conformance.notation", "knock.conformance.aliases"),
+    ("knock.envs.table", "knock.envs.episode"),
+    ("knock.envs.tables", "knock.envs.spaces"),
+]
 #: (module, name, new home): a name that moved, importable from its old module with a warning.
 MOVED_NAMES = [("engine.hand", "Observation", "engine.visibility"),
                ("engine.match", "MatchObservation", "engine.visibility")]  # fmt: skip
@@ -44,3 +49,15 @@ def test_knocks_face_names_its_parts_and_a_star_import_loads_none() -> None:
     code = "import sys; from knock import *; print(sorted(m for m in sys.modules if m.startswith('knock.')))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert done.stdout.strip() == "[]"
+
+
+def test_the_environments_old_table_names_warn() -> None:
+    import knock.envs
+
+    env = knock.envs.aec_env("standard")
+    with pytest.warns(DeprecationWarning, match="env.table is now env.episode"):
+        assert env.table is env.episode
+    with pytest.warns(DeprecationWarning):
+        sys.modules.pop("knock.envs.table", None)
+        old = importlib.import_module("knock.envs.table")
+    assert old.Table is importlib.import_module("knock.envs.episode").Episode

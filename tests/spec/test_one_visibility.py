@@ -27,7 +27,7 @@ CONSUMERS = {
     "knock/play/table.py": {"SeatLens"},
     "knock/cli/logs.py": {"SeatLens"},
     "knock/web/tables.py": {"SeatLens", "observe_spectator", "advice_shown", "blind_advice"},
-    "knock/envs/table.py": {"advice_shown", "blind_advice"},
+    "knock/envs/episode.py": {"advice_shown", "blind_advice"},
     "knock/envs/openspiel.py": {"SeatLens"},
 }
 
