@@ -134,6 +134,7 @@ def resume(
         raise ResumeError(err.rule, err.record, f"the log fails: {err.reason}", _fail(err)) from None
     records, digest = reader.index, reader.digest
     written += records - yielded  # a hand's record waits for its deal: read, not yet replayed
+    verdict = _verdict(reader, replayer.match, finished)
     match = replayer.go_on()
     if match is None:  # stopped in the draw, before the first deal: the chance makes the game from the start
         match, last, written = _undealt(data, records, chance, replayer.rules, executor, commit_key), 0, records
@@ -141,14 +142,23 @@ def resume(
     out = stream if stream is not None else io.BytesIO()
     writer = LogWriter.continuing(out, match, digest=digest, records=records, size=len(data), event=last,
                                   written=written, commit_key=commit_key)  # fmt: skip
-    if finished:
-        verdict = Verdict("pass", records, "", f"{records} records, {reader.checkpoints} checkpoints, strict replay",
-                          reader.trailer_digest, None, match.number, match.standings().totals, match.standings().winner)  # fmt: skip
-    else:
-        verdict = Verdict("unfinished", records, VERDICT_RULE, f"the log ends after record {records}, before its "
-                          "trailer: a game in progress, stopped or cut short", digest, None, match.number,
-                          match.scores)  # fmt: skip
     return Resumed(match, writer, header, verdict, tuple(actions))
+
+
+def _verdict(reader: LogReader, match: Match | None, finished: bool) -> Verdict:
+    """The verdict ``judge`` gives of the log: *pass*, or *unfinished* at its last record. Rule: LOG-13."""
+    n = reader.index
+    if finished:
+        kind, rule, digest = "pass", "", reader.trailer_digest
+        message = f"{n} records, {reader.checkpoints} checkpoints, strict replay"
+    else:
+        kind, rule, digest = "unfinished", VERDICT_RULE, reader.digest
+        message = f"the log ends after record {n}, before its trailer: a game in progress, stopped or cut short"
+    if match is None:
+        return Verdict(kind, n, rule, message, digest)
+    st = match.standings()
+    scores = st.totals if match.is_over else match.scores
+    return Verdict(kind, n, rule, message, digest, None, match.number, tuple(scores), st.winner)
 
 
 def _position(match: Match, event: object) -> int:

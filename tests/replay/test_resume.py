@@ -19,6 +19,7 @@ from replay.grammar import Kind, classify
 from replay.log import LogReader, write_log
 from replay.redact import redact
 from replay.resume import Resumed, ResumeError
+from replay.verdict import judge
 
 PRESETS = ["standard", "oklahoma", "three_handed"]
 KEY = b"a secret of the table"
@@ -74,9 +75,10 @@ def test_a_resumed_prefix_goes_on_byte_for_byte(preset: str) -> None:
         match, data = played(preset, seed, target=rng.choice((10, 25, 60)))
         key = KEY if seed % 3 == 0 else None
         whole = resume(data, commit_key=key)
-        assert whole.finished and whole.verdict.kind == "pass"
+        assert whole.finished and whole.verdict == judge(data)
         assert whole.match.events == match.events
         for cut in cuts(data, rng):
+            assert resume(data[:cut], commit_key=key).verdict == judge(data[:cut])
             assert go_on(data, cut, whole.actions, key=key) == data, (preset, seed, cut)
         kinds |= {k for _, k in boundaries(data)}
     assert {Kind.CUT, Kind.HAND, Kind.DEAL, Kind.RESULT, Kind.CHECKPOINT, Kind.COMMIT, Kind.REVEAL} <= kinds
