@@ -55,7 +55,9 @@ class Resumed:
 
     @property
     def finished(self) -> bool:
-        return self.match.is_over
+        """The log is whole (its trailer read): nothing is left to write. A game over whose log stops before
+        its trailer is not finished: its writer writes the rest."""
+        return self.verdict.kind == "pass"
 
 
 def resume(
