@@ -18,10 +18,10 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from engine.match import Match
 from knock.play.session import PlayError, Session, Setup
 from replay import ResumeError
-from replay.log import LogError, LogReader, LogWriter
+from replay.grammar import ACTIONS, classify
+from replay.log import Entry, LogError, LogReader, LogTruncated, LogWriter
 
 #: Where a game's log goes when no ``--out`` is given.
 FOLDER = Path("out")
@@ -75,16 +75,42 @@ class Save:
     def records(self) -> int:
         return self.writer.records
 
-    def branch(self, session: Session) -> Save:
-        """A new log for ``session``, a take-back of this one: the same setup, its records up to the point
-        taken back to, and ``meta.branch`` naming this log. Rule: LOG-14."""
+    def branch(self, session: Session) -> tuple[Session, Save] | None:
+        """Take back the person's last decision in ``session`` (this log's game): the game just before it,
+        resumed (``replay.resume``) from this log's records before that decision, and a new log for it — the
+        same setup, those records, and ``meta.branch`` naming this log. None when there is nothing of the
+        person's to take back. Rule: LOG-14."""
+        if not session.mine:
+            return None
         self.sync()
-        branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": records_of(session.match),
+        data = self.path.read_bytes()
+        cut, at = _before_action(data, session.mine[-1])
+        earlier, _ = Session.resumed(session.setup, data[:cut], io.BytesIO())
+        branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": at,
                   "file": self.path.name}  # fmt: skip
         stem = self.path.stem.split(".undo")[0]
         path = fresh_path(self.path.parent, f"{stem}.undo", self.path.suffix or ".knock")
         self.close()
-        return Save.create(path, session, {**session.setup.meta(), "branch": branch})
+        return earlier, Save.create(path, earlier, {**session.setup.meta(), "branch": branch})
+
+
+def _before_action(data: bytes, n: int) -> tuple[int, int]:
+    """Where the log's ``n``-th action record (0 is the first) begins: its byte offset and the records before it."""
+    entries: list[Entry] = []
+    try:
+        entries.extend(LogReader(data).entries())
+    except LogTruncated as err:  # a game in play: its log has no trailer yet
+        if not err.clean:
+            raise
+    at = len(data) - sum(e.size for e in entries)
+    seen = 0
+    for e in entries:
+        if classify(e.record) in ACTIONS:
+            if seen == n:
+                return at, e.index - 1
+            seen += 1
+        at += e.size
+    raise PlayError(f"the log holds {seen} actions, not {n + 1}")
 
 
 def resume(path: Path) -> tuple[Session, Save]:
@@ -124,11 +150,6 @@ def resume(path: Path) -> tuple[Session, Save]:
     save = Save(path, stream, game.writer)
     save.sync()
     return session, save
-
-
-def records_of(match: Match) -> int:
-    """How many records the log of ``match`` holds so far."""
-    return LogWriter(io.BytesIO(), match).records
 
 
 __all__ = ["FOLDER", "Save", "fresh_path", "resume"]

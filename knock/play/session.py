@@ -171,12 +171,6 @@ class Session:
             session.follow(action, f"move {i}")
         return session
 
-    def undone(self) -> Session | None:
-        """The game just before the person's last decision (None when there is none to take back)."""
-        if not self.mine:
-            return None
-        return Session.rebuild(self.setup, self.actions[: self.mine[-1]])
-
     def last_mine(self) -> MatchAction | None:
         return self.actions[self.mine[-1]] if self.mine else None
 
