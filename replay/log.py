@@ -298,7 +298,6 @@ class LogWriter:
                 self.stream.flush()
         self._seen = first + len(events)
 
-
     def _records(self, events: Sequence[MatchEvent], i: int, key: bytes | None) -> Iterator[Record]:
         """The records of ``events[i]``, in order; lazily, so that a seal's digest covers the records before it."""
         event = events[i]

@@ -8,11 +8,13 @@ would have written next. A finished game resumes as finished: the caller decides
 
 >>> from engine.bots import GreedyBot, play_match
 >>> from engine.match import Match
->>> from replay.log import write_log
+>>> from replay.log import LogReader, write_log
 >>> whole = write_log(play_match(Match.new(seed=7), [GreedyBot(), GreedyBot()]), meta={"seed": 7})
->>> game = resume(whole[:200])
->>> game.finished, game.verdict.kind
-(False, 'unfinished')
+>>> cut = len(whole) - sum(r.size for r in list(LogReader(whole).entries())[100:])  # after 100 records
+>>> out = io.BytesIO()
+>>> game = resume(whole[:cut], out)
+>>> game.finished, game.verdict.kind, game.verdict.record
+(False, 'unfinished', 100)
 """
 
 from __future__ import annotations
@@ -30,7 +32,7 @@ from engine.rules import RuleSet
 from replay.codec import T_COMMIT, deck_of
 from replay.log import Header, LogError, LogReader, LogTruncated, LogWriter, write_log
 from replay.replayer import Replayer
-from replay.verdict import VERDICT_RULE, Verdict
+from replay.verdict import VERDICT_RULE, Kind, Verdict
 
 
 class ResumeError(LogError):
@@ -150,6 +152,7 @@ def resume(
 def _verdict(reader: LogReader, match: Match | None, finished: bool) -> Verdict:
     """The verdict ``judge`` gives of the log: *pass*, or *unfinished* at its last record. Rule: LOG-13."""
     n = reader.index
+    kind: Kind
     if finished:
         kind, rule, digest = "pass", "", reader.trailer_digest
         message = f"{n} records, {reader.checkpoints} checkpoints, strict replay"

@@ -19,6 +19,13 @@ PACKAGES = ("engine", "knock", "tools")
 GUARDED = {"stream", "chance"}
 
 
+def _sets_by_name(node: ast.Call) -> bool:
+    """``setattr(obj, "stream" | "chance", ...)``."""
+    if not (isinstance(node.func, ast.Name) and node.func.id == "setattr"):
+        return False
+    return len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in GUARDED
+
+
 def patches(source: str) -> list[tuple[int, str]]:
     """The (line, what) of every resume done by hand in ``source``."""
     found: list[tuple[int, str]] = []
@@ -28,19 +35,20 @@ def patches(source: str) -> list[tuple[int, str]]:
             targets = node.targets
         elif isinstance(node, ast.AugAssign | ast.AnnAssign):
             targets = [node.target]
-        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "setattr":
-            if len(node.args) >= 2 and isinstance(node.args[1], ast.Constant) and node.args[1].value in GUARDED:
-                found.append((node.lineno, f"setattr(..., {node.args[1].value!r})"))
+        elif isinstance(node, ast.Call) and _sets_by_name(node):
+            found.append((node.lineno, "setattr(...)"))
         for t in targets:
-            if isinstance(t, ast.Attribute) and t.attr in GUARDED:
-                if not (isinstance(t.value, ast.Name) and t.value.id == "self"):
-                    found.append((t.lineno, f"{ast.unparse(t)} ="))
-        if isinstance(node, ast.Name) and node.id == "_Sink" or isinstance(node, ast.Attribute) and node.attr == "_Sink":
+            own = isinstance(t, ast.Attribute) and isinstance(t.value, ast.Name) and t.value.id == "self"
+            if isinstance(t, ast.Attribute) and t.attr in GUARDED and not own:
+                found.append((t.lineno, f"{ast.unparse(t)} ="))
+        if (isinstance(node, ast.Name) and node.id == "_Sink") or (
+            isinstance(node, ast.Attribute) and node.attr == "_Sink"
+        ):
             found.append((node.lineno, "_Sink"))
         if isinstance(node, ast.ImportFrom):
             private = (node.module or "").split(".")[0] == "replay"
             found += [(node.lineno, f"from {node.module} import {a.name}") for a in node.names
-                      if a.name == "_Sink" or private and a.name[0] == "_"]  # fmt: skip
+                      if a.name == "_Sink" or (private and a.name[0] == "_")]  # fmt: skip
     return sorted(found)
 
 
