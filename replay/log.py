@@ -13,7 +13,17 @@ from typing import Any, BinaryIO
 from engine import __version__ as ENGINE_VERSION
 from engine.cards import Card
 from engine.errors import KnockError, render
-from engine.events import CutDrawn, Dealt, Discarded, DrewDiscard, DrewStock, GameOver, HandEnded, HandStarted
+from engine.events import (
+    CutDrawn,
+    Dealt,
+    Discarded,
+    DrewDiscard,
+    DrewStock,
+    GameOver,
+    HandEnded,
+    HandStarted,
+    MatchEvent,
+)
 from engine.match import Match
 from replay.codec import (
     ACTION_CODES,
@@ -175,13 +185,54 @@ class LogWriter:
         except (TypeError, ValueError, OverflowError) as err:
             raise LogError("LOG-1", 0, f"the header cannot be written ({render(str(err))})") from None
         self.stream.write(data)
-        self._digest = header_digest(data)
-        self._unhashed: list[bytes] = []  # records written whose links of the chain are not computed yet
-        self.records = 0
-        self.bytes = len(data)
-        self._seen = 0
-        self._drawn: set[Card] = set()  # the cards of the draw rounds so far (MATCH-7)
+        self._start(header_digest(data), 0, len(data))
         self.sync()
+
+    def _start(self, digest: bytes, records: int, size: int) -> None:
+        self._digest = digest
+        self._unhashed: list[bytes] = []  # records written whose links of the chain are not computed yet
+        self.records = records
+        self.bytes = size
+        self._seen = 0
+        self._skip = 0  # records of the events from ``_seen`` on that the stream already holds (``continuing``)
+        self._drawn: set[Card] = set()  # the cards of the draw rounds so far (MATCH-7)
+
+    @classmethod
+    def continuing(
+        cls,
+        stream: BinaryIO,
+        match: Match,
+        *,
+        digest: bytes,
+        records: int,
+        size: int,
+        event: int,
+        written: int,
+        commit_key: bytes | None = None,
+    ) -> LogWriter:
+        """A writer that goes on with a log whose first bytes ``stream`` already holds: ``size`` bytes, the
+        header and ``records`` records, whose digest chain is ``digest`` (LOG-6). The log's records so far are
+        those of ``match``'s events before ``event`` (an index counting the events a game without history let
+        go), and the first ``written`` records the writer makes of the events from ``event`` on (a hand's end
+        is written as its result, salt and checkpoint: the log may stop inside them). The next ``sync()``
+        writes the rest, byte for byte what one writer would have written of the whole game.
+        ``replay.resume`` builds one from a log; call this only with figures a replay of the log gave.
+        Rule: LOG-5.
+        """
+        writer = cls.__new__(cls)
+        writer.stream = stream
+        writer.match = match
+        writer.commit_key = commit_key
+        writer._start(digest, records, size)
+        writer._seen = event
+        writer._skip = written
+        first = match.dropped
+        for e in match.events[: max(0, event - first)]:
+            if isinstance(e, CutDrawn):
+                writer._drawn |= set(e.cards)
+            elif isinstance(e, HandStarted):
+                break
+        return writer
 
     def _write(self, record: Record) -> None:
         data = pack(record)
@@ -229,28 +280,43 @@ class LogWriter:
         for i in range(self._seen - first, len(events)):
             event = events[i]
             kind = type(event)
+            if self._skip:  # a continued log: the stream holds the first records of these events already
+                for record in self._records(events, i, key):
+                    if self._skip:
+                        self._skip -= 1
+                    else:
+                        self._write(record)
+                if kind is HandEnded or kind is GameOver:
+                    self.stream.flush()
+                continue
             if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
                 self._write(event_record(event))  # type: ignore[arg-type]
                 continue
-            if kind is CutDrawn:
-                self._check_draw(event)  # type: ignore[arg-type]
-            if key is not None and isinstance(event, HandStarted):
-                dealt = events[i + 1]
-                assert isinstance(dealt, Dealt)
-                deck = bytes(c.index for c in deck_of(dealt))
-                self._write([T_COMMIT, commitment(deck, salt_for(key, event.number))])
-            record = event_record(event)
-            if record is not None:
+            for record in self._records(events, i, key):
                 self._write(record)
-            if isinstance(event, HandEnded):
-                if key is not None:
-                    self._write([T_REVEAL, salt_for(key, event.number)])
-                self._write([T_CHECKPOINT, self.digest])
-                self.stream.flush()
-            elif isinstance(event, GameOver):
-                self._write([T_TRAILER, self.records, self.digest])
+            if kind is HandEnded or kind is GameOver:
                 self.stream.flush()
         self._seen = first + len(events)
+
+    def _records(self, events: Sequence[MatchEvent], i: int, key: bytes | None) -> Iterator[Record]:
+        """The records of ``events[i]``, in order; lazily, so that a seal's digest covers the records before it."""
+        event = events[i]
+        if isinstance(event, CutDrawn):
+            self._check_draw(event)
+        if key is not None and isinstance(event, HandStarted):
+            dealt = events[i + 1]
+            assert isinstance(dealt, Dealt)
+            deck = bytes(c.index for c in deck_of(dealt))
+            yield [T_COMMIT, commitment(deck, salt_for(key, event.number))]
+        record = event_record(event)
+        if record is not None:
+            yield record
+        if isinstance(event, HandEnded):
+            if key is not None:
+                yield [T_REVEAL, salt_for(key, event.number)]
+            yield [T_CHECKPOINT, self.digest]
+        elif isinstance(event, GameOver):
+            yield [T_TRAILER, self.records, self.digest]
 
 
 def write_log(

@@ -17,12 +17,12 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
-from engine.actions import Action, Advise
+from engine.actions import Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules, render
 from engine.events import GameOver, HandEnded, HandScored, MatchEvent
 from engine.fsm import ExecutorName
-from engine.match import Match
+from engine.match import Chance, Match, ScriptedChance
 from engine.rules import RuleSet
 from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
@@ -114,12 +114,23 @@ class Replayer:
     """
 
     def __init__(
-        self, source: BinaryIO | bytes | LogReader, *, executor: ExecutorName = "compiled", history: bool = True
+        self,
+        source: BinaryIO | bytes | LogReader,
+        *,
+        executor: ExecutorName = "compiled",
+        history: bool = True,
+        then: Chance | None = None,
+        before: Callable[[Match, MatchAction], None] | None = None,
     ) -> None:
         """``source``: the log's bytes, a binary stream of them (read a chunk at a time), or a reader that has
         read the header. ``history=False`` replays without keeping the game's history (``Match``'s option): the
         memory of a replay then stays the same however long the log, and ``run()`` returns a game whose
-        ``events`` are only its last step's; checking a log needs no more (``replay.verdict.judge``)."""
+        ``events`` are only its last step's; checking a log needs no more (``replay.verdict.judge``).
+
+        ``then``: the chance the rebuilt game goes on with after ``go_on()`` (the log's own draws and deals
+        serve it until then). ``before``: called with the game and each action the log holds, before the
+        action is applied (what it raises ends the replay: a caller's own check, such as a bot's move).
+        ``replay.resume`` uses both."""
         self.executor: ExecutorName = executor
         self.reader = source if isinstance(source, LogReader) else LogReader(source)
         header = self.reader.header
@@ -133,7 +144,22 @@ class Replayer:
             raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
         if len(header.players) != self.rules.players:
             raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
-        self.model = Strict(self.reader, self.rules, executor, history)
+        self.model = Strict(self.reader, self.rules, executor, history, then=then, before=before)
+
+    def go_on(self) -> Match | None:
+        """After the replay: the rebuilt game draws from ``then`` from now on, and deals the hand a log
+        stopped before (as a game dealing from ``then`` all along would have). None before the first deal."""
+        relay = self.model.relay
+        if relay is None:
+            raise ValueError("go_on needs the chance to go on with (Replayer's then)")
+        relay.live = True
+        match = self.model.match
+        if match is not None and match.awaiting_deck:
+            deck = relay.then.deck()
+            if deck is None:
+                raise InvalidDeal("MATCH-7", "the chance to go on with has no deck order for the next deal")
+            match.add_deck(deck)
+        return match
 
     @property
     def match(self) -> Match | None:
@@ -174,6 +200,24 @@ def iter_states(
     return Replayer(source, executor=executor, history=history).states()
 
 
+class _Relay:
+    """A replayed game's chance: the log's draws and deals while it is replayed, then ``then``'s (``go_on``)."""
+
+    def __init__(self, then: Chance) -> None:
+        self.then = then
+        self.script: Chance | None = None
+        self.live = False
+
+    def cut(self, count: int) -> tuple[Card, ...]:
+        source = self.then if self.live or self.script is None else self.script
+        return source.cut(count)
+
+    def deck(self) -> tuple[Card, ...] | None:
+        if self.live:
+            return self.then.deck()
+        return self.script.deck() if self.script is not None else None
+
+
 class Strict:
     """A full log's records as the engine sees them (LOG-8): each action re-applied through the match's one
     validation path, each derived record compared with the engine's event. Keeps the live match, the engine's
@@ -181,9 +225,18 @@ class Strict:
     """
 
     def __init__(
-        self, reader: LogReader, rules: RuleSet, executor: ExecutorName = "compiled", history: bool = True
+        self,
+        reader: LogReader,
+        rules: RuleSet,
+        executor: ExecutorName = "compiled",
+        history: bool = True,
+        *,
+        then: Chance | None = None,
+        before: Callable[[Match, MatchAction], None] | None = None,
     ) -> None:
         self.reader = reader
+        self.relay = _Relay(then) if then is not None else None
+        self.before = before
         self.rules = rules
         self.executor: ExecutorName = executor
         self.history = history
@@ -268,7 +321,12 @@ class Strict:
                 raise ReplayError("LOG-2", c.index, "a cut record is [0, [seats], card codes]")
             rounds.append(tuple(Card.from_index(b) for b in rec[2]))
         try:
-            match = Match.scripted(self.rules, cuts=rounds, decks=[deck], executor=self.executor, history=self.history)
+            script = ScriptedChance(rounds, [deck])
+            chance: Chance = script
+            if self.relay is not None:
+                self.relay.script = chance = script
+                chance = self.relay
+            match = Match(self.rules, chance, executor=self.executor, history=self.history)
         except InvalidDeal as err:
             at = cuts[-1].index if cuts and err.rule.startswith("MATCH") else hand.index
             raise ReplayError(err.rule, at, err.reason) from None
@@ -320,10 +378,12 @@ class Strict:
             if type(rec) is list and rec[0] == T_ADVICE:
                 if len(rec) != 3 or type(rec[1]) is not int:
                     raise CodecError("an advice record is [5, seat, action]")
-                events = match.apply(Advise(rec[1], action_of(rec[2], match.captain)))
+                action: MatchAction = Advise(rec[1], action_of(rec[2], match.captain))
             else:
-                action: Action = action_of(rec, seat)
-                events = match.apply(action)
+                action = action_of(rec, seat)
+            if self.before is not None:
+                self.before(match, action)
+            events = match.apply(action)
         except CodecError as err:
             raise ReplayError("LOG-2", entry.index, err.reason) from None
         except InvalidMeld as err:  # a well-formed spread or layoff of cards that are no meld

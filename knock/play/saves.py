@@ -4,9 +4,9 @@
   same second) and is never written over: it is created exclusively, like ``-o FILE``.
 - The log is flushed after every move (LOG-5 asks for every hand), so a game stopped any way — ``q``, Ctrl-C,
   a crash between two moves — is a valid unfinished log (LOG-13) that ``resume`` continues.
-- ``resume`` replays the log strictly (``replay.verdict.judge``), rebuilds the game from its seed and moves,
-  checks that the rebuilt game writes the very bytes of the file, and appends to it: the finished log is byte
-  for byte the log of the same game played straight through.
+- ``resume`` rebuilds the game with ``replay.resume`` (one strict pass; the deals checked against the seed,
+  every bot's move against the bot) and appends to the file: the finished log is byte for byte the log of the
+  same game played straight through.
 - ``branch`` (undo) starts a new log from the records before the person's last decision; its ``meta`` names the
   parent log's digest, its record count and the records the two share (LOG-14). The parent stays as it was.
 """
@@ -18,13 +18,10 @@ import time
 from pathlib import Path
 from typing import Any, BinaryIO
 
-from engine.actions import Advise, MatchAction
-from engine.match import Match
 from knock.play.session import PlayError, Session, Setup
-from replay.codec import T_ADVICE, action_of
+from replay import ResumeError
 from replay.grammar import ACTIONS, classify
-from replay.log import LogReader, LogTruncated, LogWriter
-from replay.verdict import judge
+from replay.log import Entry, LogError, LogReader, LogTruncated, LogWriter
 
 #: Where a game's log goes when no ``--out`` is given.
 FOLDER = Path("out")
@@ -78,41 +75,47 @@ class Save:
     def records(self) -> int:
         return self.writer.records
 
-    def branch(self, session: Session) -> Save:
-        """A new log for ``session``, a take-back of this one: the same setup, its records up to the point
-        taken back to, and ``meta.branch`` naming this log. Rule: LOG-14."""
+    def branch(self, session: Session) -> tuple[Session, Save] | None:
+        """Take back the person's last decision in ``session`` (this log's game): the game just before it,
+        resumed (``replay.resume``) from this log's records before that decision, and a new log for it — the
+        same setup, those records, and ``meta.branch`` naming this log. None when there is nothing of the
+        person's to take back. Rule: LOG-14."""
+        if not session.mine:
+            return None
         self.sync()
-        branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": records_of(session.match),
+        data = self.path.read_bytes()
+        cut, at = _before_action(data, session.mine[-1])
+        earlier, _ = Session.resumed(session.setup, data[:cut], io.BytesIO())
+        branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": at,
                   "file": self.path.name}  # fmt: skip
         stem = self.path.stem.split(".undo")[0]
         path = fresh_path(self.path.parent, f"{stem}.undo", self.path.suffix or ".knock")
         self.close()
-        return Save.create(path, session, {**session.setup.meta(), "branch": branch})
+        return earlier, Save.create(path, earlier, {**session.setup.meta(), "branch": branch})
 
 
-def _actions(data: bytes, session: Session) -> None:
-    """Replay every action record of ``data`` into ``session`` (the log is known to be valid so far)."""
-    reader = LogReader(data)
+def _before_action(data: bytes, n: int) -> tuple[int, int]:
+    """Where the log's ``n``-th action record (0 is the first) begins: its byte offset and the records before it."""
+    entries: list[Entry] = []
     try:
-        for entry in reader.entries():
-            if classify(entry.record) not in ACTIONS:
-                continue
-            match = session.match
-            rec = entry.record
-            action: MatchAction
-            if isinstance(rec, list) and rec[0] == T_ADVICE:
-                action = Advise(rec[1], action_of(rec[2], match.captain))
-            else:
-                assert match.to_act is not None
-                action = action_of(rec, match.to_act)
-            session.follow(action, f"record {entry.index}")
-    except LogTruncated as err:
+        entries.extend(LogReader(data).entries())
+    except LogTruncated as err:  # a game in play: its log has no trailer yet
         if not err.clean:
             raise
+    at = len(data) - sum(e.size for e in entries)
+    seen = 0
+    for e in entries:
+        if classify(e.record) in ACTIONS:
+            if seen == n:
+                return at, e.index - 1
+            seen += 1
+        at += e.size
+    raise PlayError(f"the log holds {seen} actions, not {n + 1}")
 
 
 def resume(path: Path) -> tuple[Session, Save]:
-    """Continue the unfinished game logged at ``path``, appending to the file.
+    """Continue the unfinished game logged at ``path``, appending to the file (``replay.resume``: one strict
+    pass, every bot asked again for its moves, the writer going on with the file's bytes).
 
     Raises:
         PlayError: the log is finished, fails (with its verdict), or is not a game of ``knock play``.
@@ -121,35 +124,32 @@ def resume(path: Path) -> tuple[Session, Save]:
         data = path.read_bytes()
     except OSError as err:
         raise PlayError(f"cannot read {path}: {err.strerror or err}") from None
-    verdict = judge(data)
-    if verdict.kind == "pass":
-        raise PlayError(f"{path} is a finished game ({verdict.hands} hands, totals "
-                        f"{', '.join(map(str, verdict.scores))}): there is nothing to resume")  # fmt: skip
-    if verdict.kind == "fail":
-        raise PlayError(f"cannot resume {path}: the log fails at record {verdict.record}: {verdict.message}")
-    header = LogReader(data).header
+    try:
+        header = LogReader(data).header
+    except LogError as err:
+        raise PlayError(f"cannot resume {path}: the log fails at record {err.record}: {err}") from None
     if header.view is not None:
         raise PlayError(f"cannot resume {path}: it is a per-seat view (LOG-11), which hides the deals")
     setup = Setup.from_header(header)
-    session = Session(setup)
-    _actions(data, session)
-    probe = io.BytesIO()
-    writer = LogWriter(probe, session.match, players=header.players, meta=header.meta, engine=header.engine)
-    rebuilt = probe.getvalue()
-    if not rebuilt.startswith(data):
-        raise PlayError(f"cannot resume {path}: its deals are not those of the seed in its meta, or it was written "
-                        "another way (the rebuilt game does not write the same bytes)")  # fmt: skip
-    stream = path.open("ab")
-    stream.write(rebuilt[len(data) :])
-    writer.stream = stream
-    save = Save(path, stream, writer)
+    stream = path.open("ab")  # nothing is written before the game is rebuilt
+    try:
+        session, game = Session.resumed(setup, data, stream)
+    except ResumeError as err:
+        stream.close()
+        if err.rule == "MATCH-7":
+            raise PlayError(f"cannot resume {path}: its deals are not those of the seed in its meta") from None
+        raise PlayError(f"cannot resume {path}: the log fails at record {err.record}: {err}") from None
+    except BaseException:
+        stream.close()
+        raise
+    if game.finished:
+        stream.close()
+        scores = game.verdict.scores
+        raise PlayError(f"{path} is a finished game ({game.verdict.hands} hands, totals "
+                        f"{', '.join(map(str, scores))}): there is nothing to resume")  # fmt: skip
+    save = Save(path, stream, game.writer)
     save.sync()
     return session, save
-
-
-def records_of(match: Match) -> int:
-    """How many records the log of ``match`` holds so far."""
-    return LogWriter(io.BytesIO(), match).records
 
 
 __all__ = ["FOLDER", "Save", "fresh_path", "resume"]

@@ -11,13 +11,14 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, BinaryIO
 
 from engine.actions import Action, Advise, MatchAction
 from engine.bots import BOT_NAMES, Bot, make_bot
 from engine.errors import KnockError
-from engine.match import Match
+from engine.match import Match, SeededChance
 from engine.rules import RuleSet
+from replay import Resumed, resume
 from replay.log import Header
 
 #: The ``tool`` a log of terminal play names in its ``meta``.
@@ -100,11 +101,13 @@ class Session:
     def me(self) -> int:
         return self.setup.seat
 
-    def bot_move(self) -> Action:
-        """The move of the bot whose seat is to act, from that seat's observation alone (VIS-2)."""
-        seat, hand = self.match.to_act, self.match.hand
+    def bot_move(self, match: Match | None = None) -> Action:
+        """The move of the bot whose seat is to act (in ``match``, by default the session's), from that seat's
+        observation alone (VIS-2)."""
+        match = match if match is not None else self.match
+        seat, hand = match.to_act, match.hand
         assert seat is not None and hand is not None and seat in self.bots
-        return self.bots[seat].choose(hand.observation(seat), self.match.legal_actions())
+        return self.bots[seat].choose(hand.observation(seat), match.legal_actions())
 
     def apply(self, action: MatchAction) -> None:
         """Apply a move through the match's one validation path (IllegalAction: nothing changed)."""
@@ -119,17 +122,41 @@ class Session:
         Raises:
             PlayError: the bot would have played otherwise (the log was written with other bots or edited).
         """
-        seat = self.match.to_act
-        if not isinstance(action, Advise) and seat in self.bots:
-            mine = self.bot_move()
-            if mine != action:
-                name = self.setup.players[seat]
-                raise PlayError(f"{where}: {name} played {action}, but the bot plays {mine} here: the log was "
-                                "written with other bots, or edited, and cannot go on as it would have")  # fmt: skip
+        self._check_bot(self.match, action, where)
         try:
             self.apply(action)
         except KnockError as err:
             raise PlayError(f"{where}: {err}") from None
+
+    def _check_bot(self, match: Match, action: MatchAction, where: str) -> None:
+        seat = match.to_act
+        if not isinstance(action, Advise) and seat in self.bots:
+            mine = self.bot_move(match)
+            if mine != action:
+                name = self.setup.players[seat]
+                raise PlayError(f"{where}: {name} played {action}, but the bot plays {mine} here: the log was "
+                                "written with other bots, or edited, and cannot go on as it would have")  # fmt: skip
+
+    @classmethod
+    def resumed(cls, setup: Setup, data: bytes, stream: BinaryIO) -> tuple[Session, Resumed]:
+        """The game logged in ``data`` (a log of ``setup``), rebuilt in one strict pass by ``replay.resume``, every
+        bot asked again for its moves as they are replayed; the writer it gives appends to ``stream``.
+
+        Raises:
+            PlayError: a bot's move in the log is not the bot's.
+            replay.ResumeError: the log cannot be resumed (it fails, or its deals are not the seed's).
+        """
+        session = cls(setup)
+
+        def noted(match: Match, action: MatchAction) -> None:
+            session._check_bot(match, action, f"move {len(session.actions) + 1}")
+            session.actions.append(action)
+            if action.seat == session.me:
+                session.mine.append(len(session.actions) - 1)
+
+        game = resume(data, stream, chance=SeededChance(setup.seed), executor="library", before=noted)
+        session.match = game.match
+        return session, game
 
     @property
     def advised(self) -> bool:
@@ -143,12 +170,6 @@ class Session:
         for i, action in enumerate(actions, start=1):
             session.follow(action, f"move {i}")
         return session
-
-    def undone(self) -> Session | None:
-        """The game just before the person's last decision (None when there is none to take back)."""
-        if not self.mine:
-            return None
-        return Session.rebuild(self.setup, self.actions[: self.mine[-1]])
 
     def last_mine(self) -> MatchAction | None:
         return self.actions[self.mine[-1]] if self.mine else None

@@ -232,12 +232,12 @@ class Table:
     def undo(self) -> bool:
         """Take back the person's last decision: the game goes on in a new log branched from this one."""
         taken = self.session.last_mine()
-        earlier = self.session.undone()
-        if earlier is None or taken is None:
+        old = self.save.path
+        branched = self.save.branch(self.session) if taken is not None else None
+        if branched is None or taken is None:
             self.say("there is nothing of yours to take back yet", "yellow")
             return False
-        old = self.save.path
-        self._seat(earlier, self.save.branch(earlier))
+        self._seat(*branched)
         what = "advice" if isinstance(taken, Advise) else "move"
         self.say(f"took back your {what} '{action_text(taken)}'; the game goes on in a new log, {self.save.path} "
                  f"({old} stays as it was)", "cyan")  # fmt: skip

@@ -162,8 +162,8 @@ class Outcome:
     chunk: bytes = b""
 
 
-class _Sink(io.BytesIO):
-    """The writer's stream: it keeps the bytes written since they were last taken."""
+class Sink(io.BytesIO):
+    """A table's log stream: it keeps the bytes written since they were last taken (for the store)."""
 
     def take(self) -> bytes:
         data = self.getvalue()
@@ -200,7 +200,7 @@ class Lens:
 class Table:
     """One game at one table (see the module's docstring)."""
 
-    def __init__(self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: _Sink) -> None:
+    def __init__(self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: Sink) -> None:
         self.id = table
         self.spec = spec
         self.match = match
@@ -218,7 +218,7 @@ class Table:
     def new(cls, table: str, spec: TableSpec, secret: bytes | None = None) -> tuple[Table, bytes]:
         """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store."""
         match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
-        sink = _Sink()
+        sink = Sink()
         writer = LogWriter(sink, match, players=players_of(spec), meta=meta_of(table, spec),
                            commit_key=commit_key_of(secret, spec))  # fmt: skip
         return cls(table, spec, match, writer, sink), sink.take()
