@@ -260,12 +260,8 @@ def narrate(event: ViewEvent, voice: Voice = PLAIN) -> str:
             )
         case HandStarted():
             return hand_title(event, voice)
-        case Dealt(hands=hands, seats=seats, upcard=upcard, knock_limit=limit):
-            held = [(s, h) for s, h in zip(seats, hands, strict=True) if h]
-            dealt = "; ".join(f"{'you are' if s == voice.me else voice.who(s) + ' is'} dealt {voice.cards(sorted(h))}"
-                              for s, h in held)  # fmt: skip
-            knock = f"knock limit {limit}" if limit else "gin only (knock limit 0)"  # OKLA-2: an ace, gin_only
-            return f"upcard {card(upcard)}, {knock}" + (f"; {dealt}" if dealt else "")
+        case Dealt():
+            return deal_text(event, voice)
         case UpcardPassed(seat=s):
             return f"{does(s, 'pass', 'passes')} the upcard"
         case UpcardTaken(seat=s, card=c):
@@ -309,6 +305,20 @@ def narrate(event: ViewEvent, voice: Voice = PLAIN) -> str:
             return text
         case _:
             assert_never(event)
+
+
+def deal_text(deal: Dealt, voice: Voice = PLAIN, *, hands: bool = True) -> str:
+    """``upcard 6♣, knock limit 6; p0 is dealt …``: the deal as the reader saw it (``hands``: with the hands it
+    was shown, and those it was not named as such — except to a seat dealt in, which knows). Rules: DEAL-3,
+    KNOCK-3, OKLA-1, OKLA-2."""
+    knock = f"knock limit {deal.knock_limit}" if deal.knock_limit else "gin only (knock limit 0)"
+    unseen = voice.me not in deal.seats
+    dealt = "; ".join(
+        f"{'you are' if s == voice.me else voice.who(s) + ' is'} dealt {voice.cards(sorted(h))}" if h
+        else f"{voice.whose(s)} hand not shown"
+        for s, h in zip(deal.seats, deal.hands, strict=True) if h or unseen
+    )  # fmt: skip
+    return f"upcard {voice.card(deal.upcard)}, {knock}" + (f"; {dealt}" if dealt and hands else "")
 
 
 def line_of(event: ViewEvent, voice: Voice = PLAIN) -> str:

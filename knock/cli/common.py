@@ -14,7 +14,6 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from typing import Annotated, Any
 
 from engine.bots import BOT_NAMES
@@ -24,7 +23,7 @@ from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandSc
 from engine.rules import PRESETS, RuleSet, options
 from knock import __version__
 from replay.audit import ViewEvent
-from replay.narration import NOTATION, PLAIN, Voice, narrate, symbols_for
+from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
 
 try:
     import typer
@@ -328,7 +327,7 @@ def print_events(events: Sequence[ViewEvent], names: list[str], history: bool = 
         if isinstance(e, HandStarted):
             console.rule(render(narrate(e, voice)))
         elif isinstance(e, Dealt):
-            console.print(render(narrate(e if history else replace(e, hands=((), ())), voice)))
+            console.print(render(deal_text(e, voice, hands=history)))
         elif isinstance(e, HandScored | HandDead | GameOver | CutDrawn):
             console.print(render(narrate(e, voice)), style="bold")
         elif isinstance(e, HandEnded) or history:

@@ -58,6 +58,7 @@ def status(match: Match, obs: Observation, names: Voice) -> str:
     scores = ", ".join(f"{names.who(s)} {score}" for s, score in enumerate(match.scores))
     table = f"hand {match.number} │ discard pile {top or 'empty'} │ stock {obs.stock_size}"
     table += f" │ knock limit {obs.knock_limit}"
+    assert names.me is not None  # the table speaks to the person at it
     return f"{table}\nscore {scores} (to {match.rules.target}) │ {role_text(match, names.me, names)}"
 
 

@@ -28,7 +28,7 @@ from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from engine.visibility import SeatLens
-from replay.narration import NOTATION, PLAIN, Voice, line_of, narrate, symbols_for
+from replay.narration import NOTATION, PLAIN, Voice, deal_text, line_of, narrate, symbols_for
 
 
 def melds(text: str) -> tuple[Meld, ...]:
@@ -105,8 +105,8 @@ def test_a_defence_says_what_was_laid_off_and_onto_which_meld() -> None:
 @pytest.mark.rule("OKLA-1", "OKLA-2")
 def test_an_oklahoma_deal_says_the_limit_its_upcard_gives() -> None:
     six = Dealt(1, ((), ()), c("6c"), (), 6)
-    assert narrate(six) == "upcard 6♣, knock limit 6"
-    assert narrate(Dealt(1, ((), ()), c("Ah"), (), 0), NOTATION) == "upcard Ah, gin only (knock limit 0)"
+    assert narrate(six, Voice(me=0)) == "upcard 6♣, knock limit 6"
+    assert deal_text(Dealt(1, ((), ()), c("Ah"), (), 0), NOTATION, hands=False) == "upcard Ah, gin only (knock limit 0)"
 
 
 # --- 10. Scoring a hand ------------------------------------------------------------------------------------
@@ -139,7 +139,7 @@ def test_a_seat_is_told_nothing_of_cards_it_was_not_shown() -> None:
     deals = [Dealt(1, (p0, hand), c("6c"), tuple(stock), 10) for hand, stock in ((one, two), (two, one))]
     twins = [_seen(0, deals[i], DrewStock(1, c(card)), Knocked(1, c(card))) for i, card in enumerate(["Ks", "5h"])]
     told = [
-        "upcard 6♣, knock limit 10; p0 is dealt 2♣ 2♦ 4♦ 6♥ 8♠ 9♣ T♣ J♥ Q♣ K♦",
+        "upcard 6♣, knock limit 10; p0 is dealt 2♣ 2♦ 4♦ 6♥ 8♠ 9♣ T♣ J♥ Q♣ K♦; p1's hand not shown",
         "p1 draws from the stock",
         "p1 knocks",
     ]
