@@ -21,8 +21,9 @@ from engine.cards import Card
 from engine.errors import InvalidRules
 from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted
 from engine.rules import PRESETS, RuleSet, options
-from engine.visibility import Seen
 from knock import __version__
+from replay.audit import ViewEvent
+from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
 
 try:
     import typer
@@ -300,45 +301,37 @@ def plural(count: int, word: str, many: str | None = None) -> str:
     return f"{count:,} {word if count == 1 else many or word + 's'}"
 
 
-SUIT_STYLE = {"c": ("♣", "green"), "d": ("♦", "red"), "h": ("♥", "red"), "s": ("♠", "blue")}
+SUIT_COLOUR = {"c": "green", "d": "red", "h": "red", "s": "blue"}
 
 
 def card_markup(card: Card) -> str:
-    symbol, colour = SUIT_STYLE[str(card)[1]]
-    return f"[bold {colour}]{str(card)[0]}{symbol}[/]"
+    """A card in colour, with its suit symbol when the console can print it (else in notation)."""
+    voice = _VOICE[symbols_for(console.file)]
+    return f"[bold {SUIT_COLOUR[str(card)[1]]}]{voice.card(card)}[/]"
 
 
+_VOICE = {True: PLAIN, False: NOTATION}
 CARD_TOKEN = re.compile(r"\b[A2-9TJQK][cdhs]\b")
 
 
 def render(text: str) -> str:
-    """Event text as rich markup, every card in colour with its suit symbol."""
+    """Text in card notation as rich markup, every card in colour (with its suit symbol, where it prints)."""
     return CARD_TOKEN.sub(lambda m: card_markup(Card.parse(m.group(0))), escape(text))
 
 
-def print_events(events: Sequence[Seen], names: list[str], history: bool = True) -> None:
-    """Events (all of them, or as a seat saw them) as a readable history."""
-    safe = [escape(n) for n in names]
-
-    def text(event: object) -> str:
-        """The event as markup: cards in colour, seats by their (escaped) names."""
-        return re.sub(r"\bp([0-2])\b", lambda m: safe[int(m.group(1))], render(str(event)))
-
+def print_events(events: Sequence[ViewEvent], names: list[str], history: bool = True) -> None:
+    """Events (all of them, or as a seat saw them) as a readable history, in ``replay.narration``'s words; without
+    ``history``, only the hands' starts, deals (without their cards) and results."""
+    voice = Voice(tuple(names), symbols=False, seats=len(names))
     for e in events:
         if isinstance(e, HandStarted):
-            console.rule(text(e))
+            console.rule(render(narrate(e, voice)))
         elif isinstance(e, Dealt):
-            console.print(text(f"p{e.dealer} deals; upcard {e.upcard}, knock limit {e.knock_limit}"))
-            if history:
-                for seat, held in zip(e.seats, e.hands, strict=True):
-                    shown = " ".join(card_markup(c) for c in sorted(held)) or "[dim](not shown)[/]"
-                    console.print(f"  {safe[seat]}: {shown}")
+            console.print(render(deal_text(e, voice, hands=history)))
         elif isinstance(e, HandScored | HandDead | GameOver | CutDrawn):
-            console.print(text(e), style="bold")
-        elif isinstance(e, HandEnded):
-            console.print(text(e))
-        elif history:
-            console.print("  " + text(e))
+            console.print(render(narrate(e, voice)), style="bold")
+        elif isinstance(e, HandEnded) or history:
+            console.print(("" if isinstance(e, HandEnded) else "  ") + render(narrate(e, voice)))
 
 
 def bot_names(text: str, count: int | None) -> list[str]:

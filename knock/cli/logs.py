@@ -259,7 +259,7 @@ def show(
             elif seat is not None:
                 console.print(f"[bold]What {escape(names[seat])} saw[/] (cards it was not shown are not printed)")
             for _, event in events:
-                print_events([event], names, history=not quiet)  # type: ignore[list-item]  # a view's own forms
+                print_events([event], names, history=not quiet)
     if sink is not None:
         sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
         if sink is not sys.stdout:

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 import sys
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
@@ -19,13 +18,14 @@ from dataclasses import dataclass
 from rich.markup import escape
 
 from engine.cards import Card, from_mask, to_mask
-from engine.events import CutDrawn, Dealt, HandEnded, HandStarted
+from engine.events import CutDrawn, HandStarted
 from engine.match import Match
 from engine.melds import deadwood
 from engine.visibility import SeatLens
 from knock.cli.common import card_markup, console, render
 from replay.audit import view_events
 from replay.log import Entry, LogError
+from replay.narration import Voice, line_of
 from replay.notation import record_text
 from replay.public import PublicState
 from replay.replayer import Replayer
@@ -45,29 +45,9 @@ class Frame:
     position: tuple[str, ...]
 
 
-def line_of(event: object) -> str:
-    """An event in one line: a deal as who deals, the upcard and the knock limit (the cards are in the position)."""
-    if isinstance(event, Dealt):
-        return f"p{event.dealer} deals; upcard {event.upcard}, knock limit {event.knock_limit}"
-    if isinstance(event, HandEnded):
-        return f"{event.result}; {event}"
-    return str(event)
-
-
 def cards_line(cards: Iterable[Card]) -> str:
     shown = [card_markup(c) for c in sorted(cards)]
     return " ".join(shown) if shown else "[dim](none)[/]"
-
-
-def _named(names: list[str]) -> Callable[[str], str]:
-    """Markup with every seat (``p1``) written as its player's name."""
-    safe = [escape(n) for n in names]
-
-    def name(text: str) -> str:
-        return re.sub(r"\bp([0-2])\b", lambda m: safe[int(m.group(1))] if int(m.group(1)) < len(safe) else m.group(0),
-                      text)  # fmt: skip
-
-    return name
 
 
 def log_frames(data: bytes, seat: int | None) -> Iterator[Frame]:
@@ -76,13 +56,13 @@ def log_frames(data: bytes, seat: int | None) -> Iterator[Frame]:
     why)."""
     replayer = Replayer(data, history=False)
     names = list(replayer.reader.header.players)
-    name = _named(names)
+    voice = Voice(tuple(names), symbols=False, seats=replayer.rules.players)
     lens = SeatLens(replayer.rules, seat) if seat is not None else None
     with contextlib.suppress(LogError):
         for state in replayer.states():
             event = state.event
             seen = lens.see(event) if lens is not None and event is not None else event
-            says = name(render(line_of(seen))) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
+            says = render(line_of(seen, voice)) if seen is not None else f"[dim]{escape(record_text(state.record))}[/]"
             early = isinstance(event, CutDrawn | HandStarted)  # yielded with the deal after them: no cards yet
             position = _scores(state.match.scores, names) if early else _match_position(state.match, names, seat)
             yield Frame(state.index, says, position)
@@ -115,10 +95,12 @@ def _scores(scores: tuple[int, ...], names: list[str]) -> tuple[str]:
 def view_frames(data: bytes, names: list[str]) -> Iterator[Frame]:
     """The frames of a per-seat view: each record and what the seat sees after it, made as they are asked for, to
     the view's last valid record."""
-    name = _named(names)
+    voice = Voice(tuple(names), symbols=False, seats=len(names))
     with contextlib.suppress(LogError):
         for entry, st, event in view_events(data):
-            says = name(render(line_of(event))) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
+            says = (
+                render(line_of(event, voice)) if event is not None else f"[dim]{escape(record_text(entry.record))}[/]"
+            )
             yield Frame(entry.index, says, _view_position(entry, st, names))
 
 

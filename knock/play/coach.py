@@ -26,7 +26,8 @@ from engine.bots import HeuristicBot
 from engine.cards import DECK, Card, to_mask
 from engine.melds import deadwood
 from engine.visibility import Observation
-from knock.play.screen import action_text, after_taking, options
+from knock.play.screen import after_taking, options
+from replay.narration import NOTATION, action_text
 
 
 def hint(obs: Observation, legal: Sequence[Action], your: str = "your") -> tuple[Action, str]:
@@ -72,19 +73,19 @@ def reason(obs: Observation, legal: Sequence[Action], action: Action, your: str 
             after = after_taking(obs, mask, top)
             melds = deadwood(mask | top.bit) < deadwood(mask) + top.value
             why = "it makes a meld" if melds else f"it lowers {your} deadwood a lot"
-            return f"{action_text(action)} {top}: {why} ({deadwood(mask)} now, {after} after {your} discard)"
+            return f"{action_text(action, NOTATION)} {top}: {why} ({deadwood(mask)} now, {after} after {your} discard)"
         case PassUpcard() | DrawStock():
             if top is None or obs.stock_only:
-                return f"{action_text(action)}: the only way to draw now"
+                return f"{action_text(action, NOTATION)}: the only way to draw now"
             now, after = deadwood(mask), after_taking(obs, mask, top)
             gain = (
                 f"would only bring {your} deadwood from {now} to {after}"
                 if after < now
                 else f"would not lower {your} deadwood"
             )
-            return f"{action_text(action)}: {top} would not make a meld, and taking it {gain}"
+            return f"{action_text(action, NOTATION)}: {top} would not make a meld, and taking it {gain}"
         case Spread() | LayOff():
-            shown = dict(options(obs, legal)).get(action, action_text(action))
+            shown = dict(options(obs, legal)).get(action, action_text(action, NOTATION))
             kind = "spread" if isinstance(action, Spread) else "answer"
             return f"the {kind} that leaves the least deadwood: {shown}"
         case BigGin():
@@ -92,7 +93,7 @@ def reason(obs: Observation, legal: Sequence[Action], action: Action, your: str 
         case DeclineWall():
             return "decline: taking the last discard would not let you knock"
         case _:
-            return action_text(action)
+            return action_text(action, NOTATION)
 
 
 __all__ = ["hint", "live_outs", "reason"]

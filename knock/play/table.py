@@ -21,12 +21,7 @@ from engine.visibility import Observation, SeatLens
 from knock.play.coach import hint
 from knock.play.saves import Save
 from knock.play.screen import (
-    Names,
-    action_text,
     cards_text,
-    hand_title,
-    meld_text,
-    narrate,
     option_lines,
     options,
     sheet,
@@ -34,6 +29,7 @@ from knock.play.screen import (
 )
 from knock.play.session import Session
 from knock.play.words import ADVICE_HELP, HELP, Context, Move, Refusal, Typo, Word, read
+from replay.narration import Voice, action_text, hand_title, narrate
 
 Ask = Callable[[str], str]
 Markup = Callable[[str], str]
@@ -68,7 +64,7 @@ class Table:
         """Sit at ``session`` (a new game, a resumed one, or one taken back); ``told``: its events so far are known."""
         self.session, self.save = session, save
         match = session.match
-        self.names = Names(session.setup.players, session.me)
+        self.names = Voice(session.setup.players, session.me, symbols=False, seats=match.rules.players)
         self.lens = SeatLens(match.rules, session.me)
         self.shown = 0
         if told:
@@ -110,10 +106,9 @@ class Table:
             elif isinstance(event, HandEnded):
                 self.score_sheet(events[: i + 2])  # the game's end, when it comes, follows the hand's
             else:
-                text = narrate(seen, self.names, self.session.match.rules.players)
-                if text is not None:
-                    bold = "bold" if "points" in text or "no score" in text or "game over" in text else None
-                    self.say(("" if bold else "  ") + text, bold)
+                text = narrate(seen, self.names)
+                bold = "bold" if "points" in text or "no score" in text or "game over" in text else None
+                self.say(("" if bold else "  ") + text, bold)
         self.shown = len(events)
 
     def resumed(self) -> None:
@@ -127,8 +122,8 @@ class Table:
         for e in seen[start:]:
             if isinstance(e, HandStarted):
                 self.console.rule(self.markup(hand_title(e, self.names)))
-            elif (text := narrate(e, self.names, self.session.match.rules.players)) is not None:
-                self.say("  " + text)
+            elif not isinstance(e, HandEnded):  # the score sheet above says it
+                self.say("  " + narrate(e, self.names))
 
     def score_sheet(self, events: Sequence[MatchEvent]) -> None:
         head, rows = sheet(events, self.names)
@@ -190,7 +185,7 @@ class Table:
         self.say(status(session.match, obs, self.names), "dim")
         self.say(f"{cards}: {cards_text(obs)}")
         if obs.spread is not None and obs.phase is Phase.LAYOFF:
-            self.say(f"{self.names.whose(obs.spread.seat)} spread: {meld_text(obs.spread.melds)}")
+            self.say(f"{self.names.whose(obs.spread.seat)} spread: {self.names.melds(obs.spread.melds)}")
         offered = options(obs, legal, your)
         for line in option_lines(offered, obs):
             self.say(line)
@@ -239,7 +234,8 @@ class Table:
             return False
         self._seat(*branched)
         what = "advice" if isinstance(taken, Advise) else "move"
-        self.say(f"took back your {what} '{action_text(taken)}'; the game goes on in a new log, {self.save.path} "
+        told = action_text(taken, self.names)
+        self.say(f"took back your {what} '{told}'; the game goes on in a new log, {self.save.path} "
                  f"({old} stays as it was)", "cyan")  # fmt: skip
         return True
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from engine.cards import Card, sort_cards, to_mask
+from engine.cards import sort_cards, to_mask
 from engine.melds import Meld, best_arrangement
 from engine.rules import RuleSet
 from engine.scoring import HandResult
@@ -18,33 +18,33 @@ from engine.seats import other_seat
 from engine.standings import standings
 from knock.web import views
 from knock.web.protocol import Message
+from replay.audit import view_events
 from replay.grammar import At, Kind, classify
-from replay.log import Entry, Header
-from replay.public import PublicState, ViewReplayer
+from replay.log import Header
+from replay.narration import Voice, framing_text, line_of
+from replay.public import PublicState
 
 if TYPE_CHECKING:
     from knock.web.transcript import Builder
 
 _IN_HAND = {At.UPCARD_OFFER, At.DRAW, At.DISCARD, At.WALL, At.KNOCK, At.LAYOFF}
-_FRAMING = {Kind.CHECKPOINT: "checkpoint", Kind.TRAILER: "trailer", Kind.COMMIT: "shuffle commitment",
-            Kind.REVEAL: "salt revealed"}  # fmt: skip
 
 
 def view_log(data: bytes, header: Header, out: Builder) -> bool:
     """The steps of a per-seat view: every record replayed, those in the window drawn with the seat's view after
-    them (LOG-12); True if the view's end was reached.
+    them (LOG-12), each told by ``replay.narration`` from the event it records as the seat saw it; True if the
+    view's end was reached.
 
     Raises:
         LogError: where the view goes wrong (the steps stop before it).
     """
-    replayer = ViewReplayer(data)
     rules = RuleSet.from_dict(header.rules)
+    voice = Voice(seats=rules.players)
     key = str(header.view)
     results: list[tuple[int, HandResult]] = []
-    actor: int | None = None
     started = False
     body: Message | None = None
-    for entry, st in replayer.records():
+    for entry, st, event in view_events(data):
         kind = classify(entry.record, view=True)
         if kind is Kind.RESULT and st.result is not None:
             results.append((st.number, st.result))
@@ -54,60 +54,10 @@ def view_log(data: bytes, header: Header, out: Builder) -> bool:
         # record before the window is drawn too (and none before that: the state is not kept).
         if started and kind is not Kind.HAND and out.start - 1 <= out.seen < out.start + out.count:
             body = _view(st, rules, results)
-        label = _label(kind, entry, st, actor) if drawn else ""
+        label = "" if not drawn else line_of(event, voice) if event is not None else framing_text(entry.record)
         if not out.step(entry.index, st.number, label, {key: [label]}, {key: body if drawn else None}):
             return False
-        actor = st.turn
     return True
-
-
-def _label(kind: Kind, entry: Entry, st: PublicState, actor: int | None) -> str:
-    """A record in words, as the seat saw it."""
-    who = f"p{actor}" if actor is not None else "?"
-    rec = entry.record
-    match kind:
-        case Kind.CUT:
-            return "draw for " + ", ".join(f"p{s} {Card.from_index(c)}" for s, c in zip(rec[1], rec[2], strict=True))
-        case Kind.HAND if st.sitter is None:
-            return f"hand {st.number}: p{st.dealer} deals"
-        case Kind.HAND:
-            captain = other_seat(st.seats, st.dealer)
-            return f"hand {st.number}: p{st.dealer} in the box, p{captain} captain, p{st.sitter} sits out"
-        case Kind.DEAL:
-            return f"deal by p{st.dealer}: upcard {st.upcard} (knock limit {st.knock_limit})"
-        case Kind.PASS:
-            return f"{who} passes the upcard"
-        case Kind.TAKE | Kind.PICKUP:
-            return f"{who} takes {st.taken} from the discard pile"
-        case Kind.DRAW:
-            return f"{who} draws from the stock"
-        case Kind.SEEN_DRAW:
-            return f"{who} draws {Card.from_index(rec[1])} from the stock"
-        case Kind.DISCARD:
-            return f"{who} discards {st.discard_pile[-1]}"
-        case Kind.KNOCK | Kind.HIDDEN_KNOCK:
-            face = f" with {st.knock_discard} face down" if st.knock_discard is not None else ""
-            return f"{who} knocks{face}"
-        case Kind.BIG_GIN:
-            return f"{who} declares big gin"
-        case Kind.DECLINE:
-            return f"{who} leaves the last discard"
-        case Kind.SPREAD:
-            return f"{who} spreads " + " ".join(_meld_text(m) for m in st.spread or ())
-        case Kind.LAYOFF:
-            return f"{who} shows its melds and lays off"
-        case Kind.ADVICE:
-            return f"p{rec[1]} advises the captain"
-        case Kind.RESULT:
-            return str(st.result)
-        case Kind.GAME_OVER:
-            return f"game over: p{st.winner} wins"
-        case _:
-            return _FRAMING.get(kind, str(kind.value))
-
-
-def _meld_text(cards: tuple[Card, ...]) -> str:
-    return "-".join(map(str, cards))
 
 
 def _roles(st: PublicState) -> dict[str, int]:

@@ -30,6 +30,7 @@ from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observ
 from knock.web import protocol, views
 from knock.web.protocol import Message, SeatSpec
 from replay.log import LogWriter
+from replay.narration import Voice
 
 #: A recipient of frames: a seat, or None for the spectators.
 Key: TypeAlias = int | None
@@ -191,6 +192,7 @@ class Lens:
 
     def __init__(self, rules: RuleSet, key: Key) -> None:
         self.lens = SeatLens(rules, key)
+        self.voice = Voice(seats=rules.players)  #: how its events are told (seats by number, cards with symbols)
         self.hand = 0
         self.seen: list[Seen] = []  #: the current hand's events as seen (the draw's before the first hand)
         self.fresh: list[Message] = []  #: events not sent yet, as messages
@@ -309,7 +311,7 @@ class Table:
                     lens.hand = e.number
                     lens.seen = []
                 lens.seen.append(seen)
-                lens.fresh.append(views.event(lens.hand, seen))
+                lens.fresh.append(views.event(lens.hand, seen, lens.voice))
                 if isinstance(e, HandEnded):
                     done = views.hand_result(lens.seen, e.number)
                     if done is not None:
@@ -346,7 +348,7 @@ class Table:
     def full_view(self, key: Key) -> Message:
         """``key``'s view with the whole current hand's events: for a connection that has just (re)joined."""
         lens = self.lenses[key]
-        return self.view(key, [views.event(lens.hand, s) for s in lens.seen])
+        return self.view(key, [views.event(lens.hand, s, lens.voice) for s in lens.seen])
 
     def game_result(self) -> Message:
         m = self.match

@@ -32,6 +32,7 @@ from engine.visibility import SeatLens, Seen, observe_spectator
 from knock.web import views
 from knock.web.protocol import Message
 from replay.log import Header, LogError, LogReader
+from replay.narration import Voice, framing_text, line_of, narrate
 from replay.replayer import Replayer
 from replay.verdict import Verdict, judge
 
@@ -46,9 +47,6 @@ FULL = "full"
 SPECTATOR = "spectator"
 #: The perspective asked for as "the log's first one" (``full`` for a full log, the seat of a per-seat view).
 FIRST = ""
-
-#: Framing records, which stand for no engine event, by their first field (LOG-2, LOG-6, LOG-10).
-_FRAMING = {8: "checkpoint", 9: "trailer", 10: "shuffle commitment", 11: "salt revealed"}
 
 
 class _Interned:
@@ -235,6 +233,7 @@ class _Eyes:
         self.lenses: dict[str, SeatLens | None] = {}
         for k in self.keys:
             self.lenses[k] = None if k == FULL else SeatLens(match.rules, None if k == SPECTATOR else int(k))
+        self.voice = Voice(seats=players)  #: how the steps are told (seats by number, cards with symbols)
         self.last: MatchEvent | None = None  #: the latest event (the advice a view shows, THREE-7)
         self.hand = 0
         self.started = False
@@ -283,12 +282,12 @@ def _full_log(data: bytes, out: Builder) -> bool:
                 eyes.note(e)
                 if drawn:
                     for k in eyes.keys:
-                        seen[k].append(str(eyes.seen(k, e)))
+                        seen[k].append(narrate(eyes.seen(k, e), eyes.voice))
             fed = upto + 1
         label = ""
         shown: dict[str, Message | None] = dict.fromkeys(eyes.keys)
         if drawn:
-            label = str(state.event) if state.event is not None else _framing(state.record)
+            label = line_of(state.event, eyes.voice) if state.event is not None else framing_text(state.record)
             if eyes.started:
                 shown = _shown(match, eyes)
         if not out.step(state.index, eyes.hand, label, seen, shown):
@@ -302,11 +301,6 @@ def _position(events: list[MatchEvent], event: MatchEvent, start: int) -> int:
         if events[i] is event:
             return i
     return start - 1  # already fed (a record standing for an event seen with an earlier record)
-
-
-def _framing(record: Any) -> str:
-    kind = record[0] if isinstance(record, list) and record else None
-    return _FRAMING.get(kind, "record") if type(kind) is int else "record"
 
 
 def _shown(match: Match, eyes: _Eyes) -> dict[str, Message | None]:

@@ -21,6 +21,7 @@ from engine.scoring import HandResult
 from engine.standings import Standings
 from engine.visibility import HiddenAdvice, MatchObservation, Seen
 from knock.web.protocol import Message
+from replay.narration import Voice, narrate
 
 
 def card_list(cards: Iterable[Card]) -> list[str]:
@@ -73,11 +74,12 @@ def sheet(results: Sequence[tuple[int, HandResult]], st: Standings) -> Message:
 _CAMEL = re.compile(r"(?<!^)(?=[A-Z])")
 
 
-def event(hand: int, seen: Seen) -> Message:
-    """One event as the seat's lens saw it: its kind, its seat (if it has one), its text (the engine's)."""
+def event(hand: int, seen: Seen, voice: Voice) -> Message:
+    """One event as the seat's lens saw it: its kind, its seat (if it has one), and its text in words for the
+    people at the table (``replay.narration``). Rule: PROTO-5."""
     seat = getattr(seen, "seat", None)
     return {"hand": hand, "kind": _CAMEL.sub("_", type(seen).__name__).lower(),
-            "seat": seat if type(seat) is int else None, "text": str(seen)}  # fmt: skip
+            "seat": seat if type(seat) is int else None, "text": narrate(seen, voice)}  # fmt: skip
 
 
 def advice(seen: Sequence[Seen]) -> Message | None:

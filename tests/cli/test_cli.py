@@ -80,9 +80,9 @@ def test_redact_show_and_verify_a_view(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert knock("verify", str(view)).returncode == 0
     shown = knock("show", str(GOLDEN / "three-handed-5.knock"), "--seat", "2")
-    assert shown.returncode == 0 and "(not shown)" in shown.stdout and "draws from the stock" in shown.stdout
+    assert shown.returncode == 0 and "hand not shown" in shown.stdout and "draws from the stock" in shown.stdout
     full = knock("show", str(GOLDEN / "three-handed-5.knock"))
-    assert full.returncode == 0 and "(not shown)" not in full.stdout
+    assert full.returncode == 0 and "not shown" not in full.stdout
 
 
 def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:

@@ -16,6 +16,7 @@ from knock.web.client import choose
 from knock.web.protocol import Message
 from knock.web.recovery import RecoveryError, rebuild
 from knock.web.tables import Table, TableSpec, bot_seed, table_spec
+from replay.narration import Voice, narrate
 from tests.web.support import valid
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][cdhs](?![A-Za-z0-9])")
@@ -73,14 +74,15 @@ def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
     table, _ = Table.new("t", s)
     m = table.match
     lenses = {k: SeatLens(m.rules, k) for k in (0, 1, 2, None)}
-    texts: dict[int | None, list[str]] = {k: [str(e) for e in lenses[k].see_all(m.events)] for k in lenses}
+    voice = Voice(seats=3)
+    texts: dict[int | None, list[str]] = {k: [narrate(e, voice) for e in lenses[k].see_all(m.events)] for k in lenses}
     sent: dict[int | None, list[str]] = {k: [e["text"] for e in table.full_view(k)["events"]] for k in lenses}
     fed = len(m.events)
 
     def each(frames: dict[int | None, list[Message]]) -> None:
         nonlocal fed
         for k, lens in lenses.items():
-            texts[k] += [str(lens.see(e)) for e in m.events[fed:]]
+            texts[k] += [narrate(lens.see(e), voice) for e in m.events[fed:]]
         fed = len(m.events)
         for k, fs in frames.items():
             view = fs[-1]
