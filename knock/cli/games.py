@@ -349,7 +349,7 @@ def play(
 
     setup = session.setup
     match = session.match
-    table = play_mod.Table(session, save, console, ask, render, new=resume is None)
+    table = play_mod.TerminalTable(session, save, console, ask, render, new=resume is None)
     against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
     console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, against "
                   f"{against}; ? for help")  # fmt: skip

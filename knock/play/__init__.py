@@ -5,13 +5,24 @@
 - ``coach`` gives the ``hint``;
 - ``session`` holds a game: its setup, the match, the bots and every move;
 - ``saves`` keeps the game's log, the save file: new names, resuming, and branching on ``undo``;
-- ``table`` runs the prompts.
+- ``table`` runs the prompts (``TerminalTable``: one person at one game).
 """
 
 from __future__ import annotations
 
 from knock.play.saves import FOLDER, Save, fresh_path, resume
 from knock.play.session import TOOL, PlayError, Session, Setup
-from knock.play.table import Quit, Table
+from knock.play.table import Quit, TerminalTable
 
-__all__ = ["FOLDER", "TOOL", "PlayError", "Quit", "Save", "Session", "Setup", "Table", "fresh_path", "resume"]
+
+def __getattr__(name: str) -> object:
+    """``knock.play.Table`` is now ``knock.play.TerminalTable``: the old name warns for one more release."""
+    if name == "Table":
+        import warnings
+
+        warnings.warn("knock.play.Table is now knock.play.TerminalTable", DeprecationWarning, stacklevel=2)
+        return TerminalTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+__all__ = ["FOLDER", "TOOL", "PlayError", "Quit", "Save", "Session", "Setup", "TerminalTable", "fresh_path", "resume"]

@@ -24,7 +24,7 @@ from typing import TextIO
 
 from knock.web import protocol
 from knock.web.protocol import Message, ProtocolError
-from knock.web.tables import SpecError, Table, TableSpec
+from knock.web.tables import ServerTable, SpecError, TableSpec
 from replay.verdict import judge
 
 #: The table id ``knock engine`` gives its game.
@@ -35,7 +35,7 @@ class Engine:
     """One game at a time, answered message by message (``handle``)."""
 
     def __init__(self) -> None:
-        self.table: Table | None = None
+        self.table: ServerTable | None = None
         self.log: list[bytes] = []
 
     def handle(self, line: str) -> tuple[list[Message], bool]:
@@ -86,7 +86,7 @@ class Engine:
         if len(spec.seats) != spec.rules.players:
             reason = f"{spec.rules.name} is played by {spec.rules.players}: give one seat each"
             return [protocol.refusal(None, "new", "PROTO-2", reason, 0)]
-        table, head = Table.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
+        table, head = ServerTable.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
         self.table, self.log = table, [head]
         self._bots()
         table.advance()

@@ -1,7 +1,7 @@
 """The tables of one ``knock serve``: their games, their connections, their bots and timers, and the store.
 
 Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13. Every change to a table happens under its
-lock: the action is applied (``Table.act``), its records are committed (``GroupCommit``), and only then is it
+lock: the action is applied (``ServerTable.act``), its records are committed (``GroupCommit``), and only then is it
 acknowledged and every connection at the table sent its frames. A table's bots and its turn timer are tasks
 of the hub that act through the same path. Tables share nothing but the store's commit thread.
 """
@@ -20,7 +20,7 @@ from knock.web import protocol
 from knock.web.protocol import Message, ProtocolError
 from knock.web.recovery import RecoveryError, rebuild
 from knock.web.store import Append, Create, Fail, GroupCommit, Store
-from knock.web.tables import Key, Table, TableSpec, new_table_id, new_token, token_hash
+from knock.web.tables import Key, ServerTable, TableSpec, new_table_id, new_token, token_hash
 from replay.redact import redact
 from replay.verdict import judge
 
@@ -47,7 +47,7 @@ class Live:
     its connections."""
 
     id: str
-    table: Table | None
+    table: ServerTable | None
     summary: dict[str, Any]
     failed: str = ""
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
@@ -115,7 +115,7 @@ class Hub:
         while table_id in self.tables:
             table_id = new_table_id()
         secret = secrets.token_bytes(32) if spec.commitments else None
-        table, head = Table.new(table_id, spec, secret)
+        table, head = ServerTable.new(table_id, spec, secret)
         tokens = {seat: new_token() for seat in table.humans}
         hashes = {seat: token_hash(t) for seat, t in tokens.items()}
         await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
@@ -259,7 +259,7 @@ class Hub:
         self._show(live)
         self._schedule(live)
 
-    def _final_summary(self, table: Table, last: bytes) -> dict[str, Any]:
+    def _final_summary(self, table: ServerTable, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
         data = self.store.log(table.id) + last
         verdict = judge(data)

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from engine.errors import KnockError
 from engine.match import SeededChance
-from knock.web.tables import Applied, Sink, Table, TableSpec, commit_key_of, meta_of, players_of
+from knock.web.tables import Applied, ServerTable, Sink, TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
 from replay.verdict import Verdict
 
@@ -30,7 +30,7 @@ class RecoveryError(KnockError, ValueError):
 
 def rebuild(
     table: str, spec: TableSpec, data: bytes, records: int, applied: Sequence[Applied], secret: bytes | None
-) -> tuple[Table, Verdict]:
+) -> tuple[ServerTable, Verdict]:
     """A stored table's game, rebuilt from its log (see the module's docstring). Rule: PROTO-13.
 
     Raises:
@@ -57,6 +57,6 @@ def rebuild(
     if sink.take():  # a store holds an action's records together: a hand's end with the next deal
         raise RecoveryError(table, "its log stops inside an action's records (between two hands, without the "
                             "next deal?)", verdict)  # fmt: skip
-    rebuilt = Table(table, spec, game.match, game.writer, sink)
+    rebuilt = ServerTable(table, spec, game.match, game.writer, sink)
     rebuilt.applied = {a.record: a for a in applied}
     return rebuilt, verdict

@@ -1,7 +1,7 @@
 """A table: one game, its seats, its log as it is written, and what each seat is sent. Rules: PROTO-2, PROTO-5,
 PROTO-7, PROTO-8, PROTO-10, PROTO-14.
 
-A ``Table`` knows nothing of sockets, processes or databases: ``knock serve`` (``knock.web.app``, through
+A ``ServerTable`` knows nothing of sockets, processes or databases: ``knock serve`` (``knock.web.app``, through
 ``knock.web.hub``) and ``knock engine`` (``knock.web.engine_io``) both drive it. ``act`` is the one way an action
 reaches the game: it checks the record number the action expects, reads the action in the seat's name, applies it
 through the engine's one validation path and returns the log's new bytes for the caller to store before it
@@ -199,7 +199,7 @@ class Lens:
         self.results: list[Message] = []  #: hand and game results not sent yet
 
 
-class Table:
+class ServerTable:
     """One game at one table (see the module's docstring)."""
 
     def __init__(self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: Sink) -> None:
@@ -217,7 +217,7 @@ class Table:
             lens.fresh.clear()
 
     @classmethod
-    def new(cls, table: str, spec: TableSpec, secret: bytes | None = None) -> tuple[Table, bytes]:
+    def new(cls, table: str, spec: TableSpec, secret: bytes | None = None) -> tuple[ServerTable, bytes]:
         """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store."""
         match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
         sink = Sink()
@@ -402,3 +402,14 @@ def new_token() -> str:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(9)
+
+
+def __getattr__(name: str) -> object:
+    """``Table`` is now ``ServerTable`` (apart from the terminal's ``knock.play.TerminalTable``): the old name is
+    importable for one more release, with a warning."""
+    if name == "Table":
+        import warnings
+
+        warnings.warn(f"{__name__}.Table is now {__name__}.ServerTable", DeprecationWarning, stacklevel=2)
+        return ServerTable
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

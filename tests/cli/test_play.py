@@ -33,7 +33,7 @@ from engine.fsm import Phase
 from engine.melds import deadwood
 from engine.rules import RuleSet
 from knock.cli.common import render
-from knock.play import PlayError, Quit, Save, Session, Setup, Table, fresh_path, resume
+from knock.play import PlayError, Quit, Save, Session, Setup, TerminalTable, fresh_path, resume
 from knock.play.coach import hint
 from knock.play.screen import options
 from knock.play.words import Context, Move, Refusal, Typo, Word, card_of, normalise, read
@@ -177,7 +177,7 @@ class Script:
         self.lines = list(lines)
         self.then = then
         self.prompts: list[str] = []
-        self.table: Table | None = None
+        self.table: TerminalTable | None = None
 
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
@@ -193,20 +193,20 @@ class Script:
         return str(GreedyBot().choose(hand.observation(self.table.session.me), match.legal_actions()))
 
 
-def sit(path: Path, setup: Setup, script: Script) -> tuple[Table, io.StringIO]:
+def sit(path: Path, setup: Setup, script: Script) -> tuple[TerminalTable, io.StringIO]:
     session = Session(setup)
     return seat_at(session, Save.create(path, session), script)
 
 
-def seat_at(session: Session, save: Save, script: Script, *, new: bool = True) -> tuple[Table, io.StringIO]:
+def seat_at(session: Session, save: Save, script: Script, *, new: bool = True) -> tuple[TerminalTable, io.StringIO]:
     out = io.StringIO()
     console = Console(file=out, width=200, color_system=None, highlight=False, soft_wrap=True)
-    table = Table(session, save, console, script, render, new=new)
+    table = TerminalTable(session, save, console, script, render, new=new)
     script.table = table
     return table, out
 
 
-def run(table: Table) -> bool:
+def run(table: TerminalTable) -> bool:
     """Play on; False when the person stopped."""
     try:
         table.play()

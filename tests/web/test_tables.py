@@ -15,7 +15,7 @@ from engine.visibility import SeatLens
 from knock.web.client import choose
 from knock.web.protocol import Message
 from knock.web.recovery import RecoveryError, rebuild
-from knock.web.tables import Table, TableSpec, bot_seed, table_spec
+from knock.web.tables import ServerTable, TableSpec, bot_seed, table_spec
 from replay.narration import Voice, narrate
 from tests.web.support import valid
 
@@ -31,7 +31,7 @@ def spec(preset: str = "standard", *players: str, seed: int = 7, **options: obje
 
 
 def play(
-    table: Table,
+    table: ServerTable,
     rng: random.Random,
     *,
     advise: float = 0.0,
@@ -71,7 +71,7 @@ def play(
 @pytest.mark.parametrize("sees", [True, False])
 def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
     s = spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=sees, target=20)
-    table, _ = Table.new("t", s)
+    table, _ = ServerTable.new("t", s)
     m = table.match
     lenses = {k: SeatLens(m.rules, k) for k in (0, 1, 2, None)}
     voice = Voice(seats=3)
@@ -111,7 +111,7 @@ def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
 
 @pytest.mark.rule("PROTO-6")
 def test_a_spectator_is_shown_no_card_a_seat_holds_unseen() -> None:
-    table, _ = Table.new("t", spec("standard", "heuristic", "random"))
+    table, _ = ServerTable.new("t", spec("standard", "heuristic", "random"))
     kinds: set[str] = set()
 
     def each(frames: dict[int | None, list[Message]]) -> None:
@@ -135,7 +135,7 @@ def test_a_spectator_is_shown_no_card_a_seat_holds_unseen() -> None:
 
 @pytest.mark.rule("PROTO-7")
 def test_an_act_is_applied_at_its_record_once() -> None:
-    table, _ = Table.new("t", spec("standard", "human", "human"))
+    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
     seat, record = table.match.to_act, table.record
     assert seat is not None
     first = table.act(seat, "pass", record)
@@ -159,7 +159,7 @@ def test_an_act_is_applied_at_its_record_once() -> None:
 
 @pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8")
 def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
-    table, _ = Table.new("t", spec("standard", "human", "human"))
+    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
     assert seat is not None
     other = 1 - seat
@@ -181,7 +181,7 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     missing = next(c for c in ("As", "Kh", "7d", "2c") if c not in held)
     reply = table.act(seat, f"discard {missing}", record + 3).reply
     assert reply["rule"] == "TURN-3"
-    blind, _ = Table.new("b", spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=False))
+    blind, _ = ServerTable.new("b", spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=False))
     m = blind.match
     assert m.sitter is not None
     reply = blind.act(m.sitter, f"advise p{m.captain} knock Kh", blind.record).reply
@@ -195,7 +195,7 @@ def test_bots_choose_from_the_seed_and_the_record_alone() -> None:
     s = spec("three_handed", "random", "greedy", "random", seed=11)
     logs = []
     for _ in range(2):
-        table, head = Table.new("t", s)
+        table, head = ServerTable.new("t", s)
         logs.append(head + play(table, random.Random(0)))
     assert logs[0] == logs[1]
 
@@ -203,7 +203,7 @@ def test_bots_choose_from_the_seed_and_the_record_alone() -> None:
 @pytest.mark.rule("PROTO-13", "PROTO-14", "MATCH-7")
 def test_a_table_rebuilt_from_its_log_goes_on_as_before() -> None:
     s = spec("three_handed", "random", "heuristic", "random", seed=5)
-    whole, head = Table.new("t", s)
+    whole, head = ServerTable.new("t", s)
     full = head + play(whole, random.Random(0))
     cut = 0
     for i in range(60, len(full)):  # a record boundary well into the game: the bytes of the first 60 records or so
@@ -230,7 +230,7 @@ def _records(data: bytes) -> int:
 @pytest.mark.rule("PROTO-13")
 def test_a_log_that_does_not_rebuild_is_refused_with_its_verdict() -> None:
     s = spec("standard", "greedy", "random", seed=5)
-    table, head = Table.new("t", s)
+    table, head = ServerTable.new("t", s)
     data = head + play(table, random.Random(0))
     short = data[: len(head) + 5]
     with pytest.raises(RecoveryError) as caught:
