@@ -11,6 +11,10 @@ A snippet is run unless the line before its fence is a marker, an HTML comment t
 - ``<!-- example: NAME -->`` — a training loop that ``tests/envs/test_examples.py`` runs and checks (not run
   here too).
 
+A Python line whose comment begins with an arrow, ``print(x)  # → TEXT (why)``, must print TEXT: the
+comment up to `` (`` or the end is looked for in the snippet's output, the arrows in order, each after
+the previous one's match.
+
 Shell blocks run in the order of the page in one folder, so a later command reads what an earlier one wrote
 (``knock demo`` writes ``out/demo-7.knock``, which ``knock redact`` reads). A command must exit 0.
 """
@@ -88,7 +92,7 @@ def scratch(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     page = request.node.callspec.params["snippet"].page
     if page not in FOLDERS:
         folder = FOLDERS[page] = tmp_path_factory.mktemp(Path(page).stem)
-        for name in (".venv", "tests", "tools", "spec"):
+        for name in (".venv", "tests", "tools", "spec", "knock"):
             (folder / name).symlink_to(ROOT / name)
     return FOLDERS[page]
 
@@ -114,6 +118,19 @@ def test_a_python_snippet_runs(snippet: Snippet, scratch: Path) -> None:
     done = subprocess.run([sys.executable, "-c", snippet.runnable()], cwd=scratch, env=env(), capture_output=True,
                           text=True, timeout=300)  # fmt: skip
     assert done.returncode == 0, f"{snippet.page} line {snippet.line}:\n{done.stderr[-3000:]}"
+    at = 0
+    for expected in promised_output(snippet.code):
+        found = done.stdout.find(expected, at)
+        assert found >= 0, f"{snippet.page} line {snippet.line}: promises {expected!r}; printed:\n{done.stdout[at:]}"
+        at = found + len(expected)
+
+
+ARROW = re.compile(r"#\s*→\s*(.*?)(?:\s+\(.*)?$")
+
+
+def promised_output(code: str) -> list[str]:
+    """What a snippet's ``# → TEXT`` comments say it prints, in order."""
+    return [m.group(1).strip() for line in code.splitlines() if (m := ARROW.search(line))]
 
 
 def shell_commands(code: str) -> list[str]:
@@ -135,6 +152,12 @@ def test_a_shell_snippet_runs(snippet: Snippet, scratch: Path) -> None:
         said = (done.stdout + done.stderr)[-3000:]
         assert done.returncode == 0, f"{snippet.page} line {snippet.line}: {command}\n{said}"
         assert "Traceback" not in done.stderr, command
+
+
+def test_an_arrow_comment_is_what_the_line_prints() -> None:
+    code = "print(1)  # → 1 (one)\nprint([2])  # → [2]\nx = 3  # not an arrow\n"
+    assert promised_output(code) == ["1", "[2]"]
+    assert promised_output("print(x)   # → Verdict(kind='pass' (why)") == ["Verdict(kind='pass'"]
 
 
 def test_the_snippet_reader_finds_markers_and_fences() -> None:
