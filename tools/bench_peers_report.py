@@ -67,6 +67,13 @@ def conditions(engines: list[Engine], numpy_first: bool) -> str:
             f"{' (see the warnings)' if busy else ''}; {seen[0]['pinning'] if seen else ''}")  # fmt: skip
 
 
+def improvement(knock: Engine, base: Engine, key: str, higher: bool) -> float | None:
+    """How many times better this Knock does than the baseline on one figure, from the ratios within each repeat
+    (above 1 is better, whichever way the figure runs): the ``change`` column and the largest change alike."""
+    change = paired(knock.runs, base.runs, key)
+    return 1 / change if change is not None and not higher else change
+
+
 def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
     knock, default, ops_engine, rl_engine = engines[:4]
     base = engines[4] if len(engines) > 4 else None
@@ -99,9 +106,7 @@ def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
             line += f" {cell(base.median(key), 15)}"
         line += f" {cell(median(ops, key))} {cell(median(rl, key))} {ratio(paired(knock.runs, ops, key))}"
         if base:
-            change = paired(knock.runs, base.runs, key)
-            if change is not None and not higher:
-                change = 1 / change
+            change = improvement(knock, base, key, higher)
             line += f" {ratio(paired(base.runs, ops, key), 9)} "
             line += f"{(change - 1) * 100:+6.1f}%" if change is not None else f"{'—':>7}"
         line += f" {ratio(paired(knock.runs, rl, key))}"
@@ -109,7 +114,7 @@ def report(engines: list[Engine], reps: int, numpy_first: bool) -> None:
     if base:
         print("change: how much better (+) or worse (-) this Knock does than the baseline (Knock over baseline within")
         print("each repeat, the same as the change of its ratio to OpenSpiel's run in that repeat).")
-        changes = [(abs(c - 1), name) for name, key, _ in ROWS if (c := paired(knock.runs, base.runs, key))]
+        changes = [(abs(c - 1), name) for name, key, higher in ROWS if (c := improvement(knock, base, key, higher))]
         worst, name = max(changes)
         print(f"largest change: {worst * 100:.1f} % ({name}); an A/A run (--baseline HEAD) should keep every "
               "change within 5 %")  # fmt: skip
