@@ -157,7 +157,7 @@ def test_an_act_is_applied_at_its_record_once() -> None:
     assert table.act(seat, "take", record).reply["rule"] == "PROTO-7"  # not what was applied there
 
 
-@pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8")
+@pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8", "NOTE-2", "NOTE-5")
 def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     table, _ = ServerTable.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
@@ -167,7 +167,9 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     cases = [
         (other, "pass", "TURN-1"),  # out of turn
         (seat, "discard Kh", "TURN-1"),  # not in this phase
-        (seat, "shout", "TURN-1"),  # not an action
+        (seat, "shout", "NOTE-5"),  # not an action (spec/notation.md)
+        (seat, "discard Xx", "NOTE-2"),  # not a card
+        (seat, "spread As-Kd", "MELD-1"),  # cards that are no meld
         (seat, f"p{other} pass", "PROTO-3"),  # a seat acts only for itself
     ]
     for who, text, rule in cases:
