@@ -22,8 +22,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TypeAlias
 
-from engine.cards import Card
 from engine import notation
+from engine.cards import Card
 from engine.errors import NotationError
 from engine.melds import Meld, canonical, well_formed
 from engine.showdown import Layoff, canonical_layoffs, well_formed_layoffs

@@ -16,8 +16,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
-from engine.errors import NotationError
 from engine import notation
+from engine.errors import NotationError
 from engine.notation import WHITE_SPACE, card_index
 
 RANKS = notation.RANKS

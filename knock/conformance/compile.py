@@ -9,8 +9,8 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
-from engine.actions import Advise, MatchAction
 from engine import notation
+from engine.actions import Advise, MatchAction
 from engine.errors import InvalidDeal, InvalidRules, RuleViolation
 from engine.fsm import ExecutorName
 from engine.match import Match

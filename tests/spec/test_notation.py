@@ -161,7 +161,7 @@ def test_every_example_reads_as_stated(example: dict[str, Any]) -> None:
             if refused is not None:
                 assert _rule(lambda: Meld.parse(text)) == refused
     elif parsed is None:
-        assert refused.startswith("NOTE-")
+        assert str(refused).startswith("NOTE-")
         assert _rule(lambda: notation.parse(text)) == refused
         assert _rule(lambda: parse_match_action(text, seat)) == refused  # the engine's reader is the same
     else:
