@@ -8,7 +8,7 @@ refusal is a ``NotationError`` naming the NOTE rule of the first word, from the 
 >>> parse("p1 layoff 9c-9d-9h 7c>4c-5c-6c")
 Written(seat=1, verb='layoff', melds=((8, 21, 34),), layoffs=((6, (3, 4, 5)),))
 >>> parse("p2 advise p1 knock Kh").suggestion
-Written(seat=1, verb='knock', card=51)
+Written(seat=1, verb='knock', card=38)
 """
 
 from __future__ import annotations
