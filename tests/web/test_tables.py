@@ -190,6 +190,26 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     assert reply["rule"] == "THREE-8" and "Kh" not in reply["reason"]
 
 
+@pytest.mark.rule("NOTE-1", "NOTE-2", "NOTE-5", "NOTE-9", "PROTO-7")
+def test_the_server_reads_the_notations_accepted_forms_and_acknowledges_the_canonical_text() -> None:
+    """What the browser or any client sends is read by the engine's one reader (spec/notation.md): any letter
+    case, ``10`` for ``T``, white space around; the ack carries the canonical text, and a resend in another
+    accepted form of the same action is the same action (a duplicate)."""
+    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
+    seat = table.match.to_act
+    assert seat is not None
+    record = table.record
+    assert table.act(seat, "  PASS\t", record).reply["action"] == "pass"
+    again = table.act(seat, "Pass", record).reply
+    assert again["type"] == "ack" and again["duplicate"] is True
+    table.act(1 - seat, "pass", record + 1)
+    table.act(seat, "Draw", record + 2)
+    card = table.match.hand.cards_of(seat)[0]  # type: ignore[union-attr]
+    typed = f"DISCARD {str(card).replace('T', '10').swapcase()}"
+    reply = table.act(seat, typed, record + 3).reply
+    assert reply["type"] == "ack" and reply["action"] == f"discard {card}", (typed, reply)
+
+
 @pytest.mark.rule("PROTO-14")
 def test_bots_choose_from_the_seed_and_the_record_alone() -> None:
     assert bot_seed(5, 1, 40) == bot_seed(5, 1, 40) != bot_seed(5, 1, 41)
