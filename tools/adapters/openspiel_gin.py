@@ -41,7 +41,6 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from engine import notation
 from engine.actions import (
     Action,
     BigGin,
@@ -162,12 +161,12 @@ def read(text: str) -> tuple[Action, tuple[Card, ...]]:
     """A case's action, respelled canonically (CONF-12), and the layoff cards it gives without their target meld
     (CONF-13: OpenSpiel lays off cards, not cards onto melds). Raises ``Unsupported`` for actions OpenSpiel
     does not have and for cards that are no meld."""
-    words = notation.words(text)
+    words = text.split()
     if len(words) > 1:
         words[1] = VERB_SPELLINGS.get(words[1].lower(), words[1].lower())
     if len(words) > 1 and words[1] in ("advise", "big-gin"):
         raise Unsupported(f"an action OpenSpiel does not have: {words[1]} (THREE-7, KNOCK-6)")
-    loose = [w for w in words[2:] if words[1] == "layoff" and notation.unassigned(w)]
+    loose = [w for w in words[2:] if words[1] == "layoff" and "-" not in w and ">" not in w]
     try:
         action = parse_action(" ".join(w for w in words if w not in loose))
         extra = tuple(Card.parse(w) for w in loose)
