@@ -13,15 +13,16 @@ Text forms (``parse_action`` reads them, ``str`` writes them)::
     spread As-2s-3s 7c-7d-7h  the knocker's melds              (KNOCK-4)
     layoff 9c-9d-9h 7c>4c-5c-6c   the defender's melds and layoffs (LAY-5)
 
-With a seat prefix (``p0 discard Kh``) the seat is read from the text.
+With a seat prefix (``p0 discard Kh``) the seat is read from the text. The grammar, with its accepted forms
+and the rule each refusal names, is ``spec/notation.md``; ``engine.notation`` reads it. Rules: NOTE-5 .. NOTE-9.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeAlias
 
+from engine import notation
 from engine.cards import Card
 from engine.errors import NotationError
 from engine.melds import Meld, canonical, well_formed
@@ -197,39 +198,56 @@ def sort_key(action: Action) -> tuple[object, ...]:
 
 
 def parse_action(text: str, seat: int | None = None) -> Action:
-    """Read an action from its text form; the seat comes from a ``pN`` prefix or the argument.
+    """Read an action from its text (``spec/notation.md``); the seat comes from a ``pN`` prefix or the argument.
 
     >>> parse_action("p1 knock Kh")
     Knock(seat=1, card=Card.parse('Kh'))
+
+    Raises:
+        NotationError: text not in the notation (NOTE-1 .. NOTE-10), advice included (a hand takes none, NOTE-8).
+        InvalidMeld: cards written as a meld that make none (MELD-1, MELD-2).
     """
-    words = text.split()
-    if words and len(words[0]) == 2 and words[0][0] == "p" and words[0][1].isdigit():
-        seat = int(words[0][1])
-        words = words[1:]
+    written = notation.parse(text)
+    if written.verb == "advise":
+        raise NotationError(f"NOTE-8: advice is a game's action, not a hand's: {text!r}")
+    return build(written, seat, text)
+
+
+def build(written: notation.Written, seat: int | None, text: str) -> Action:
+    """The action a parsed text asks for, its seat from the text or ``seat``. Rules: NOTE-4, NOTE-7, MELD-1."""
+    seat = written.seat if written.seat is not None else seat
     if seat is None:
-        raise NotationError(f"TURN-1: no seat given for action {text!r} (prefix it with p0 or p1)")
-    if not words:
-        raise NotationError(f"TURN-1: empty action {text!r}")
-    verb, args = words[0].lower(), words[1:]
-    simple: dict[str, Callable[[int], Action]] = {
-        "take": TakeUpcard,
-        "pass": PassUpcard,
-        "draw": DrawStock,
-        "pickup": DrawDiscard,
-        "big-gin": BigGin,
-        "decline": DeclineWall,
-    }
-    if verb in simple and not args:
-        return simple[verb](seat)
-    if verb in ("discard", "knock") and len(args) == 1:
-        return (Discard if verb == "discard" else Knock)(seat, Card.parse(args[0]))
-    if verb == "spread":
-        return Spread(seat, tuple(Meld.parse(a) for a in args))
-    if verb == "layoff":
-        melds = tuple(Meld.parse(a) for a in args if ">" not in a)
-        layoffs = tuple(Layoff.parse(a) for a in args if ">" in a)
-        return LayOff(seat, melds, layoffs)
-    raise NotationError(f"TURN-1: not an action: {text!r}")
+        raise NotationError(f"NOTE-4: no seat given for action {text!r} (prefix it with p0, p1 or p2)")
+    card = None if written.card is None else Card.from_index(written.card)
+    match written.verb:
+        case "take":
+            return TakeUpcard(seat)
+        case "pass":
+            return PassUpcard(seat)
+        case "draw":
+            return DrawStock(seat)
+        case "pickup":
+            return DrawDiscard(seat)
+        case "big-gin":
+            return BigGin(seat)
+        case "decline":
+            return DeclineWall(seat)
+        case "discard" if card is not None:
+            return Discard(seat, card)
+        case "knock" if card is not None:
+            return Knock(seat, card)
+        case "spread":
+            return Spread(seat, tuple(_meld(m) for m in written.melds))
+        case "layoff":
+            if written.loose:
+                raise NotationError(f"NOTE-7: a layoff names the meld it goes onto: {text!r} (e.g. '7c>4c-5c-6c')")
+            melds = tuple(_meld(m) for m in written.melds)
+            return LayOff(seat, melds, tuple(Layoff(Card.from_index(c), _meld(m)) for c, m in written.layoffs))
+    raise NotationError(f"NOTE-5: not an action: {text!r}")
+
+
+def _meld(indices: tuple[int, ...]) -> Meld:
+    return Meld.of(Card.from_index(i) for i in indices)
 
 
 @dataclass(frozen=True, slots=True)
@@ -250,13 +268,13 @@ MatchAction: TypeAlias = Action | Advise
 
 
 def parse_match_action(text: str, seat: int | None = None) -> MatchAction:
-    """Like ``parse_action``, and also ``"p2 advise p1 knock Kh"`` (the sitter's suggestion to the captain)."""
-    words = text.split()
-    if words and len(words[0]) == 2 and words[0][0] == "p" and words[0][1].isdigit():
-        seat = int(words[0][1])
-        words = words[1:]
-    if words and words[0].lower() == "advise":
-        if seat is None:
-            raise NotationError(f"THREE-7: no seat given for advice {text!r}")
-        return Advise(seat, parse_action(" ".join(words[1:])))
-    return parse_action(" ".join(words), seat)
+    """Like ``parse_action``, and also ``"p2 advise p1 knock Kh"`` (the sitter's suggestion to the captain).
+    Rules: NOTE-8, NOTE-4."""
+    written = notation.parse(text)
+    if written.verb != "advise":
+        return build(written, seat, text)
+    seat = written.seat if written.seat is not None else seat
+    if seat is None:
+        raise NotationError(f"NOTE-4: no seat given for advice {text!r} (prefix it with the sitter's seat)")
+    assert written.suggestion is not None  # the grammar gives advice its suggestion (NOTE-8)
+    return Advise(seat, build(written.suggestion, None, text))

@@ -1,8 +1,8 @@
 """Cards, ranks, suits and card notation.
 
-Rules: CARD-1, CARD-2, CARD-3.
+Rules: CARD-1, CARD-2, CARD-3, NOTE-2.
 
-A card is written rank then suit: ranks ``A23456789TJQK``, suits ``cdhs``
+A card is written rank then suit (its grammar: ``engine.notation``): ranks ``A23456789TJQK``, suits ``cdhs``
 (``As``, ``Td``, ``Kh``). Every card also has an index 0..51 (suit-major:
 ``suit * 13 + rank - 1``) so that a set of cards is one integer bitmask;
 the meld search works on those masks.
@@ -16,10 +16,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import ClassVar
 
+from engine import notation
 from engine.errors import NotationError
+from engine.notation import WHITE_SPACE, card_index
 
-RANKS = "A23456789TJQK"
-SUITS = "cdhs"
+RANKS = notation.RANKS
+SUITS = notation.SUITS
+
 SUIT_SYMBOLS = "♣♦♥♠"
 
 
@@ -75,17 +78,12 @@ class Card:
 
     @staticmethod
     def parse(text: str) -> Card:
-        """Parse ``"As"``, ``"Td"``, ``"10h"`` (suit letters in either case).
+        """Parse ``"As"``, ``"Td"``, ``"10h"`` (letters in either case; white space around is ignored). Rule: NOTE-2.
 
         >>> Card.parse("Td")
         Card.parse('Td')
         """
-        t = text.strip()
-        if t[:2] == "10":
-            t = "T" + t[2:]
-        if len(t) != 2 or t[0].upper() not in RANKS or t[1].lower() not in SUITS:
-            raise NotationError(f"CARD-1: not a card: {text!r} (write rank then suit, e.g. 'As', 'Td')")
-        return Card._BY_INDEX[SUITS.index(t[1].lower()) * 13 + RANKS.index(t[0].upper())]
+        return Card._BY_INDEX[card_index(text.strip(WHITE_SPACE))]
 
     def __str__(self) -> str:
         return RANKS[self.rank - 1] + SUITS[self.suit]

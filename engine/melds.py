@@ -16,7 +16,8 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.cards import Card, from_mask, to_mask
-from engine.errors import InvalidMeld, NotationError
+from engine.errors import InvalidMeld
+from engine.notation import meld_cards, words
 
 SUIT_BITS = 0x1FFF
 RANK_VALUES = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
@@ -64,11 +65,13 @@ class Meld:
 
     @staticmethod
     def parse(text: str) -> Meld:
-        """Parse ``"4c-5c-6c"`` or ``"7s-7h-7d"`` (also space separated)."""
-        parts = text.replace("-", " ").split()
-        if not parts:
-            raise NotationError(f"MELD-1: not a meld: {text!r}")
-        return Meld.of(Card.parse(p) for p in parts)
+        """Parse ``"4c-5c-6c"`` or ``"7s-7h-7d"`` (also space separated). Rules: NOTE-3, MELD-1, MELD-2.
+
+        Raises:
+            NotationError: the text is no meld in the notation (NOTE-3, NOTE-2).
+            InvalidMeld: the cards make no meld (MELD-1, MELD-2).
+        """
+        return Meld.of(Card.from_index(i) for i in meld_cards("-".join(words(text))))
 
     @property
     def mask(self) -> int:

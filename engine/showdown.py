@@ -18,6 +18,7 @@ from engine.melds import (
     deadwood,
     well_formed,
 )
+from engine.notation import WHITE_SPACE, layoff_cards
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,8 +30,9 @@ class Layoff:
 
     @staticmethod
     def parse(text: str) -> Layoff:
-        card, _, onto = text.partition(">")
-        return Layoff(Card.parse(card), Meld.parse(onto))
+        """Parse ``"7c>4c-5c-6c"``. Rules: NOTE-7, MELD-1, MELD-2."""
+        card, onto = layoff_cards(text.strip(WHITE_SPACE))
+        return Layoff(Card.from_index(card), Meld.of(Card.from_index(i) for i in onto))
 
     def __str__(self) -> str:
         return f"{self.card}>{self.onto}"

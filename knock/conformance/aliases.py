@@ -13,6 +13,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from engine import notation
 from engine.actions import parse_match_action
 from engine.cards import Card
 from engine.errors import KnockError
@@ -87,10 +88,10 @@ def canonical_options(options: Mapping[str, Any]) -> dict[str, Any]:
 
 def _verb_index(words: list[str]) -> int | None:
     """Where the verb is: after the seat, and for advice after ``advise`` and the suggestion's seat."""
-    i = 1 if words and re.fullmatch(r"p\d", words[0]) else 0
+    i = 1 if words and notation.is_seat(words[0]) else 0
     if i < len(words) and words[i].lower() == "advise":
         i += 1
-        if i < len(words) and re.fullmatch(r"p\d", words[i]):
+        if i < len(words) and notation.is_seat(words[i]):
             i += 1
     return i if i < len(words) else None
 
@@ -106,8 +107,8 @@ def resolve(match: Match, text: str) -> str:
     """A case's action in canonical notation, given the game it is played in (CONF-12, CONF-13): a verb
     spelled another way is respelled; an aliased verb means its alias's action when only that one is legal;
     layoff cards written without a target meld are assigned to the knocker's melds. Text in no notation is
-    returned as it is, for the parser to refuse."""
-    words = text.split()
+    returned as it is, for the parser to refuse. The words are the notation's (NOTE-1, ``engine.notation``)."""
+    words = notation.words(text)
     i = _verb_index(words)
     if i is None:
         return text
@@ -117,14 +118,9 @@ def resolve(match: Match, text: str) -> str:
         written = " ".join(words)
         alias = " ".join([*words[:i], VERB_ALIASES[verb]])
         return alias if not _legal(match, written) and _legal(match, alias) else written
-    if verb == "layoff" and any(_unassigned(a) for a in args):
+    if verb == "layoff" and any(notation.unassigned(a) for a in args):
         return _assign_layoffs(match, words[: i + 1], args)
     return " ".join(words)
-
-
-def _unassigned(word: str) -> bool:
-    """A layoff card without its target: a lone card (a meld has hyphens, an assigned layoff ``>``)."""
-    return "-" not in word and ">" not in word
 
 
 def _assign_layoffs(match: Match, head: list[str], args: list[str]) -> str:
@@ -133,8 +129,8 @@ def _assign_layoffs(match: Match, head: list[str], args: list[str]) -> str:
     order, the first card's choice varying slowest. When none is legal, each card goes onto the first meld that
     could take it, else the knocker's first meld, and the engine refuses that. Without a spread the unassigned
     cards are left out: there is nothing to lay off onto, and the answer is refused as it is."""
-    loose = [a for a in args if _unassigned(a)]
-    fixed = [a for a in args if not _unassigned(a)]
+    loose = [a for a in args if notation.unassigned(a)]
+    fixed = [a for a in args if not notation.unassigned(a)]
     spread = match.hand.spread if match.hand is not None else None
     if spread is None or not spread.melds:
         return " ".join([*head, *fixed])

@@ -9,8 +9,8 @@ import io
 from dataclasses import dataclass
 from typing import Any
 
+from engine import notation
 from engine.actions import Advise, MatchAction
-from engine.cards import Card
 from engine.errors import InvalidDeal, InvalidRules, RuleViolation
 from engine.fsm import ExecutorName
 from engine.match import Match
@@ -69,18 +69,12 @@ def _header_bytes(case: Case, rules: dict[str, Any]) -> bytes:
 
 
 def _raw_record(text: str) -> Any:
-    """The record of a spread or layoff whose melds are invalid, written as given (CONF-4)."""
-    words = text.split()[1:]
-    verb, args = words[0].lower(), words[1:]
-
-    def codes(meld: str) -> bytes:
-        return bytes(Card.parse(c).index for c in meld.split("-"))
-
-    if verb == "spread":
-        return [T_SPREAD, *(codes(m) for m in args)]
-    melds = [codes(m) for m in args if ">" not in m]
-    layoffs = [[Card.parse(m.split(">")[0]).index, codes(m.split(">")[1])] for m in args if ">" in m]
-    return [T_LAYOFF, melds, layoffs]
+    """The record of a spread or layoff whose melds are invalid, written as given (CONF-4): its cards in the
+    order written, as the notation reads them (NOTE-6, NOTE-7)."""
+    written = notation.parse(text)
+    if written.verb == "spread":
+        return [T_SPREAD, *(bytes(m) for m in written.melds)]
+    return [T_LAYOFF, [bytes(m) for m in written.melds], [[c, bytes(m)] for c, m in written.layoffs]]
 
 
 def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled:
@@ -120,7 +114,7 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
                 continue
             except RuleViolation:  # an illegal action, or cards that are no meld (InvalidMeld, from the text)
                 pass
-            if not isinstance(action, Advise) and text.split()[0] != f"p{match.to_act}":
+            if not isinstance(action, Advise) and notation.parse(text).seat != match.to_act:
                 return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
             if action is None:
                 rec = _raw_record(text)

@@ -27,7 +27,7 @@ from engine.actions import (
     TakeUpcard,
     parse_action,
 )
-from engine.cards import RANKS, SUITS, Card, to_mask
+from engine.cards import RANKS, Card, to_mask
 from engine.errors import InvalidMeld, NotationError
 from engine.fsm import Phase
 from engine.kernel import Refused
@@ -67,11 +67,12 @@ def normalise(text: str) -> str:
 
 
 def card_of(text: str) -> Card | None:
-    """The card ``text`` names, in any notation ``normalise`` reads, or None."""
-    t = normalise(text.strip())
-    if len(t) == 2 and t[0] in RANKS and t[1] in SUITS:
-        return Card.parse(t)
-    return None
+    """The card ``text`` names, in any notation ``normalise`` reads, or None; what ``normalise`` writes is read by
+    the notation's one card reader (``Card.parse``, NOTE-2)."""
+    try:
+        return Card.parse(normalise(text.strip()))
+    except NotationError:
+        return None
 
 
 # --- commands ------------------------------------------------------------------------------------

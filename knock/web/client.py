@@ -23,7 +23,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from engine.actions import parse_match_action, shown_mask
+from engine.actions import Discard, Knock, parse_match_action, shown_mask
 from engine.cards import Card, to_mask
 from engine.melds import deadwood, knock_deadwood, value
 from knock.web.protocol import PROTOCOL, Message
@@ -50,12 +50,13 @@ def choose(frame: Message, rng: random.Random | None = None, *, advise: float = 
         return min(legal, key=lambda a: _left(a, mask))
     if "pickup" in legal and "decline" in legal:
         return "pickup"
-    knocks = [a for a in legal if a.startswith("knock ")]
+    actions = {a: parse_match_action(a, 0) for a in legal}
+    knocks = {a: x.card for a, x in actions.items() if isinstance(x, Knock)}
     if knocks:
-        return min(knocks, key=lambda a: deadwood(mask ^ Card.parse(a.split()[1]).bit))
-    discards = [a for a in legal if a.startswith("discard ")]
+        return min(knocks, key=lambda a: deadwood(mask ^ knocks[a].bit))
+    discards = {a: x.card for a, x in actions.items() if isinstance(x, Discard)}
     if discards:
-        return min(discards, key=lambda a: (deadwood(mask ^ Card.parse(a.split()[1]).bit), -Card.parse(a[8:]).value))
+        return min(discards, key=lambda a: (deadwood(mask ^ discards[a].bit), -discards[a].value))
     return first
 
 

@@ -257,6 +257,8 @@ class ServerTable:
         except NotationError as err:
             rule = err.rule if err.rule[:1].isalpha() and "-" in err.rule else NOT_AN_ACTION
             return Outcome(protocol.refusal(seat, text, rule, str(err).split(": ", 1)[-1], self.record))
+        except RuleViolation as err:  # cards written as a meld that make none (MELD-1, MELD-2)
+            return Outcome(protocol.refusal(seat, text, err.rule, err.reason, self.record))
         if action.seat != seat:
             reason = f"a seat acts only for itself: p{seat} cannot act as p{action.seat}"
             return Outcome(protocol.refusal(seat, text, "PROTO-3", reason, self.record))

@@ -11,7 +11,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RULE_LINE = re.compile(r"^- \*\*([A-Z]+-\d+)\*\* — \S", flags=re.MULTILINE)
 
 
-SPEC_FILES = ("rules.md", "log-format.md", "conformance.md", "environments.md", "protocol.md")
+SPEC_FILES = ("rules.md", "log-format.md", "conformance.md", "environments.md", "protocol.md", "notation.md")
 
 
 def spec_ids() -> list[str]:

@@ -157,7 +157,7 @@ def test_an_act_is_applied_at_its_record_once() -> None:
     assert table.act(seat, "take", record).reply["rule"] == "PROTO-7"  # not what was applied there
 
 
-@pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8")
+@pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8", "NOTE-2", "NOTE-5")
 def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     table, _ = ServerTable.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
@@ -167,7 +167,9 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     cases = [
         (other, "pass", "TURN-1"),  # out of turn
         (seat, "discard Kh", "TURN-1"),  # not in this phase
-        (seat, "shout", "TURN-1"),  # not an action
+        (seat, "shout", "NOTE-5"),  # not an action (spec/notation.md)
+        (seat, "discard Xx", "NOTE-2"),  # not a card
+        (seat, "spread As-Kd", "MELD-1"),  # cards that are no meld
         (seat, f"p{other} pass", "PROTO-3"),  # a seat acts only for itself
     ]
     for who, text, rule in cases:
@@ -186,6 +188,26 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     assert m.sitter is not None
     reply = blind.act(m.sitter, f"advise p{m.captain} knock Kh", blind.record).reply
     assert reply["rule"] == "THREE-8" and "Kh" not in reply["reason"]
+
+
+@pytest.mark.rule("NOTE-1", "NOTE-2", "NOTE-5", "NOTE-9", "PROTO-7")
+def test_the_server_reads_the_notations_accepted_forms_and_acknowledges_the_canonical_text() -> None:
+    """What the browser or any client sends is read by the engine's one reader (spec/notation.md): any letter
+    case, ``10`` for ``T``, white space around; the ack carries the canonical text, and a resend in another
+    accepted form of the same action is the same action (a duplicate)."""
+    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
+    seat = table.match.to_act
+    assert seat is not None
+    record = table.record
+    assert table.act(seat, "  PASS\t", record).reply["action"] == "pass"
+    again = table.act(seat, "Pass", record).reply
+    assert again["type"] == "ack" and again["duplicate"] is True
+    table.act(1 - seat, "pass", record + 1)
+    table.act(seat, "Draw", record + 2)
+    card = table.match.hand.cards_of(seat)[0]  # type: ignore[union-attr]
+    typed = f"DISCARD {str(card).replace('T', '10').swapcase()}"
+    reply = table.act(seat, typed, record + 3).reply
+    assert reply["type"] == "ack" and reply["action"] == f"discard {card}", (typed, reply)
 
 
 @pytest.mark.rule("PROTO-14")
