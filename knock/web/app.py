@@ -311,8 +311,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
                 raise ProtocolError("bad_message", "hello is sent once, first")
             await hub.join(conn, message)
         case _ if conn.table is None:
-            raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)",
-                                close=True)  # fmt: skip
+            raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)")
         case protocol.Act():
             await hub.act(conn, message)
         case protocol.ViewRequest():

@@ -179,7 +179,7 @@ class Hub:
                                        table.spec.turn_timeout))  # fmt: skip
             conn.send(table.full_view(seat))
             if table.over:
-                conn.send(table.game_result())
+                conn.send(table.game_result(seat))
                 conn.send(self._offer(live))
 
     def resend(self, conn: Connection) -> None:
