@@ -58,14 +58,14 @@ def build() -> dict[str, Any]:
     D["rules"] = {"type": "object", "description": "a rule set as a log header's rules map (LOG-1, RULES-2)"}
     D["seat_spec"] = {
         "oneOf": [
-            obj({"player": {"const": "human"}, "name": {"type": "string", "maxLength": 64}}, ["player"], True),
+            obj({"player": {"const": "human"}, "name": {"type": "string", "minLength": 1, "maxLength": 64}}, ["player"], True),
             obj(
                 {
                     "player": {"const": "bot"},
                     "bot": {"enum": ["heuristic", "greedy", "random"]},
-                    "name": {"type": "string", "maxLength": 64},
+                    "name": {"type": "string", "minLength": 1, "maxLength": 64},
                 },
-                ["player", "bot"],
+                ["player"],
                 True,
             ),
         ]

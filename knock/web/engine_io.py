@@ -55,8 +55,8 @@ class Engine:
             case protocol.Quit():
                 return [], False
             case protocol.Hello():
-                no = ProtocolError("bad_message", "knock engine takes new, act, view, log and quit (no hello)",
-                                   rule="PROTO-15")
+                no = ProtocolError("unknown_type", "hello is a message of knock serve only (knock engine takes new, "
+                                   "act, view, log and quit)")  # fmt: skip
                 return [protocol.error(no)], True
         table = self.table
         if table is None:

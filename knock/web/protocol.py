@@ -54,7 +54,7 @@ ErrorCode: TypeAlias = Literal[
 
 #: The rule each error code is answered under (PROTO-21's table); ``bad_table`` names the rule the table breaks.
 ERROR_RULES: dict[str, str] = {
-    "bad_json": "PROTO-11", "bad_message": "PROTO-11", "unknown_type": "PROTO-11", "unsupported_protocol": "PROTO-1",
+    "bad_json": "PROTO-11", "bad_message": "PROTO-11", "unknown_type": "PROTO-11", "unsupported_protocol": "PROTO-20",
     "hello_first": "PROTO-3", "bad_token": "PROTO-3", "no_such_table": "PROTO-3", "replaced": "PROTO-3",
     "rate_limited": "PROTO-11", "binary_frame": "PROTO-11", "too_many_errors": "PROTO-11", "no_game": "PROTO-15",
     "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11",
