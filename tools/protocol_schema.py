@@ -50,7 +50,7 @@ def build() -> dict[str, Any]:
     D["meld"] = {"type": "array", "items": ref("card"), "minItems": 3, "maxItems": 13}
     D["melds"] = {"type": "array", "items": ref("meld"), "maxItems": 4}
     D["seat"] = {"type": "integer", "minimum": 0, "maximum": 2}
-    D["record"] = {"type": "integer", "minimum": 0}
+    D["record"] = {"type": "integer", "minimum": 0, "maximum": 2**53}
     D["count"] = {"type": "integer", "minimum": 0}
     D["version"] = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
     D["table_id"] = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}

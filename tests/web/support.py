@@ -51,6 +51,14 @@ class Seat(Client):
             if frame["type"] in ("ack", "refusal", "error"):
                 return frame
 
+    def hello_as(self, version: list[int], table: str, *, token: str | None, spectate: bool = False) -> Message:
+        """Say hello in ``version`` (any minor or major), with a token and/or spectate; the first answer."""
+        msg: dict[str, Any] = {"type": "hello", "protocol": version, "table": table}
+        msg.update({"token": token} if token is not None else {})
+        msg.update({"spectate": True} if spectate else {})
+        self.send(msg)
+        return self.recv()
+
     def view(self) -> Message:
         """The next view."""
         return self.until("view")

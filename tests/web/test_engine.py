@@ -108,3 +108,58 @@ def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
     assert engine.say({"type": "view"})[0]["view"]["role"] == "spectator"
     assert engine.say({"type": "log"})[0]["verdict"] == "unfinished"
     assert engine.close() == 0
+
+
+_KINDS = ["pass", "take", "draw", "pickup", "discard", "knock", "big-gin", "decline", "spread", "layoff", "advise"]
+
+
+def _card(text: str) -> tuple[int, int]:
+    return ("A23456789TJQK".index(text[0]), "cdhs".index(text[1]))
+
+
+def _meld(text: str) -> tuple[int, int, int]:
+    cards = text.split("-")
+    return (*_card(cards[0]), len(cards))
+
+
+def _order(action: str) -> tuple[Any, ...]:
+    """PROTO-26's order of an action's text, written from the spec's words alone (not from the engine's key)."""
+    words = action.split()
+    if words[0] == "advise":
+        return (_KINDS.index("advise"), _order(" ".join(words[2:])))
+    kind = _KINDS.index(words[0])
+    if words[0] in ("discard", "knock"):
+        return (kind, _card(words[1]))
+    if words[0] in ("spread", "layoff"):
+        melds = [_meld(w) for w in words[1:] if ">" not in w]
+        assert melds == sorted(melds), f"melds in canonical order: {action}"
+        layoffs = [(_meld(w.split(">")[1]), _card(w.split(">")[0])) for w in words[1:] if ">" in w]
+        return (kind, melds, layoffs)
+    return (kind,)
+
+
+@pytest.mark.rule("PROTO-26", "PROTO-5")
+@pytest.mark.parametrize(("preset", "seed"), [("three_handed", 5), ("standard", 2), ("oklahoma", 9)])
+def test_legal_comes_in_the_order_the_spec_gives(preset: str, seed: int) -> None:
+    from knock.web.engine_io import Engine as InProcess  # the same engine, in this process: quicker
+
+    engine = InProcess()
+    seats = [{"player": "human"}] * (3 if preset == "three_handed" else 2)
+    out, _ = engine.handle(json.dumps({"type": "new", "protocol": list(PROTOCOL), "preset": preset, "seed": seed,
+                                       "options": {"target": 30}, "seats": seats}))  # fmt: skip
+    latest = {f["seat"]: f for f in out if f["type"] == "view"}
+    rng, kinds, checked = random.Random(seed), set(), 0
+    for _ in range(3000):
+        for v in latest.values():
+            assert v["legal"] == sorted(v["legal"], key=_order), v["legal"]
+            assert v["view"]["to_act"] == v["seat"] or all(a.startswith("advise") for a in v["legal"])
+            kinds |= {a.split()[0] for a in v["legal"]}
+            checked += len(v["legal"]) > 1
+        to_act = next((v for v in latest.values() if v["legal"] and not v["legal"][0].startswith("advise")), None)
+        if to_act is None:
+            break
+        out, _ = engine.handle(json.dumps({"type": "act", "seat": to_act["seat"], "action": choose(to_act, rng),
+                                           "record": to_act["record"]}))  # fmt: skip
+        latest.update({f["seat"]: f for f in out if f["type"] == "view"})
+    assert {"pass", "take", "draw", "pickup", "discard", "knock", "spread", "layoff"} <= kinds and checked > 10
+    assert preset != "three_handed" or "advise" in kinds

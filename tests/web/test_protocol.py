@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import typing
 from pathlib import Path
 
 import pytest
@@ -11,8 +12,11 @@ from jsonschema import Draft202012Validator
 
 from knock.web import protocol
 from knock.web.protocol import Act, Hello, New, ProtocolError, decode
+from knock.web.tables import SpecError, table_spec
 from tests.helpers import tool_check
-from tests.web.support import CLIENT, SCHEMA, valid
+from tests.web.support import BASE, CLIENT, SCHEMA, valid
+
+HTTP_REQUEST = Draft202012Validator({**BASE, "$ref": "#/$defs/http_table_request"})
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
@@ -98,3 +102,78 @@ def test_a_server_message_is_one_line() -> None:
 @pytest.mark.rule("PROTO-1")
 def test_the_schema_files_are_what_the_tool_writes() -> None:
     tool_check("protocol_schema.py")
+
+
+def _table_after(heading: str) -> str:
+    """The first Markdown table after ``heading`` in the spec."""
+    rest = SPEC.split(heading, 1)[1]
+    lines = rest.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("|"))
+    end = next(i for i in range(start, len(lines)) if not lines[i].strip().startswith("|"))
+    return "\n".join(lines[start:end])
+
+
+@pytest.mark.rule("PROTO-21")
+def test_every_error_code_is_described_once_and_the_schema_has_exactly_them() -> None:
+    frames = re.findall(r"^\s*\| `(\w+)` \| (PROTO-\d+)", _table_after("The codes of the messages' errors"), re.M)
+    described = {code: rule for code, rule in frames}
+    assert len(frames) == len(described) == len(typing.get_args(protocol.ErrorCode))
+    assert set(described) == set(typing.get_args(protocol.ErrorCode)) == set(SCHEMA["$defs"]["server_error"]
+                                                                             ["properties"]["code"]["enum"])  # fmt: skip
+    assert described == {c: protocol.ERROR_RULES[c] for c in described}  # each under the rule the code gives it
+    http = _table_after("The HTTP API's codes")
+    codes = {c for cell in re.findall(r"^\s*\| \d{3} \| ([^|]+)\|", http, re.M) for c in re.findall(r"`(\w+)`", cell)}
+    assert codes == set(SCHEMA["$defs"]["http_error"]["properties"]["error"]["properties"]["code"]["enum"])
+    used = set()
+    for path in (ROOT / "knock" / "web").glob("*.py"):
+        used |= set(re.findall(r'(?:HttpRefusal\(|_error\()\d{3}, "([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert used == codes  # the code answers no HTTP code the spec does not describe, and describes none unused
+
+
+@pytest.mark.rule("PROTO-25")
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "act", "action": "draw", "record": 9007199254740993}',
+        '{"type": "act", "action": "' + "x" * 1025 + '", "record": 1}',
+        '{"type": "act", "action": "draw", "record": 1.5}',
+        '{"type": "act", "action": "draw", "record": 1, "seat": 3}',
+        '{"type": "hello", "protocol": [1, 1], "table": "' + "t" * 65 + '", "spectate": true}',
+        '{"type": "hello", "protocol": [1, 1], "table": "t", "token": "' + "k" * 257 + '"}',
+        '{"type": "hello", "protocol": [1, -1], "table": "t", "spectate": true}',
+        '{"type": "new", "protocol": [1, 1], "seed": 9223372036854775808, "seats": [{"player": "human"}, '
+        '{"player": "bot"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human", "name": ""}, {"player": "bot"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human"}, {"player": "human"}, '
+        '{"player": "human"}, {"player": "human"}]}',
+    ],
+)
+def test_a_value_out_of_its_range_is_a_bad_message(frame: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode(frame)
+    assert caught.value.code == "bad_message"
+    assert list(CLIENT.iter_errors(json.loads(frame)))  # and the schema says so too
+
+
+@pytest.mark.rule("PROTO-25", "PROTO-2")
+@pytest.mark.parametrize(
+    ("request_body", "rule"),
+    [
+        ({"turn_timeout": 0.5}, "PROTO-2"),
+        ({"turn_timeout": 86_401}, "PROTO-2"),
+        ({"bot_delay": 10.5}, "PROTO-2"),
+        ({"executor": "fast"}, "PROTO-2"),
+        ({"preset": "rummy"}, "RULES-1"),
+        ({"options": {"target": 0}}, "RULES-2"),
+    ],
+)
+def test_a_table_out_of_range_is_refused_naming_its_rule(request_body: dict[str, object], rule: str) -> None:
+    two = [{"player": "human"}, {"player": "bot"}]
+    with pytest.raises(SpecError) as caught:
+        table_spec({"seats": two, **request_body})
+    assert caught.value.rule == rule
+    if rule == "PROTO-2":
+        assert list(HTTP_REQUEST.iter_errors({"seats": two, **request_body}))
+    made = table_spec({"seats": two, "turn_timeout": 1, "bot_delay": 10, "seed": 2**63 - 1})
+    assert made.turn_timeout == 1.0 and not list(HTTP_REQUEST.iter_errors({"seats": two, "turn_timeout": 1}))
