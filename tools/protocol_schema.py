@@ -58,7 +58,11 @@ def build() -> dict[str, Any]:
     D["rules"] = {"type": "object", "description": "a rule set as a log header's rules map (LOG-1, RULES-2)"}
     D["seat_spec"] = {
         "oneOf": [
-            obj({"player": {"const": "human"}, "name": {"type": "string", "minLength": 1, "maxLength": 64}}, ["player"], True),
+            obj(
+                {"player": {"const": "human"}, "name": {"type": "string", "minLength": 1, "maxLength": 64}},
+                ["player"],
+                True,
+            ),
             obj(
                 {
                     "player": {"const": "bot"},

@@ -42,7 +42,9 @@ def steps() -> list[tuple[str, Callable[[Frames], str]]]:
     def view_of(frames: Frames, seat: int) -> dict[str, Any]:
         return next(f for f in reversed(frames) if f["type"] == "view" and f["seat"] == seat)
 
-    def act(seat: int, action: Callable[[dict[str, Any]], str], record: Callable[[int], int] = lambda r: r):
+    def act(
+        seat: int, action: Callable[[dict[str, Any]], str], record: Callable[[int], int] = lambda r: r
+    ) -> Callable[[Frames], str]:
         def line(frames: Frames) -> str:
             v = view_of(frames, seat)
             return compact({"type": "act", "seat": seat, "action": action(v), "record": record(v["record"])})
@@ -50,25 +52,37 @@ def steps() -> list[tuple[str, Callable[[Frames], str]]]:
         return line
 
     first = lambda v: v["legal"][0]  # noqa: E731
+    ann, hal = {"player": "human", "name": "ann"}, {"player": "bot", "bot": "heuristic", "name": "hal"}
     new = {"type": "new", "protocol": [1, 1], "preset": "standard", "options": {"target": 25}, "seed": 11,
-           "seats": [{"player": "human", "name": "ann"}, {"player": "bot", "bot": "heuristic", "name": "hal"}]}  # fmt: skip
+           "seats": [ann, hal]}  # fmt: skip
     return [
         ("Before new, there is no game (PROTO-15).", lambda f: compact({"type": "view"})),
-        ("A game: ann (seat 0, a person) against hal (seat 1, the heuristic bot). The answer: started, then"
-         " ann's view, whose legal actions are what she may send (PROTO-5, PROTO-26).", lambda f: compact(new)),
+        (
+            "A game: ann (seat 0, a person) against hal (seat 1, the heuristic bot). The answer: started, then"
+            " ann's view, whose legal actions are what she may send (PROTO-5, PROTO-26).",
+            lambda f: compact(new),
+        ),
         ("An empty line is answered too (PROTO-11, PROTO-15).", lambda f: ""),
         ("Text that is not JSON.", lambda f: "hello?"),
         ("An act that expects an earlier record: stale (PROTO-7).", act(0, first, lambda r: r - 1)),
         ("Text that is no action (PROTO-22, notation.md).", act(0, lambda v: "fly away")),
         ("An action the rules forbid now.", act(0, lambda v: "knock Kh")),
-        ("ann acts for hal, a bot: refused under PROTO-3.", lambda f: compact(
-            {"type": "act", "seat": 1, "action": "pass", "record": view_of(f, 0)["record"]})),
-        ("ann's first legal action: acknowledged, then hal moves and ann is sent her view (PROTO-7, PROTO-15).",
-         act(0, first)),
-        ("The same act again: acknowledged as a duplicate, not applied twice (PROTO-7).",
-         lambda f: next(line for line in reversed(SENT) if '"type":"act"' in line and '"seat":0' in line)),
-        ("hello belongs to knock serve (PROTO-21).",
-         lambda f: compact({"type": "hello", "protocol": [1, 1], "table": "engine", "spectate": True})),
+        (
+            "ann acts for hal, a bot: refused under PROTO-3.",
+            lambda f: compact({"type": "act", "seat": 1, "action": "pass", "record": view_of(f, 0)["record"]}),
+        ),
+        (
+            "ann's first legal action: acknowledged, then hal moves and ann is sent her view (PROTO-7, PROTO-15).",
+            act(0, first),
+        ),
+        (
+            "The same act again: acknowledged as a duplicate, not applied twice (PROTO-7).",
+            lambda f: next(line for line in reversed(SENT) if '"type":"act"' in line and '"seat":0' in line),
+        ),
+        (
+            "hello belongs to knock serve (PROTO-21).",
+            lambda f: compact({"type": "hello", "protocol": [1, 1], "table": "engine", "spectate": True}),
+        ),
         ("A spectator's view: no seat's cards (PROTO-6).", lambda f: compact({"type": "view"})),
         ("quit: answered by its done, then the end (PROTO-15).", lambda f: compact({"type": "quit"})),
     ]

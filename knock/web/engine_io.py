@@ -63,8 +63,9 @@ class Engine:
             return [protocol.error(ProtocolError("no_game", "start a game first: send new"))], True
         match message:
             case protocol.Act(seat=None):
-                no = ProtocolError("bad_message", "act: 'seat' must be given on knock engine (the seat acting)",
-                                   rule="PROTO-15")
+                no = ProtocolError(
+                    "bad_message", "act: 'seat' must be given on knock engine (the seat acting)", rule="PROTO-15"
+                )
                 return [protocol.error(no)], True
             case protocol.Act(seat=int(seat)) if seat not in table.humans:
                 reason = f"p{seat} is not a human seat of this game" if seat < len(table.spec.seats) else "no such seat"
@@ -77,8 +78,9 @@ class Engine:
                 return [outcome.reply, *self._moved()], True
             case protocol.ViewRequest(seat=seat):
                 if seat is not None and seat not in table.humans:
-                    no = ProtocolError("bad_message", f"view: p{seat} is not a human seat of this game",
-                                       rule="PROTO-15")
+                    no = ProtocolError(
+                        "bad_message", f"view: p{seat} is not a human seat of this game", rule="PROTO-15"
+                    )
                     return [protocol.error(no)], True
                 return [table.full_view(seat)], True
             case protocol.LogRequest():

@@ -86,7 +86,7 @@ def valid_body(method: str, url: str, status: int, data: bytes, sent: bytes | No
     definition for it (PROTO-23): every refusal an ``http_error``. A log's bytes and the client's files are not
     JSON and are not checked."""
     path = urlsplit(url).path if "://" in url else url.split("?", 1)[0]
-    if not path.startswith("/api") or path.endswith("/log") and status == 200:
+    if not path.startswith("/api") or (path.endswith("/log") and status == 200):
         return
     name = "http_error" if status >= 400 else next((d for m, r, d in _ROUTES if m == method and r.match(path)), None)
     if name is None or (status >= 400 and status in (404, 405) and not data.startswith(b"{")):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import typing
 from pathlib import Path
 
@@ -14,7 +15,7 @@ from knock.web import protocol
 from knock.web.protocol import Act, Hello, New, ProtocolError, decode
 from knock.web.tables import SpecError, table_spec
 from tests.helpers import tool_check
-from tests.web.support import BASE, CLIENT, SCHEMA, valid
+from tests.web.support import BASE, CLIENT, SCHEMA, ajv, valid
 
 HTTP_REQUEST = Draft202012Validator({**BASE, "$ref": "#/$defs/http_table_request"})
 
@@ -118,8 +119,8 @@ def test_every_error_code_is_described_once_and_the_schema_has_exactly_them() ->
     frames = re.findall(r"^\s*\| `(\w+)` \| (PROTO-\d+)", _table_after("The codes of the messages' errors"), re.M)
     described = {code: rule for code, rule in frames}
     assert len(frames) == len(described) == len(typing.get_args(protocol.ErrorCode))
-    assert set(described) == set(typing.get_args(protocol.ErrorCode)) == set(SCHEMA["$defs"]["server_error"]
-                                                                             ["properties"]["code"]["enum"])  # fmt: skip
+    enum = SCHEMA["$defs"]["server_error"]["properties"]["code"]["enum"]
+    assert set(described) == set(typing.get_args(protocol.ErrorCode)) == set(enum)
     assert described == {c: protocol.ERROR_RULES[c] for c in described}  # each under the rule the code gives it
     http = _table_after("The HTTP API's codes")
     codes = {c for cell in re.findall(r"^\s*\| \d{3} \| ([^|]+)\|", http, re.M) for c in re.findall(r"`(\w+)`", cell)}
@@ -177,3 +178,33 @@ def test_a_table_out_of_range_is_refused_naming_its_rule(request_body: dict[str,
         assert list(HTTP_REQUEST.iter_errors({"seats": two, **request_body}))
     made = table_spec({"seats": two, "turn_timeout": 1, "bot_delay": 10, "seed": 2**63 - 1})
     assert made.turn_timeout == 1.0 and not list(HTTP_REQUEST.iter_errors({"seats": two, "turn_timeout": 1}))
+
+
+@pytest.mark.rule("PROTO-1", "PROTO-20")
+def test_the_schema_compiles_under_ajv_strict_mode_and_agrees_with_jsonschema(tmp_path: Path) -> None:
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout
+    assert int(node.lstrip("v").split(".")[0]) >= 20
+    good = [
+        ("server_message", protocol.error(ProtocolError("bad_json", "not JSON"))),
+        ("server_message", protocol.done(3)),
+        ("server_message", protocol.refusal(None, "pass", "PROTO-3", "a spectator cannot act", 4)),
+        ("client_message", {"type": "act", "action": "pass", "record": 4, "later": True}),
+        ("protocol_version", list(protocol.PROTOCOL)),
+        ("http_error", {"error": {"code": "bad_query", "message": "no", "rule": "PROTO-17"}}),
+    ]
+    bad = [
+        ("server_message", {**protocol.done(3), "extra": 1}),  # a server message has exactly its keys
+        ("server_message", {"type": "error", "code": "oops", "message": "", "rule": "PROTO-11", "close": False}),
+        ("client_message", {"type": "act", "action": "", "record": 4}),
+        ("protocol_version", [1, 0]),
+        ("http_table_request", {"seats": [{"player": "human"}], "turn_timeout": 0}),
+    ]
+    answers = ajv(good + bad)
+    assert answers[: len(good)] == ["ok"] * len(good) and all(a != "ok" for a in answers[len(good) :]), answers
+    for (name, value), answer in zip(good + bad, answers, strict=True):
+        python = Draft202012Validator({**BASE, "$ref": f"#/$defs/{name}"})
+        assert python.is_valid(value) == (answer == "ok"), (name, value, answer)
+    broken = tmp_path / "broken.schema.json"
+    broken.write_text(json.dumps({**SCHEMA, "version": [1, 1]}), encoding="utf-8")  # 1.0's root keyword
+    with pytest.raises(AssertionError, match="unknown keyword"):
+        ajv([], broken)

@@ -27,10 +27,10 @@ from knock.web import page, transcript
 from knock.web.client import ServerProcess
 from knock.web.protocol import SeatSpec, schema
 from knock.web.tables import ServerTable, TableSpec
-from tests.web.support import valid_body
 from replay.log import write_log
 from replay.redact import redact
 from replay.verdict import judge
+from tests.web.support import valid_body
 
 _SCHEMA = schema()
 VIEW = Draft202012Validator({**{k: v for k, v in _SCHEMA.items() if k != "anyOf"}, "$ref": "#/$defs/view"})
