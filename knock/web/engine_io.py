@@ -4,7 +4,8 @@ One controller drives every human seat of one game at a time, the way a chess pr
 sends ``new``, then an ``act`` (with its seat) whenever a human seat is to act, and reads the answers — the
 acknowledgement or refusal, then each human seat's frames. Bots move as soon as it is their turn. Every line
 in, a blank one or ``quit`` included, is answered by its frames and then ``done`` (the end of that line's
-answer); nothing ends the program but the end of its input or ``quit``, and no error closes anything.
+answer); nothing ends the program but the end of its input or ``quit``, and no error closes anything. A session
+byte for byte is spec/protocol-session.txt (PROTO-27).
 
 >>> import io, json
 >>> out = io.StringIO()

@@ -40,7 +40,7 @@ MAX_MESSAGE = 65_536
 RATE, BURST = 50.0, 100
 #: Bad frames a connection may send before it is closed (PROTO-11).
 MAX_BAD = 10
-#: The longest action text, table id, seat name and token a client may send.
+#: The longest action text, table id, seat name and token a client may send (PROTO-25's ranges).
 MAX_ACTION, MAX_ID, MAX_NAME, MAX_TOKEN = 1024, 64, 64, 256
 
 #: WebSocket close codes (PROTO-3, PROTO-11).

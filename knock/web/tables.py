@@ -99,7 +99,7 @@ def rules_of(preset: str, options: Mapping[str, Any]) -> RuleSet:
 
 
 def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True) -> TableSpec:
-    """A table from a request (``POST /api/tables``'s body), every field checked. Rule: PROTO-2.
+    """A table from a request (``POST /api/tables``'s body), every field checked. Rules: PROTO-2, PROTO-25.
 
     Raises:
         SpecError: naming the rule the request breaks.
@@ -293,7 +293,8 @@ class ServerTable:
         return seat if seat is not None and not self.spec.human(seat) else None
 
     def legal(self, key: Key) -> list[str]:
-        """What ``key`` may do now, as text: the seat to act's legal actions, the sitter's advice. Rule: PROTO-5."""
+        """What ``key`` may do now, as text: the seat to act's legal actions, the sitter's advice, in the engine's
+        order (PROTO-26). Rules: PROTO-5, PROTO-26."""
         m = self.match
         if key is None or m.to_act is None:
             return []
