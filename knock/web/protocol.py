@@ -1,6 +1,7 @@
 """The table protocol's messages: what a client may send, read and checked; what a server sends, built.
 
-Rules: PROTO-1 .. PROTO-15 (spec/protocol.md; the shapes: ``protocol.schema.json`` beside this module).
+Rules: PROTO-1 .. PROTO-15, PROTO-20 .. PROTO-22, PROTO-25 (spec/protocol.md; the shapes:
+``protocol.schema.json`` beside this module).
 
 Client messages are small frozen values read by ``decode`` — the one validation path for both transports
 (a WebSocket text frame, a line of ``knock engine``), which turns any input into a message or a
