@@ -55,6 +55,13 @@ def steps() -> list[tuple[str, Callable[[Frames], str]]]:
     ann, hal = {"player": "human", "name": "ann"}, {"player": "bot", "bot": "heuristic", "name": "hal"}
     new = {"type": "new", "protocol": [1, 1], "preset": "standard", "options": {"target": 25}, "seed": 11,
            "seats": [ann, hal]}  # fmt: skip
+    bots = {
+        "type": "new",
+        "protocol": [1, 0],
+        "seed": 5,
+        "options": {"target": 10},
+        "seats": [hal, {"player": "bot", "bot": "greedy", "name": "gus"}],
+    }  # a client of protocol 1.0: accepted (PROTO-20)
     return [
         ("Before new, there is no game (PROTO-15).", lambda f: compact({"type": "view"})),
         (
@@ -84,6 +91,12 @@ def steps() -> list[tuple[str, Callable[[Frames], str]]]:
             lambda f: compact({"type": "hello", "protocol": [1, 1], "table": "engine", "spectate": True}),
         ),
         ("A spectator's view: no seat's cards (PROTO-6).", lambda f: compact({"type": "view"})),
+        (
+            "A new game in place of the first: two bots, who play it to its end inside new; no seat is human, so"
+            " the answer is started and the log offered (PROTO-10, PROTO-15).",
+            lambda f: compact(bots),
+        ),
+        ("The log so far, base64, with its verdict (PROTO-15; LOG-6's digest).", lambda f: compact({"type": "log"})),
         ("quit: answered by its done, then the end (PROTO-15).", lambda f: compact({"type": "quit"})),
     ]
 

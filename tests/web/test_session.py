@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 import json
 import subprocess
 import sys
@@ -9,6 +10,7 @@ import sys
 import pytest
 
 from knock.web.protocol import ProtocolError, decode
+from replay.verdict import judge
 from tests.web.support import CLIENT, ROOT, ajv, valid
 
 SESSION = ROOT / "spec" / "protocol-session.txt"
@@ -54,6 +56,10 @@ def test_the_sessions_messages_are_valid_under_both_validators() -> None:
         read.append(json.loads(s))
         assert not list(CLIENT.iter_errors(read[-1])), s
     kinds = {f["type"] for f in frames}
-    assert {"started", "view", "ack", "refusal", "error", "done"} <= kinds
+    assert {"started", "view", "ack", "refusal", "error", "done", "log_offered", "log"} <= kinds
+    log = next(f for f in frames if f["type"] == "log")
+    verdict = judge(base64.b64decode(log["data"]))
+    assert verdict.kind == log["verdict"] == "pass" and verdict.digest is not None
+    assert verdict.digest.hex() == log["digest"]
     answers = ajv([("server_message", f) for f in frames] + [("client_message", m) for m in read])
     assert answers == ["ok"] * (len(frames) + len(read))
