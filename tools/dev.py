@@ -5,7 +5,7 @@
                                  # game between bots, log and verify it
     python3 tools/dev.py test    # install everything (the dev extra), then ruff, mypy --strict, import-linter and
                                  # pytest; non-zero on any failure
-    python3 tools/dev.py setup   # install everything, run nothing
+    python3 tools/dev.py setup   # install everything (the Node packages of the tests too), run nothing
 
 Standard library only: it runs on a fresh machine with nothing but Python 3.11.
 """
@@ -79,6 +79,25 @@ def ensure_browser() -> None:
         sys.exit(f"chromium was installed but {', '.join(still)} is still missing")
 
 
+#: The Node packages the tests run (each a folder with package.json and package-lock.json): Ajv, which compiles
+#: the protocol's schema in strict mode (tests/protocol).
+NODE_PACKAGES = (ROOT / "tests" / "protocol" / "js",)
+
+
+def ensure_node() -> None:
+    """Install each Node package's locked dependencies with ``npm ci`` (again only when its lock file changes):
+    the tests that run Node never skip for want of them."""
+    for folder in NODE_PACKAGES:
+        lock = folder / "package-lock.json"
+        stamp = folder / "node_modules" / ".knock-lock"
+        digest = hashlib.sha256(lock.read_bytes()).hexdigest()
+        if stamp.exists() and stamp.read_text() == digest:
+            continue
+        if run("npm", "ci", "--no-audit", "--no-fund", "--prefix", folder) != 0:
+            sys.exit(f"npm ci failed in {folder.relative_to(ROOT)}: the tests need Node 20 and npm")
+        stamp.write_text(digest)
+
+
 def workers() -> int:
     """pytest's worker processes (pytest-xdist): one a core this process may use, at most four (each holds the
     whole suite's imports; the suite's own subprocesses, servers and clusters want cores too)."""
@@ -88,6 +107,7 @@ def workers() -> int:
 
 def test(extra: list[str]) -> int:
     ensure_browser()
+    ensure_node()
     steps: list[list[str | Path]] = [
         [PY, "-m", "ruff", "check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
@@ -109,6 +129,7 @@ def main(argv: list[str]) -> int:
         return 2
     setup(EXTRAS[argv[0]])
     if argv[0] == "setup":
+        ensure_node()
         return 0
     if argv[0] == "test":
         return test(argv[1:])

@@ -17,6 +17,8 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (ROOT / "spec" / "protocol.schema.json", ROOT / "knock" / "web" / "protocol.schema.json")
+#: The protocol version the schema describes (PROTO-20); ``knock.web.protocol.PROTOCOL`` must be the same.
+VERSION = (1, 1)
 
 
 def build() -> dict[str, Any]:
@@ -48,7 +50,7 @@ def build() -> dict[str, Any]:
     D["meld"] = {"type": "array", "items": ref("card"), "minItems": 3, "maxItems": 13}
     D["melds"] = {"type": "array", "items": ref("meld"), "maxItems": 4}
     D["seat"] = {"type": "integer", "minimum": 0, "maximum": 2}
-    D["record"] = {"type": "integer", "minimum": 0}
+    D["record"] = {"type": "integer", "minimum": 0, "maximum": 2**53}
     D["count"] = {"type": "integer", "minimum": 0}
     D["version"] = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 2}
     D["table_id"] = {"type": "string", "minLength": 1, "maxLength": 64, "pattern": "^[A-Za-z0-9_-]+$"}
@@ -56,14 +58,18 @@ def build() -> dict[str, Any]:
     D["rules"] = {"type": "object", "description": "a rule set as a log header's rules map (LOG-1, RULES-2)"}
     D["seat_spec"] = {
         "oneOf": [
-            obj({"player": {"const": "human"}, "name": {"type": "string", "maxLength": 64}}, ["player"], True),
+            obj(
+                {"player": {"const": "human"}, "name": {"type": "string", "minLength": 1, "maxLength": 64}},
+                ["player"],
+                True,
+            ),
             obj(
                 {
                     "player": {"const": "bot"},
                     "bot": {"enum": ["heuristic", "greedy", "random"]},
-                    "name": {"type": "string", "maxLength": 64},
+                    "name": {"type": "string", "minLength": 1, "maxLength": 64},
                 },
-                ["player", "bot"],
+                ["player"],
                 True,
             ),
         ]
@@ -205,6 +211,7 @@ def build() -> dict[str, Any]:
         "quit": msg("quit", {}, [], True),
     }
     digest = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+    rule_id = {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"}
     verdict = {"enum": ["pass", "unfinished", "fail"]}
     S = {
         "welcome": msg(
@@ -257,7 +264,7 @@ def build() -> dict[str, Any]:
             {
                 "seat": nullable(ref("seat")),
                 "action": {"type": "string"},
-                "rule": {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"},
+                "rule": rule_id,
                 "reason": {"type": "string"},
                 "record": ref("record"),
             },
@@ -266,6 +273,7 @@ def build() -> dict[str, Any]:
         "hand_result": msg(
             "hand_result",
             {
+                "seat": nullable(ref("seat")),
                 "hand": {"type": "integer", "minimum": 1},
                 "result": ref("result"),
                 "spread": nullable(ref("spread")),
@@ -275,7 +283,13 @@ def build() -> dict[str, Any]:
         ),
         "game_result": msg(
             "game_result",
-            {"winner": ref("seat"), "totals": ints, "hands": {"type": "integer", "minimum": 1}, "sheet": ref("sheet")},
+            {
+                "seat": nullable(ref("seat")),
+                "winner": ref("seat"),
+                "totals": ints,
+                "hands": {"type": "integer", "minimum": 1},
+                "sheet": ref("sheet"),
+            },
         ),
         "log_offered": msg(
             "log_offered",
@@ -315,13 +329,16 @@ def build() -> dict[str, Any]:
                         "too_many_errors",
                         "no_game",
                         "table_failed",
+                        "bad_table",
                         "internal",
                     ]
                 },
                 "message": {"type": "string"},
+                "rule": rule_id,
                 "close": {"type": "boolean"},
             },
         ),
+        "done": msg("done", {"line": {"type": "integer", "minimum": 1}}),
     }
     for k, v in C.items():
         D["client_" + k] = v
@@ -329,15 +346,170 @@ def build() -> dict[str, Any]:
         D["server_" + k] = v
     D["client_message"] = {"oneOf": [ref("client_" + k) for k in C]}
     D["server_message"] = {"oneOf": [ref("server_" + k) for k in S]}
+    D["protocol_version"] = {
+        "description": "the protocol version this schema describes, [major, minor] (PROTO-20)",
+        "const": list(VERSION),
+    }
+    http(D, ref, obj, nullable, digest, verdict, rule_id)
+    major, minor = VERSION
     return {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "$id": "https://knock-gin.invalid/protocol/1.0/schema.json",
-        "title": "The Knock table protocol, version 1.0 (spec/protocol.md)",
-        "description": "A message is a client_message (to the server) or a server_message (from it).",
-        "version": [1, 0],
+        "$id": f"https://knock-gin.invalid/protocol/{major}.{minor}/schema.json",
+        "title": f"The Knock table protocol, version {major}.{minor} (spec/protocol.md)",
+        "description": "A message is a client_message (to the server) or a server_message (from it); an HTTP "
+        "body is one of the http_ definitions (PROTO-2, PROTO-16 .. PROTO-18, PROTO-23).",
         "anyOf": [ref("client_message"), ref("server_message")],
         "$defs": D,
     }
+
+
+def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verdict: Any, rule_id: Any) -> None:
+    """The HTTP API's bodies (PROTO-23): what ``POST /api/tables`` takes, and what every route answers."""
+    seconds = {"type": "number"}
+    D["http_table_request"] = obj(
+        {
+            "preset": {"enum": ["standard", "oklahoma", "three_handed"]},
+            "options": {"type": "object"},
+            "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+            "seats": {"type": "array", "items": ref("seat_spec"), "minItems": 2, "maxItems": 3},
+            "turn_timeout": nullable({**seconds, "minimum": 1, "maximum": 86_400}),
+            "bot_delay": {**seconds, "minimum": 0, "maximum": 10},
+            "commitments": {"type": "boolean"},
+            "executor": {"enum": ["library", "compiled"]},
+        },
+        ["seats"],
+        True,
+    )
+    text = {"type": "string"}
+    D["http_table_created"] = obj(
+        {
+            "table": ref("table_id"),
+            "seats": {
+                "type": "array",
+                "minItems": 2,
+                "maxItems": 3,
+                "items": obj(
+                    {
+                        "seat": ref("seat"),
+                        "name": text,
+                        "player": {"enum": ["human", "bot"]},
+                        "bot": nullable(text),
+                        "token": nullable({"type": "string", "minLength": 43}),
+                        "link": nullable({"type": "string", "pattern": "^/#table=[A-Za-z0-9_-]+&seat=[0-2]&token="}),
+                    }
+                ),
+            },
+            "spectate": {"type": "string", "pattern": "^/#table=[A-Za-z0-9_-]+&spectate=1$"},
+            "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+        }
+    )
+    D["http_error"] = obj(
+        {
+            "error": obj(
+                {
+                    "code": {
+                        "enum": [
+                            "bad_json",
+                            "bad_query",
+                            "bad_table",
+                            "bad_token",
+                            "origin",
+                            "no_such_table",
+                            "not_over",
+                            "too_big",
+                            "bad_content_type",
+                            "busy",
+                            "rate_limited",
+                            "too_many_bot_tables",
+                            "too_many_tables",
+                        ]
+                    },
+                    "message": text,
+                    "rule": rule_id,
+                }
+            )
+        }
+    )
+    D["http_api"] = obj(
+        {
+            "protocol": ref("version"),
+            "server": text,
+            "bots": {"type": "array", "items": text},
+            "presets": {"type": "object", "additionalProperties": ref("rules")},
+            "options": {
+                "type": "object",
+                "additionalProperties": obj({"default": {}, "choices": nullable({"type": "array"})}),
+            },
+        }
+    )
+    count = {"type": "integer", "minimum": 0}
+    live = {
+        "table": ref("table_id"),
+        "preset": text,
+        "rules": ref("rules"),
+        "seats": {"type": "array", "items": ref("seat_info"), "minItems": 2, "maxItems": 3},
+        "hand": count,
+        "scores": {"type": "array", "items": {"type": "integer"}, "minItems": 2, "maxItems": 3},
+        "over": {"type": "boolean"},
+        "winner": nullable(ref("seat")),
+        "record": count,
+        "turn_timeout": nullable(seconds),
+    }
+    final = {"log_bytes": count, "digest": digest, "verdict": verdict}
+    D["http_table_summary"] = {
+        "anyOf": [
+            obj({**live, **final}, [*live], False),
+            obj({"table": ref("table_id"), "failed": text}),
+        ]
+    }
+    D["http_table_list"] = obj(
+        {
+            "tables": {"type": "array", "items": ref("http_table_summary"), "maxItems": 200},
+            "start": count,
+            "total": count,
+            "next": nullable(count),
+        }
+    )
+    any_object = {"type": "object"}
+    D["http_replay"] = obj(
+        {
+            "format": {"const": "knock-transcript"},
+            "version": ref("version"),
+            "name": text,
+            "bytes": count,
+            "sha256": digest,
+            "verdict": obj(
+                {
+                    "verdict": verdict,
+                    "record": nullable(count),
+                    "rule": nullable(text),
+                    "message": text,
+                    "digest": nullable(digest),
+                    "view": nullable(ref("seat")),
+                    "hands": count,
+                    "scores": {"type": "array", "items": {"type": "integer"}},
+                    "winner": nullable(ref("seat")),
+                    "internal": {"type": "boolean"},
+                    "summary": text,
+                }
+            ),
+            "digest": nullable(digest),
+            "header": nullable(any_object),
+            "perspectives": {
+                "type": "array",
+                "items": obj({"key": text, "seat": nullable(ref("seat")), "label": text}),
+            },
+            "perspective": nullable(text),
+            "start": count,
+            "total": count,
+            "steps": {"type": "array", "items": any_object, "maxItems": 4000},
+            "views": {"type": "array"},
+            "sheets": {"type": "array"},
+            "truncated": {"type": "boolean"},
+            "max_steps": count,
+            "problem": nullable(text),
+        }
+    )
 
 
 def main(argv: list[str]) -> int:

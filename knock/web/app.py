@@ -1,6 +1,7 @@
 """``knock serve``'s ASGI application: the HTTP API, the WebSocket of each seat, the static client.
 
-Rules: PROTO-2, PROTO-3, PROTO-4, PROTO-10, PROTO-11, PROTO-16, PROTO-17, PROTO-19. Starlette (routing,
+Rules: PROTO-2, PROTO-3, PROTO-4, PROTO-10, PROTO-11, PROTO-16, PROTO-17, PROTO-19, PROTO-23 (the routes: the API
+under ``/api``, the WebSocket at ``/ws``, the client's files). Starlette (routing,
 WebSockets, static files) on uvicorn: a small toolkit is all a table server needs, and it keeps the extra light
 (FastAPI would add pydantic and an OpenAPI layer this API has no use for). The application holds no game
 logic: the hub does.
@@ -311,8 +312,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
                 raise ProtocolError("bad_message", "hello is sent once, first")
             await hub.join(conn, message)
         case _ if conn.table is None:
-            raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)",
-                                close=True)  # fmt: skip
+            raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)")
         case protocol.Act():
             await hub.act(conn, message)
         case protocol.ViewRequest():

@@ -3,17 +3,21 @@
 One controller drives every human seat of one game at a time, the way a chess program is driven over UCI: it
 sends ``new``, then an ``act`` (with its seat) whenever a human seat is to act, and reads the answers — the
 acknowledgement or refusal, then each human seat's frames. Bots move as soon as it is their turn. Every line
-in is answered by at least one line out, and nothing ends the program but the end of its input or ``quit``.
+in, a blank one or ``quit`` included, is answered by its frames and then ``done`` (the end of that line's
+answer); nothing ends the program but the end of its input or ``quit``, and no error closes anything. A session
+byte for byte is spec/protocol-session.txt (PROTO-27).
 
 >>> import io, json
 >>> out = io.StringIO()
->>> lines = ['{"type": "new", "protocol": [1, 0], "seed": 3, "seats": [{"player": "human"}, {"player": "bot"}]}',
-...          'not json', '{"type": "quit"}']
+>>> lines = ['{"type": "new", "protocol": [1, 1], "seed": 3, "seats": [{"player": "human"}, {"player": "bot"}]}',
+...          'not json', '', '{"type": "quit"}', '{"type": "log"}']
 >>> run(io.StringIO("\\n".join(lines)), out)
 0
 >>> answers = [json.loads(x) for x in out.getvalue().splitlines()]
->>> [a["type"] for a in answers[:2]], answers[-1]["code"]
-(['started', 'view'], 'bad_json')
+>>> [a["type"] for a in answers]
+['started', 'view', 'done', 'error', 'done', 'error', 'done', 'done']
+>>> [a.get("code") for a in answers if a["type"] == "error"], answers[-1]
+(['bad_json', 'bad_json'], {'type': 'done', 'line': 4})
 """
 
 from __future__ import annotations
@@ -39,25 +43,30 @@ class Engine:
         self.log: list[bytes] = []
 
     def handle(self, line: str) -> tuple[list[Message], bool]:
-        """The answers to one line, and whether to go on."""
+        """The answers to one line (before its ``done``), and whether to go on."""
+        if not line.strip():
+            return [protocol.error(ProtocolError("bad_json", "an empty line is not a message"))], True
         try:
             message = protocol.decode(line)
         except ProtocolError as err:
-            return [protocol.error(err)], True
+            return [protocol.error(err, close=False)], True  # nothing closes on knock engine (PROTO-15)
         match message:
             case protocol.New():
                 return self._new(message), True
             case protocol.Quit():
                 return [], False
             case protocol.Hello():
-                no = ProtocolError("bad_message", "knock engine takes new, act, view, log and quit (no hello)")
+                no = ProtocolError("unknown_type", "hello is a message of knock serve only (knock engine takes new, "
+                                   "act, view, log and quit)")  # fmt: skip
                 return [protocol.error(no)], True
         table = self.table
         if table is None:
             return [protocol.error(ProtocolError("no_game", "start a game first: send new"))], True
         match message:
             case protocol.Act(seat=None):
-                no = ProtocolError("bad_message", "act: 'seat' must be given on knock engine (the seat acting)")
+                no = ProtocolError(
+                    "bad_message", "act: 'seat' must be given on knock engine (the seat acting)", rule="PROTO-15"
+                )
                 return [protocol.error(no)], True
             case protocol.Act(seat=int(seat)) if seat not in table.humans:
                 reason = f"p{seat} is not a human seat of this game" if seat < len(table.spec.seats) else "no such seat"
@@ -70,7 +79,9 @@ class Engine:
                 return [outcome.reply, *self._moved()], True
             case protocol.ViewRequest(seat=seat):
                 if seat is not None and seat not in table.humans:
-                    no = ProtocolError("bad_message", f"view: p{seat} is not a human seat of this game")
+                    no = ProtocolError(
+                        "bad_message", f"view: p{seat} is not a human seat of this game", rule="PROTO-15"
+                    )
                     return [protocol.error(no)], True
                 return [table.full_view(seat)], True
             case protocol.LogRequest():
@@ -81,11 +92,11 @@ class Engine:
         seed = message.seed if message.seed is not None else secrets.randbits(63)
         try:
             spec = TableSpec(message.preset, message.options, message.seats, seed, commitments=message.commitments)
-        except SpecError as err:
-            return [protocol.refusal(None, "new", err.rule, err.message, 0)]
+        except SpecError as err:  # a failed new is an error, whatever the reason (PROTO-15)
+            return [protocol.error(ProtocolError("bad_table", err.message, rule=err.rule))]
         if len(spec.seats) != spec.rules.players:
             reason = f"{spec.rules.name} is played by {spec.rules.players}: give one seat each"
-            return [protocol.refusal(None, "new", "PROTO-2", reason, 0)]
+            return [protocol.error(ProtocolError("bad_table", reason, rule="PROTO-2"))]
         table, head = ServerTable.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
         self.table, self.log = table, [head]
         self._bots()
@@ -136,14 +147,12 @@ class Engine:
 def run(stdin: TextIO, stdout: TextIO) -> int:
     """Answer every line of ``stdin`` on ``stdout`` until its end or ``quit``. Rule: PROTO-15."""
     engine = Engine()
-    for line in stdin:
-        if not line.strip():
-            continue
+    for number, line in enumerate(stdin, 1):
         try:
             answers, go_on = engine.handle(line)
         except Exception as err:  # a bug: still an answer, and the program goes on
             answers, go_on = [protocol.error(ProtocolError("internal", f"{type(err).__name__}: {err}"))], True
-        for a in answers:
+        for a in [*answers, protocol.done(number)]:
             stdout.write(protocol.encode(a) + "\n")
         stdout.flush()
         if not go_on:

@@ -179,14 +179,17 @@ class Hub:
                                        table.spec.turn_timeout))  # fmt: skip
             conn.send(table.full_view(seat))
             if table.over:
-                conn.send(table.game_result())
+                conn.send(table.game_result(seat))
                 conn.send(self._offer(live))
 
     def resend(self, conn: Connection) -> None:
-        """A connection's current view again, with the whole hand's events."""
+        """A connection's current view again, with the whole hand's events; at a table kept as its summary only,
+        its log's offer again (PROTO-24: every request is answered)."""
         live = self.tables[conn.table or ""]
         if live.table is not None:
             conn.send(live.table.full_view(conn.key))
+        elif not live.failed:
+            conn.send(self._offer(live))
 
     async def seat_log(self, table_id: str, seat: int) -> bytes:
         """A seat's own view of the game's log so far (LOG-11): the same redaction as ``knock redact``."""

@@ -1,6 +1,7 @@
 """The table protocol's messages: what a client may send, read and checked; what a server sends, built.
 
-Rules: PROTO-1 .. PROTO-15 (spec/protocol.md; the shapes: ``protocol.schema.json`` beside this module).
+Rules: PROTO-1 .. PROTO-15, PROTO-20 .. PROTO-22, PROTO-25 (spec/protocol.md; the shapes:
+``protocol.schema.json`` beside this module).
 
 Client messages are small frozen values read by ``decode`` — the one validation path for both transports
 (a WebSocket text frame, a line of ``knock engine``), which turns any input into a message or a
@@ -30,8 +31,8 @@ from engine import __version__ as ENGINE_VERSION
 from engine.bots import BOT_NAMES
 from engine.errors import KnockError, render
 
-#: The protocol's version, [major, minor] (PROTO-1).
-PROTOCOL: tuple[int, int] = (1, 0)
+#: The protocol's version, [major, minor] (PROTO-1, PROTO-20).
+PROTOCOL: tuple[int, int] = (1, 1)
 #: The server's name in ``welcome`` and ``started``.
 SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
@@ -40,7 +41,7 @@ MAX_MESSAGE = 65_536
 RATE, BURST = 50.0, 100
 #: Bad frames a connection may send before it is closed (PROTO-11).
 MAX_BAD = 10
-#: The longest action text, table id, seat name and token a client may send.
+#: The longest action text, table id, seat name and token a client may send (PROTO-25's ranges).
 MAX_ACTION, MAX_ID, MAX_NAME, MAX_TOKEN = 1024, 64, 64, 256
 
 #: WebSocket close codes (PROTO-3, PROTO-11).
@@ -49,16 +50,24 @@ CLOSE_POLICY, CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_REPLACED = 1008, 1003, 1009, 40
 ErrorCode: TypeAlias = Literal[
     "bad_json", "bad_message", "unknown_type", "unsupported_protocol", "hello_first", "bad_token",
     "no_such_table", "replaced", "rate_limited", "binary_frame", "too_many_errors", "no_game", "table_failed",
-    "internal",
+    "bad_table", "internal",
 ]  # fmt: skip
+
+#: The rule each error code is answered under (PROTO-21's table); ``bad_table`` names the rule the table breaks.
+ERROR_RULES: dict[str, str] = {
+    "bad_json": "PROTO-11", "bad_message": "PROTO-11", "unknown_type": "PROTO-11", "unsupported_protocol": "PROTO-20",
+    "hello_first": "PROTO-3", "bad_token": "PROTO-3", "no_such_table": "PROTO-3", "replaced": "PROTO-3",
+    "rate_limited": "PROTO-11", "binary_frame": "PROTO-11", "too_many_errors": "PROTO-11", "no_game": "PROTO-15",
+    "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11",
+}  # fmt: skip
 
 
 class ProtocolError(KnockError, ValueError):
     """A message the protocol does not take: ``code`` is the error to answer (PROTO-11), ``close`` whether the
     connection ends with it."""
 
-    def __init__(self, code: ErrorCode, message: str, *, close: bool = False) -> None:
-        super().__init__(f"{code}: {message}", rule="PROTO-11")
+    def __init__(self, code: ErrorCode, message: str, *, close: bool = False, rule: str | None = None) -> None:
+        super().__init__(f"{code}: {message}", rule=rule or ERROR_RULES[code])
         self.code: ErrorCode = code
         self.message = message
         self.close = close
@@ -378,9 +387,16 @@ def log(data: str, size: int, records: int, digest: bytes | None, verdict: str) 
             "digest": digest.hex() if digest is not None else None, "verdict": verdict}  # fmt: skip
 
 
-def error(err: ProtocolError) -> Message:
-    """A bad message or a refused connection. Rule: PROTO-11."""
-    return {"type": "error", "code": err.code, "message": err.message, "close": err.close}
+def error(err: ProtocolError, *, close: bool | None = None) -> Message:
+    """A bad message or a refused connection, under its rule (``close`` overrides the error's). Rules: PROTO-11,
+    PROTO-21."""
+    return {"type": "error", "code": err.code, "message": err.message, "rule": err.rule,
+            "close": err.close if close is None else close}  # fmt: skip
+
+
+def done(line: int) -> Message:
+    """``knock engine``: the answer to input line ``line`` (counted from 1) is complete. Rule: PROTO-15."""
+    return {"type": "done", "line": line}
 
 
 def schema() -> dict[str, Any]:

@@ -99,7 +99,7 @@ def rules_of(preset: str, options: Mapping[str, Any]) -> RuleSet:
 
 
 def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True) -> TableSpec:
-    """A table from a request (``POST /api/tables``'s body), every field checked. Rule: PROTO-2.
+    """A table from a request (``POST /api/tables``'s body), every field checked. Rules: PROTO-2, PROTO-25.
 
     Raises:
         SpecError: naming the rule the request breaks.
@@ -243,9 +243,13 @@ class ServerTable:
     def act(self, seat: int, text: str, record: int) -> Outcome:
         """Apply ``text`` as ``seat``'s action if the game is at ``record``. Rules: PROTO-7, PROTO-8.
 
-        A resend of an action already applied at ``record`` is acknowledged again (``duplicate``) and not
-        applied; any other record number is stale; an illegal action is refused with the engine's rule.
+        The checks run in PROTO-22's order: the game is not over (MATCH-1); the record number (a resend of an
+        action already applied at ``record`` is acknowledged again, ``duplicate``, and not applied; any other
+        record number is stale, PROTO-7); the text is an action (spec/notation.md); it is the seat's own
+        (PROTO-3); a blind sitter's advice names no card (THREE-8); then the engine's rules.
         """
+        if self.over:
+            return Outcome(protocol.refusal(seat, text, "MATCH-1", "the game is over", self.record))
         if record != self.record:
             done = self.applied.get(record)
             if done is not None and done.seat == seat and _same(text, seat, done.action):
@@ -291,7 +295,8 @@ class ServerTable:
         return seat if seat is not None and not self.spec.human(seat) else None
 
     def legal(self, key: Key) -> list[str]:
-        """What ``key`` may do now, as text: the seat to act's legal actions, the sitter's advice. Rule: PROTO-5."""
+        """What ``key`` may do now, as text: the seat to act's legal actions, the sitter's advice, in the engine's
+        order (PROTO-26). Rules: PROTO-5, PROTO-26."""
         m = self.match
         if key is None or m.to_act is None:
             return []
@@ -343,7 +348,8 @@ class ServerTable:
         """What ``key`` is sent after a change: the results of hands (and the game) that ended, then its view
         with the events since its last. Rule: PROTO-10."""
         lens = self.lenses[key]
-        out = [*lens.results, self.view(key, lens.fresh)]
+        out = [addressed(r, key) for r in lens.results]
+        out.append(self.view(key, lens.fresh))
         lens.results, lens.fresh = [], []
         return out
 
@@ -352,13 +358,14 @@ class ServerTable:
         lens = self.lenses[key]
         return self.view(key, [views.event(lens.hand, s, lens.voice) for s in lens.seen])
 
-    def game_result(self) -> Message:
+    def game_result(self, key: Key = None) -> Message:
+        """The ``game_result`` message for ``key`` (a seat, None for the spectators). Rule: PROTO-10."""
         m = self.match
         st = m.standings()
         assert st.winner is not None
         sheet = views.sheet(list(_numbered(m)), st)
-        return {"type": "game_result", "winner": st.winner, "totals": list(st.totals), "hands": m.number,
-                "sheet": sheet}  # fmt: skip
+        return {"type": "game_result", "seat": key, "winner": st.winner, "totals": list(st.totals),
+                "hands": m.number, "sheet": sheet}  # fmt: skip
 
     def summary(self) -> Message:
         """What anyone may know of the table (``GET /api/tables``): rules, seats, progress. Rule: PROTO-2."""
@@ -368,6 +375,11 @@ class ServerTable:
             "seats": protocol.seat_info(self.spec.seats), "hand": m.number, "scores": list(m.scores),
             "over": m.is_over, "winner": m.winner, "record": self.record, "turn_timeout": self.spec.turn_timeout,
         }  # fmt: skip
+
+
+def addressed(message: Message, key: Key) -> Message:
+    """A result message with the seat it is sent to (None: a spectator) after its type (PROTO-10)."""
+    return {"type": message["type"], "seat": key, **{k: v for k, v in message.items() if k not in ("type", "seat")}}
 
 
 def _numbered(m: Match) -> list[tuple[int, Any]]:

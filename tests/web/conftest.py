@@ -7,7 +7,23 @@ from pathlib import Path
 
 import pytest
 
+from knock.web import client
 from knock.web.client import ServerProcess
+from tests.web.support import valid_body
+
+
+@pytest.fixture(autouse=True)
+def _http_bodies_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every HTTP answer a web test receives through ``knock.web.client.http`` is validated against the schema
+    (PROTO-23)."""
+    original = client.http
+
+    def checked(url: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        status, body = original(url, data, headers)
+        valid_body("POST" if data is not None else "GET", url, status, body, data)
+        return status, body
+
+    monkeypatch.setattr(client, "http", checked)
 
 
 @pytest.fixture(scope="module")

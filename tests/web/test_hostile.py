@@ -26,7 +26,7 @@ from knock.web.protocol import parse_json
 from knock.web.tables import table_spec
 from replay.replayer import Replayer
 from tests.support.long_logs import build
-from tests.web.support import Seat
+from tests.web.support import Seat, valid_body
 
 TWO = [{"player": "human"}, {"player": "human"}]
 BOTS = [{"player": "bot", "bot": "random"}, {"player": "bot", "bot": "random"}]
@@ -55,6 +55,7 @@ def request(
     answer = conn.getresponse()
     data = answer.read()
     conn.close()
+    valid_body(method, path, answer.status, data)  # every answer of the API is a body of the schema (PROTO-23)
     return answer.status, {k.lower(): v for k, v in answer.getheaders()}, data
 
 

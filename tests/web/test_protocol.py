@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import typing
 from pathlib import Path
 
 import pytest
@@ -11,8 +13,11 @@ from jsonschema import Draft202012Validator
 
 from knock.web import protocol
 from knock.web.protocol import Act, Hello, New, ProtocolError, decode
+from knock.web.tables import SpecError, table_spec
 from tests.helpers import tool_check
-from tests.web.support import CLIENT, SCHEMA, valid
+from tests.web.support import BASE, CLIENT, SCHEMA, ajv, valid
+
+HTTP_REQUEST = Draft202012Validator({**BASE, "$ref": "#/$defs/http_table_request"})
 
 ROOT = Path(__file__).resolve().parents[2]
 SPEC = (ROOT / "spec" / "protocol.md").read_text(encoding="utf-8")
@@ -23,8 +28,11 @@ def test_the_schema_is_valid_and_shipped_as_specified() -> None:
     Draft202012Validator.check_schema(SCHEMA)
     shipped = (ROOT / "knock" / "web" / "protocol.schema.json").read_text(encoding="utf-8")
     assert (ROOT / "spec" / "protocol.schema.json").read_text(encoding="utf-8") == shipped
-    assert tuple(SCHEMA["version"]) == protocol.PROTOCOL
-    assert "version 1.0" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 0)
+    assert tuple(SCHEMA["$defs"]["protocol_version"]["const"]) == protocol.PROTOCOL
+    major, minor = protocol.PROTOCOL
+    assert SCHEMA["$id"].endswith(f"/protocol/{major}.{minor}/schema.json")
+    assert f"version {major}.{minor}" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 1)
+    assert f"now `[{major}, {minor}]`" in SPEC
 
 
 @pytest.mark.rule("PROTO-1")
@@ -34,7 +42,7 @@ def test_every_message_of_the_spec_is_in_the_schema() -> None:
     defs = SCHEMA["$defs"]
     types = {d["properties"]["type"]["const"] for k, d in defs.items() if k.startswith(("client_", "server_"))
              and "properties" in d}  # fmt: skip
-    assert messages == types and len(messages) == 15  # view and log go both ways
+    assert messages == types and len(messages) == 16  # view and log go both ways
 
 
 @pytest.mark.rule("PROTO-1", "PROTO-11")
@@ -95,3 +103,108 @@ def test_a_server_message_is_one_line() -> None:
 @pytest.mark.rule("PROTO-1")
 def test_the_schema_files_are_what_the_tool_writes() -> None:
     tool_check("protocol_schema.py")
+
+
+def _table_after(heading: str) -> str:
+    """The first Markdown table after ``heading`` in the spec."""
+    rest = SPEC.split(heading, 1)[1]
+    lines = rest.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.strip().startswith("|"))
+    end = next(i for i in range(start, len(lines)) if not lines[i].strip().startswith("|"))
+    return "\n".join(lines[start:end])
+
+
+@pytest.mark.rule("PROTO-21")
+def test_every_error_code_is_described_once_and_the_schema_has_exactly_them() -> None:
+    frames = re.findall(r"^\s*\| `(\w+)` \| (PROTO-\d+)", _table_after("The codes of the messages' errors"), re.M)
+    described = {code: rule for code, rule in frames}
+    assert len(frames) == len(described) == len(typing.get_args(protocol.ErrorCode))
+    enum = SCHEMA["$defs"]["server_error"]["properties"]["code"]["enum"]
+    assert set(described) == set(typing.get_args(protocol.ErrorCode)) == set(enum)
+    assert described == {c: protocol.ERROR_RULES[c] for c in described}  # each under the rule the code gives it
+    http = _table_after("The HTTP API's codes")
+    codes = {c for cell in re.findall(r"^\s*\| \d{3} \| ([^|]+)\|", http, re.M) for c in re.findall(r"`(\w+)`", cell)}
+    assert codes == set(SCHEMA["$defs"]["http_error"]["properties"]["error"]["properties"]["code"]["enum"])
+    used = set()
+    for path in (ROOT / "knock" / "web").glob("*.py"):
+        used |= set(re.findall(r'(?:HttpRefusal\(|_error\()\d{3}, "([a-z_]+)"', path.read_text(encoding="utf-8")))
+    assert used == codes  # the code answers no HTTP code the spec does not describe, and describes none unused
+
+
+@pytest.mark.rule("PROTO-25")
+@pytest.mark.parametrize(
+    "frame",
+    [
+        '{"type": "act", "action": "draw", "record": 9007199254740993}',
+        '{"type": "act", "action": "' + "x" * 1025 + '", "record": 1}',
+        '{"type": "act", "action": "draw", "record": 1.5}',
+        '{"type": "act", "action": "draw", "record": 1, "seat": 3}',
+        '{"type": "hello", "protocol": [1, 1], "table": "' + "t" * 65 + '", "spectate": true}',
+        '{"type": "hello", "protocol": [1, 1], "table": "t", "token": "' + "k" * 257 + '"}',
+        '{"type": "hello", "protocol": [1, -1], "table": "t", "spectate": true}',
+        '{"type": "new", "protocol": [1, 1], "seed": 9223372036854775808, "seats": [{"player": "human"}, '
+        '{"player": "bot"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human", "name": ""}, {"player": "bot"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human"}]}',
+        '{"type": "new", "protocol": [1, 1], "seats": [{"player": "human"}, {"player": "human"}, '
+        '{"player": "human"}, {"player": "human"}]}',
+    ],
+)
+def test_a_value_out_of_its_range_is_a_bad_message(frame: str) -> None:
+    with pytest.raises(ProtocolError) as caught:
+        decode(frame)
+    assert caught.value.code == "bad_message"
+    assert list(CLIENT.iter_errors(json.loads(frame)))  # and the schema says so too
+
+
+@pytest.mark.rule("PROTO-25", "PROTO-2")
+@pytest.mark.parametrize(
+    ("request_body", "rule"),
+    [
+        ({"turn_timeout": 0.5}, "PROTO-2"),
+        ({"turn_timeout": 86_401}, "PROTO-2"),
+        ({"bot_delay": 10.5}, "PROTO-2"),
+        ({"executor": "fast"}, "PROTO-2"),
+        ({"preset": "rummy"}, "RULES-1"),
+        ({"options": {"target": 0}}, "RULES-2"),
+    ],
+)
+def test_a_table_out_of_range_is_refused_naming_its_rule(request_body: dict[str, object], rule: str) -> None:
+    two = [{"player": "human"}, {"player": "bot"}]
+    with pytest.raises(SpecError) as caught:
+        table_spec({"seats": two, **request_body})
+    assert caught.value.rule == rule
+    if rule == "PROTO-2":
+        assert list(HTTP_REQUEST.iter_errors({"seats": two, **request_body}))
+    made = table_spec({"seats": two, "turn_timeout": 1, "bot_delay": 10, "seed": 2**63 - 1})
+    assert made.turn_timeout == 1.0 and not list(HTTP_REQUEST.iter_errors({"seats": two, "turn_timeout": 1}))
+
+
+@pytest.mark.rule("PROTO-1", "PROTO-20")
+def test_the_schema_compiles_under_ajv_strict_mode_and_agrees_with_jsonschema(tmp_path: Path) -> None:
+    node = subprocess.run(["node", "--version"], capture_output=True, text=True, check=True).stdout
+    assert int(node.lstrip("v").split(".")[0]) >= 20
+    good = [
+        ("server_message", protocol.error(ProtocolError("bad_json", "not JSON"))),
+        ("server_message", protocol.done(3)),
+        ("server_message", protocol.refusal(None, "pass", "PROTO-3", "a spectator cannot act", 4)),
+        ("client_message", {"type": "act", "action": "pass", "record": 4, "later": True}),
+        ("protocol_version", list(protocol.PROTOCOL)),
+        ("http_error", {"error": {"code": "bad_query", "message": "no", "rule": "PROTO-17"}}),
+    ]
+    bad = [
+        ("server_message", {**protocol.done(3), "extra": 1}),  # a server message has exactly its keys
+        ("server_message", {"type": "error", "code": "oops", "message": "", "rule": "PROTO-11", "close": False}),
+        ("client_message", {"type": "act", "action": "", "record": 4}),
+        ("protocol_version", [1, 0]),
+        ("http_table_request", {"seats": [{"player": "human"}], "turn_timeout": 0}),
+    ]
+    answers = ajv(good + bad)
+    assert answers[: len(good)] == ["ok"] * len(good) and all(a != "ok" for a in answers[len(good) :]), answers
+    for (name, value), answer in zip(good + bad, answers, strict=True):
+        python = Draft202012Validator({**BASE, "$ref": f"#/$defs/{name}"})
+        assert python.is_valid(value) == (answer == "ok"), (name, value, answer)
+    broken = tmp_path / "broken.schema.json"
+    broken.write_text(json.dumps({**SCHEMA, "version": [1, 1]}), encoding="utf-8")  # 1.0's root keyword
+    with pytest.raises(AssertionError, match="unknown keyword"):
+        ajv([], broken)

@@ -16,6 +16,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from knock.web.client import ServerProcess, play_seat
 from knock.web.protocol import MAX_MESSAGE, PROTOCOL
 from replay.verdict import judge
+from tests.web import support
 from tests.web.support import Seat
 
 Made = dict[str, Any]
@@ -168,6 +169,12 @@ def test_a_game_to_its_end_results_and_the_log_offered(server: ServerProcess) ->
     assert watcher.until("log_offered")["digest"] == offer["digest"]  # offered to everyone at the table
     hand = next(f for f in frames if f["type"] == "hand_result")
     assert hand["result"]["kind"] in ("gin", "big_gin", "knock", "undercut", "tie", "dead")
+    assert {f["seat"] for f in frames if f["type"] in ("hand_result", "game_result")} == {0}  # whose (PROTO-10)
+    assert {f["seat"] for f in watcher.frames if f["type"] in ("hand_result", "game_result")} == {None}
+    assert seat.act("draw", offer["records"])["rule"] == "MATCH-1"  # the game is over (PROTO-22)
+    later = Seat(server.ws)  # a table whose game is over: welcome, the final view, the result, the offer
+    assert later.hello(table, token)["type"] == "welcome"
+    assert [later.recv()["type"] for _ in range(3)] == ["view", "game_result", "log_offered"]
 
 
 @pytest.mark.rule("PROTO-11")
@@ -219,3 +226,50 @@ def test_a_turn_that_times_out_is_played_by_the_bot(server: ServerProcess) -> No
     assert told["seat"] == view["view"]["you"] and told["action"] in view["legal"]
     assert second.until("timed_out", timeout=20)["action"] is None  # everyone else is told it happened, not what
     assert first.view()["record"] == view["record"] + 1 and time.monotonic() - started >= 0.9
+
+
+@pytest.mark.rule("PROTO-24", "PROTO-3", "PROTO-20", "PROTO-21")
+def test_hello_case_by_case_and_what_a_reconnection_is_sent(server: ServerProcess) -> None:
+    made = server.table({"seats": TWO, "seed": 3})
+    table, token = made["table"], made["seats"][0]["token"]
+    early = Seat(server.ws)  # a message before hello: an error, and the connection stays open (PROTO-3)
+    early.send({"type": "act", "action": "pass", "record": 0})
+    error = early.recv()
+    assert (error["code"], error["rule"], error["close"]) == ("hello_first", "PROTO-3", False)
+    assert early.hello(table, token)["seat"] == 0
+    first = early.view()
+    early.send({"type": "hello", "protocol": list(PROTOCOL), "table": table, "token": token})  # a second hello
+    assert early.until("error")["code"] == "bad_message"
+    early.send({"type": "view"})  # the answer to view: the whole hand's events again
+    assert early.view()["events"] == first["events"] and first["events"][0]["kind"] == "hand_started"
+    nothing = Seat(server.ws)
+    nothing.send({"type": "hello", "protocol": list(PROTOCOL), "table": table})
+    assert nothing.recv()["code"] == "bad_message"
+    later = Seat(server.ws)  # a later minor version is answered with the server's own
+    welcome = later.hello_as([PROTOCOL[0], PROTOCOL[1] + 5], table, token=None, spectate=True)
+    assert welcome["protocol"] == list(PROTOCOL) and welcome["seat"] is None
+    both = Seat(server.ws)  # spectate with a token beside it: watches
+    assert both.hello_as(list(PROTOCOL), table, token=token, spectate=True)["seat"] is None
+    for version, name, code in [([2, 0], table, "unsupported_protocol"), (list(PROTOCOL), "nowhere", "no_such_table")]:
+        stranger = Seat(server.ws)
+        refused = stranger.hello_as(version, name, token=token)
+        assert refused["code"] == code and refused["close"]
+        with pytest.raises(ConnectionClosed) as closed:
+            stranger.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+
+
+@pytest.mark.rule("PROTO-23")
+def test_the_websocket_is_at_ws_and_every_api_answer_is_a_body_of_the_schema(server: ServerProcess) -> None:
+    with pytest.raises(InvalidStatus) as refused:
+        Seat(server.ws.removesuffix("/ws") + "/socket")
+    assert refused.value.response.status_code == 403
+    support.CHECKED.clear()
+    made = server.table({"seats": TWO, "seed": 1, "turn_timeout": 30, "bot_delay": 0})
+    server.get("/api")
+    server.get("/api/tables?count=2")
+    server.get(f"/api/tables/{made['table']}")
+    assert server.get("/api/tables/nowhere")[0] == 404
+    assert server.post("/api/tables", {"seats": TWO, "seed": -1})[0] == 400
+    assert set(support.CHECKED) == {"http_table_created", "http_table_request", "http_api", "http_table_list",
+                                    "http_table_summary", "http_error"}  # fmt: skip

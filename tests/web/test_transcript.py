@@ -30,6 +30,7 @@ from knock.web.tables import ServerTable, TableSpec
 from replay.log import write_log
 from replay.redact import redact
 from replay.verdict import judge
+from tests.web.support import valid_body
 
 _SCHEMA = schema()
 VIEW = Draft202012Validator({**{k: v for k, v in _SCHEMA.items() if k != "anyOf"}, "$ref": "#/$defs/view"})
@@ -208,9 +209,11 @@ def post(url: str, body: bytes) -> tuple[int, dict[str, Any]]:
     request = urllib.request.Request(url, body, method="POST", headers={"content-type": "application/x-knock-log"})
     try:
         with urllib.request.urlopen(request, timeout=60) as response:
-            return response.status, json.loads(response.read())
+            status, data = response.status, response.read()
     except urllib.error.HTTPError as err:
-        return err.code, json.loads(err.read())
+        status, data = err.code, err.read()
+    valid_body("POST", url, status, data)  # an http_replay, or an http_error (PROTO-23)
+    return status, json.loads(data)
 
 
 @pytest.mark.rule("LOG-13", "PROTO-11")
