@@ -14,6 +14,8 @@ it writes to a temporary folder, plays seeded games of Knock (standard rules: th
 - ``discard``: the set of cards it chooses among (``getDiscard``, every branch of its random choice enumerated
   by a stub ``Random``), given its cards, the card drawn, whether it was the face-up card and its earlier
   draw/discard pairs of the hand;
+- ``repeat``: the same with a draw/discard pair added that bars a card (the repeat rule seldom bars one in
+  play, so each discard position is asked again so);
 - ``knock``: does it knock with the hand the discard leaves, and the set of meld sets it may spread
   (``getFinalMelds``);
 - ``defend``: the set of meld sets it may lay down after the other seat knocked, and for each the layoffs the
@@ -227,6 +229,14 @@ class Recorder(SimpleBot):
                 java_pairs = ",".join("+".join(str(c) for c in from_mask(p)) for p in sorted(pairs))
                 line = f"discard|{_cards(mask)}|{drawn}|{int(obs.taken is not None)}|{java_pairs}"
                 self.out.append(Question("discard", line, _cards(options), action.card in options))
+                # The repeat rule seldom bars a card in play: ask again with the pair of the drawn card and each
+                # of the chosen cards in turn (the last also with the drawn card alone) already made.
+                for k, barred in enumerate(options[:2]):
+                    extra = pairs | {drawn.bit | barred.bit} | ({drawn.bit} if k else set())
+                    more = discard_candidates(mask, drawn, obs.taken, frozenset(extra))
+                    java_more = ",".join("+".join(str(c) for c in from_mask(p)) for p in sorted(extra))
+                    line = f"discard|{_cards(mask)}|{drawn}|{int(obs.taken is not None)}|{java_more}"
+                    self.out.append(Question("repeat", line, _cards(more), True))
             rest = mask ^ action.card.bit
             sets = best_meld_sets(rest)
             knocks = deadwood(rest) <= 10 and bool(sets)
