@@ -110,14 +110,18 @@ public class SimpleCheck {
                     SimpleGinRummyPlayer p = player(hand, pick);
                     p.drawnCard = drawn;
                     p.faceUpCard = faceUp ? drawn : null;
-                    for (String pair : f[4].trim().split(",")) if (!pair.isEmpty()) p.drawDiscardBitstrings.add(GinRummyUtil.cardsToBitstring(cards(pair.replace('+', ' '))));
+                    for (String pair : f[4].trim().split(","))
+                        if (!pair.isEmpty())
+                            p.drawDiscardBitstrings.add(GinRummyUtil.cardsToBitstring(cards(pair.replace('+', ' '))));
                     chosen.add(name(p.getDiscard()));
                     bound = ((Fixed) p.random).bound;
                 }
                 out.println(String.join(" ", chosen));
             } else if (kind.equals("knock") || kind.equals("defend")) {
                 ArrayList<ArrayList<Card>> knockMelds = new ArrayList<ArrayList<Card>>();
-                if (kind.equals("defend")) for (String m : f[2].trim().split(" ")) if (!m.isEmpty()) knockMelds.add(cards(m.replace('-', ' ')));
+                if (kind.equals("defend"))
+                    for (String m : f[2].trim().split(" "))
+                        if (!m.isEmpty()) knockMelds.add(cards(m.replace('-', ' ')));
                 TreeSet<String> chosen = new TreeSet<String>();
                 boolean knocks = true;
                 for (int pick = 0, bound = 1; pick < bound; pick++) {
@@ -126,7 +130,8 @@ public class SimpleCheck {
                     ArrayList<ArrayList<Card>> melds = p.getFinalMelds();
                     if (melds == null) { knocks = false; break; }
                     String answer = meldSetText(melds);
-                    if (kind.equals("defend")) answer += " / " + (f[3].trim().equals("1") ? layoffs(hand, melds, knockMelds) : "");
+                    if (kind.equals("defend"))
+                        answer += " / " + (f[3].trim().equals("1") ? layoffs(hand, melds, knockMelds) : "");
                     chosen.add(answer);
                     bound = Math.max(((Fixed) p.random).bound, 1);
                 }
@@ -140,7 +145,8 @@ public class SimpleCheck {
 
     /** The layoff loop of GinRummyGame.play (the knocker did not go gin), on copies of the melds. */
     @SuppressWarnings("unchecked")
-    static String layoffs(ArrayList<Card> hand, ArrayList<ArrayList<Card>> melds, ArrayList<ArrayList<Card>> knockMelds0) {
+    static String layoffs(
+            ArrayList<Card> hand, ArrayList<ArrayList<Card>> melds, ArrayList<ArrayList<Card>> knockMelds0) {
         ArrayList<ArrayList<Card>> knockMelds = new ArrayList<ArrayList<Card>>();
         for (ArrayList<Card> m : knockMelds0) knockMelds.add((ArrayList<Card>) m.clone());
         long unmelded = GinRummyUtil.cardsToBitstring(hand);
@@ -317,7 +323,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         feed = "".join(q.line + "\n" for q in asked)
         run = subprocess.run(
             ["java", "-cp", str(work / "classes"), "ginrummy.SimpleCheck"],
-            input=feed, capture_output=True, text=True, check=True,
+            input=feed,
+            capture_output=True,
+            text=True,
+            check=True,
         )
     answers = run.stdout.splitlines()
     assert len(answers) == len(asked), f"{len(answers)} answers to {len(asked)} questions: {run.stderr[-500:]}"
@@ -333,8 +342,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
         record = {
-            "positions": len(asked), "by_kind": dict(sorted(counts.items())), "disagreements": len(wrong),
-            "outside": len(outside), "seed": args.seed,
+            "positions": len(asked),
+            "by_kind": dict(sorted(counts.items())),
+            "disagreements": len(wrong),
+            "outside": len(outside),
+            "seed": args.seed,
             "wrong": [{"question": q.line, "python": q.expected, "java": a} for q, a in wrong],
         }
         args.json.write_text(json.dumps(record, indent=1) + "\n")
