@@ -226,9 +226,10 @@ def _csv(s: arena.Summary) -> str:
     for p in s.pairings:
         w.writerow(["pairing", p.a, p.b, p.pairs, *(f"{x:.6f}" for x in (*p.win, *p.points, p.points_a, p.points_b)),
                     "", "", "", "", "", "", "", "", "", ""])  # fmt: skip
+    rates = ("won_rate", "knock_rate", "gin_rate", "undercut_rate", "dead_rate")
     for line in s.ladder:
         h = s.hands[line.bot]
         w.writerow(["ladder", line.bot, "", "", "", "", "", "", "", "", "", "",
                     *(f"{x:.6f}" for x in (line.elo, line.low, line.high, line.score)), int(h["hands"]),
-                    *(f"{h[k]:.6f}" for k in ("won_rate", "knock_rate", "gin_rate", "undercut_rate", "dead_rate"))])  # fmt: skip
+                    *(f"{h[k]:.6f}" for k in rates)])  # fmt: skip
     return buf.getvalue()
