@@ -14,6 +14,7 @@ from engine.hand import Hand
 from engine.rules import RuleSet
 from knock import arena
 from tests.cli.support import run as knock
+from tests.helpers import tool_check
 
 HANDS = arena.Config(RuleSet().to_dict(), ("greedy", "simple", "heuristic"), "hands", arena.ACCEPTANCE_SEED)
 
@@ -92,3 +93,7 @@ def test_knock_arena_prints_its_tables_and_resumes_a_results_file(tmp_path: Path
 def test_knock_arena_refuses_what_it_cannot_pair(args: tuple[str, ...], message: str) -> None:
     done = knock("arena", "--games", "2", *args)
     assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_the_ladder_in_docs_bots_md_is_its_record_rendered() -> None:
+    tool_check("ladder.py")
