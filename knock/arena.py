@@ -253,7 +253,8 @@ def summarise(config: Config, results: Iterable[PairResult], bootstrap: int = 20
     for (a, b), rs in by_pairing.items():
         if not rs:
             continue
-        win = mean_interval([r.score for r in rs])
+        mean, low, high = mean_interval([r.score for r in rs])
+        win = (mean, max(low, 0.0), min(high, 1.0))  # a rate's interval stays within 0 .. 1
         margin = mean_interval([sum(u.points - u.against for u in r.units) / 2 for r in rs])
         pa = sum(u.points for r in rs for u in r.units) / (2 * len(rs))
         pb = sum(u.against for r in rs for u in r.units) / (2 * len(rs))

@@ -127,6 +127,7 @@ def arena_command(
         if str(csv_out) == "-":
             print(text, end="")
         else:
+            csv_out.parent.mkdir(parents=True, exist_ok=True)
             csv_out.write_text(text, encoding="utf-8")
     if json_out != "-" and str(csv_out) != "-":
         _text(summary, rules.name, rules.target, pairs, elapsed, count, quiet)
