@@ -202,8 +202,7 @@ class RuleSet:
 
     @staticmethod
     def preset(name: str, **overrides: Any) -> RuleSet:
-        """A preset (``standard``, ``oklahoma``, ``three_handed`` or ``eaai``) with optional field overrides.
-        Rule: RULES-1."""
+        """A preset (``standard``, ``oklahoma`` or ``three_handed``) with optional field overrides. Rule: RULES-1."""
         try:
             base = PRESETS[name]
         except KeyError:
@@ -329,7 +328,4 @@ PRESETS: dict[str, RuleSet] = {
     "standard": RuleSet(),
     "oklahoma": RuleSet(name="oklahoma", knock_limit=KnockLimit.UPCARD),
     "three_handed": RuleSet(name="three_handed", players=3),
-    # The EAAI Gin Rummy challenge's game (GinRummyGame, GinRummyUtil): an undercut earns 25, the first player
-    # alternates after every hand scored and stays after a dead hand (MATCH-4, MATCH-5), to 100.
-    "eaai": RuleSet(name="eaai", undercut_bonus=25, next_dealer=NextDealer.ALTERNATE),
 }

@@ -53,8 +53,16 @@ from engine.actions import (
 )
 from engine.cards import Card, from_mask, to_mask
 from engine.melds import Meld, arrangements, deadwood, value
+from engine.rules import NextDealer, RuleSet
 from engine.showdown import Layoff
 from engine.visibility import Observation
+
+#: The EAAI challenge's game (``GinRummyGame``, ``GinRummyUtil``) from the standard rules' options: an undercut
+#: earns 25, and the first player alternates after each hand with a winner and stays after a dead hand (MATCH-4,
+#: MATCH-5); gin 25, to 100, a knock limit of 10, the dead hand at two cards left (DEAD-1), the card taken kept
+#: (TURN-4) and a tie an undercut (SCORE-3) are the defaults. On the command line:
+#: ``--set undercut_bonus=25 --set next_dealer=alternate``.
+EAAI_RULES = RuleSet(undercut_bonus=25, next_dealer=NextDealer.ALTERNATE)
 
 #: The Java's suit order (``Card.suitNames``: C H S D) as Knock's suit indices (c d h s): its card ids' order.
 JAVA_SUITS = (0, 2, 3, 1)

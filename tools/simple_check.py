@@ -44,7 +44,7 @@ from engine.cards import Card, from_mask, to_mask
 from engine.match import Match
 from engine.melds import Meld, deadwood, value
 from engine.rules import RuleSet
-from engine.simple import SimpleBot, best_meld_sets, discard_candidates, game_layoffs, would_meld
+from engine.simple import EAAI_RULES, SimpleBot, best_meld_sets, discard_candidates, game_layoffs, would_meld
 from engine.visibility import Observation
 
 JAVA_FILES = ("Card.java", "GinRummyUtil.java", "GinRummyPlayer.java", "SimpleGinRummyPlayer.java")
@@ -271,14 +271,14 @@ class Recorder(SimpleBot):
 
 
 def questions(positions: int, seed: int) -> Iterator[Question]:
-    """Questions from seeded games (standard rules, and the EAAI's undercut bonus): ``simple`` against itself,
+    """Questions from seeded games (the standard rules, and the EAAI game's): ``simple`` against itself,
     the heuristic and the random bot, until ``positions`` of them."""
     asked: list[Question] = []
     game = 0
     opponents = ("simple", "heuristic", "random")
     while len(asked) < positions:
         g = seed + game
-        rules = RuleSet.preset("standard", undercut_bonus=25) if game % 2 else RuleSet()
+        rules = EAAI_RULES if game % 2 else RuleSet()
         other = opponents[game % 3]
         me = game % 2
         bots = [make_bot(other, g * 2 + 1), make_bot(other, g * 2 + 1)]

@@ -9,14 +9,22 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Discard, DrawStock, Knock, TakeUpcard
-from engine.bots import BOT_NAMES, Bot, make_bot
+from engine.bots import BOT_NAMES, Bot, make_bot, play_match
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.errors import IllegalAction
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import Meld
 from engine.rules import RuleSet
-from engine.simple import SimpleBot, best_meld_sets, discard_candidates, game_layoffs, java_order, would_meld
+from engine.simple import (
+    EAAI_RULES,
+    SimpleBot,
+    best_meld_sets,
+    discard_candidates,
+    game_layoffs,
+    java_order,
+    would_meld,
+)
 from tests.helpers import deal
 from tests.support.twins import hidden_cards
 
@@ -138,7 +146,7 @@ def test_simple_chooses_the_same_in_twin_states_differing_only_in_hidden_cards()
 @settings(max_examples=25, deadline=None)
 @given(
     seed=st.integers(0, 2**32 - 1),
-    preset=st.sampled_from(["standard", "oklahoma", "three_handed", "eaai"]),
+    preset=st.sampled_from(["standard", "oklahoma", "three_handed", "eaai"]),  # eaai: the EAAI game's options
     wall=st.booleans(),
     big_gin=st.sampled_from([None, 31]),
     taken=st.booleans(),
@@ -149,9 +157,10 @@ def test_no_bot_raises_on_any_legal_state(
 ) -> None:
     # Random play (never the bots' choices) through several hands, so that every role of three-handed play comes
     # round; at every state every bot, following the game in every seat, answers with a legal action.
+    eaai = {"undercut_bonus": 25, "next_dealer": "alternate"} if preset == "eaai" else {}
     rules = RuleSet.preset(
-        preset, target=30, wall_pickup_to_knock=wall, big_gin_bonus=big_gin, may_discard_taken_card=taken,
-        max_consecutive_discard_pickups=cap,
+        "standard" if preset == "eaai" else preset, target=30, wall_pickup_to_knock=wall, big_gin_bonus=big_gin,
+        may_discard_taken_card=taken, max_consecutive_discard_pickups=cap, **eaai,
     )  # fmt: skip
     match = Match.new(rules, seed=seed)
     rng = random.Random(seed)
@@ -169,3 +178,15 @@ def test_no_bot_raises_on_any_legal_state(
 def test_simple_takes_the_first_upcard_when_it_melds() -> None:
     hand = deal("2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", "As 2s 3s 4h 4d 5c 9s 9c Td 5h", upcard="9d")
     assert isinstance(SimpleBot().choose(hand.observation(1), hand.legal_actions()), TakeUpcard)
+
+
+@pytest.mark.rule("SCORE-3", "MATCH-4", "MATCH-5")
+def test_the_eaai_rules_are_the_standard_options_with_the_undercut_bonus_and_alternate_deal() -> None:
+    assert RuleSet.preset("standard", undercut_bonus=25, next_dealer="alternate") == EAAI_RULES
+    assert (EAAI_RULES.gin_bonus, EAAI_RULES.target, EAAI_RULES.knock_limit_value) == (25, 100, 10)
+    assert EAAI_RULES.undercut_on_tie and not EAAI_RULES.may_discard_taken_card and EAAI_RULES.big_gin_bonus is None
+    match = Match.new(EAAI_RULES, seed=11)
+    play_match(match, [SimpleBot(1), SimpleBot(2)])
+    dealers = [e.dealer for e in match.events if type(e).__name__ == "HandStarted"]
+    for before, after, result in zip(dealers, dealers[1:], match.results, strict=False):
+        assert after == (before if result.winner is None else 1 - before)  # alternate; a dead hand deals again
