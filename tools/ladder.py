@@ -41,14 +41,20 @@ def _processor() -> str:
     return platform.processor() or platform.machine()
 
 
-def record(document: dict[str, Any], command: str) -> dict[str, Any]:
-    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+def head() -> str:
+    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    return done.stdout.strip()
+
+
+def record(document: dict[str, Any], command: str, commit: str | None = None) -> dict[str, Any]:
+    """The arena's document with the command, the machine and the commit the run was made at (HEAD unless
+    given)."""
     return {
         **document,
         "command": command,
         "machine": {"processor": _processor(), "cores": os.cpu_count(), "python": platform.python_version(),
                     "system": platform.system()},
-        "commit": commit.stdout.strip(),
+        "commit": commit or head(),
     }  # fmt: skip
 
 
@@ -108,6 +114,7 @@ def main(argv: list[str] | None = None) -> int:
     rec = sub.add_parser("record", help="record an arena --json document")
     rec.add_argument("document", type=Path)
     rec.add_argument("--command", required=True)
+    rec.add_argument("--commit", help="the commit the run was made at (default: HEAD)")
     args = parser.parse_args(argv)
     if args.what == "run":
         argv_arena = ["knock", "arena", "--bots", args.bots, "--games", str(args.games), "--preset", args.preset,
@@ -115,11 +122,12 @@ def main(argv: list[str] | None = None) -> int:
                       "--json=out/ladder.json"]  # fmt: skip
         results = ROOT / "out" / "ladder.jsonl"
         resume = ["--resume"] if results.exists() else []
+        at = head()
         subprocess.run([str(ROOT / ".venv" / "bin" / "knock"), *argv_arena[1:], *resume], cwd=ROOT, check=True)
-        doc = record(json.loads((ROOT / "out" / "ladder.json").read_text()), shlex.join(argv_arena))
+        doc = record(json.loads((ROOT / "out" / "ladder.json").read_text()), shlex.join(argv_arena), at)
         RECORD.write_text(json.dumps(doc, indent=1) + "\n")
     elif args.what == "record":
-        doc = record(json.loads(args.document.read_text()), args.command)
+        doc = record(json.loads(args.document.read_text()), args.command, args.commit)
         RECORD.write_text(json.dumps(doc, indent=1) + "\n")
     doc = json.loads(RECORD.read_text())
     page = PAGE.read_text()
