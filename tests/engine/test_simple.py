@@ -12,6 +12,7 @@ from engine.actions import Action, Discard, DrawStock, Knock, TakeUpcard
 from engine.bots import BOT_NAMES, Bot, make_bot, play_match
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.errors import IllegalAction
+from engine.events import HandStarted
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import Meld
@@ -187,6 +188,6 @@ def test_the_eaai_rules_are_the_standard_options_with_the_undercut_bonus_and_alt
     assert EAAI_RULES.undercut_on_tie and not EAAI_RULES.may_discard_taken_card and EAAI_RULES.big_gin_bonus is None
     match = Match.new(EAAI_RULES, seed=11)
     play_match(match, [SimpleBot(1), SimpleBot(2)])
-    dealers = [e.dealer for e in match.events if type(e).__name__ == "HandStarted"]
+    dealers = [e.dealer for e in match.events if isinstance(e, HandStarted)]
     for before, after, result in zip(dealers, dealers[1:], match.results, strict=False):
         assert after == (before if result.winner is None else 1 - before)  # alternate; a dead hand deals again
