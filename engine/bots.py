@@ -2,7 +2,8 @@
 
 ``RandomBot`` picks uniformly; ``GreedyBot`` is a simple baseline that keeps its deadwood low, knocks as
 soon as it may and answers a knock optimally; ``HeuristicBot`` also counts live cards, reads the
-opponent's pickups and plays for gin when it is close.
+opponent's pickups and plays for gin when it is close. ``SimpleBot`` (``engine.simple``) is the EAAI
+challenge's public baseline, ported.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
 from engine.showdown import best_defence
+from engine.simple import SimpleBot
 from engine.visibility import Observation
 
 
@@ -164,17 +166,19 @@ def _spread_key(action: Action, mask: int) -> tuple[int, int]:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name: ``random`` (seeded) or ``greedy``."""
+    """A bot by name: ``heuristic``, ``greedy``, ``random`` (seeded) or ``simple`` (seeded: the EAAI baseline)."""
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
         return GreedyBot()
     if name == "heuristic":
         return HeuristicBot()
+    if name == "simple":
+        return SimpleBot(seed)
     raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
 
 
-BOT_NAMES = ("heuristic", "greedy", "random")
+BOT_NAMES = ("heuristic", "greedy", "random", "simple")
 
 
 def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:

@@ -28,7 +28,6 @@ from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from engine.bots import BOT_NAMES
 from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
 from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, read_json, remote
@@ -86,7 +85,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     async def info(request: Request) -> Response:
         defaults = RuleSet().to_dict()
         return JSONResponse({
-            "protocol": list(protocol.PROTOCOL), "server": protocol.SERVER, "bots": list(BOT_NAMES),
+            "protocol": list(protocol.PROTOCOL), "server": protocol.SERVER, "bots": list(protocol.TABLE_BOTS),
             "presets": {name: rules.to_dict() for name, rules in PRESETS.items()},
             "options": {k: _option(k, v) for k, v in defaults.items() if k != "name"},
         })  # fmt: skip

@@ -31,6 +31,10 @@ from engine import __version__ as ENGINE_VERSION
 from engine.bots import BOT_NAMES
 from engine.errors import KnockError, render
 
+#: The bots a table seats: the engine's but ``simple``, which remembers its hand between its moves, where a table
+#: makes its bot afresh for every move (``ServerTable.bot_action``); the protocol's list is unchanged.
+TABLE_BOTS: tuple[str, ...] = tuple(b for b in BOT_NAMES if b != "simple")
+
 #: The protocol's version, [major, minor] (PROTO-1, PROTO-20).
 PROTOCOL: tuple[int, int] = (1, 1)
 #: The server's name in ``welcome`` and ``started``.
@@ -300,8 +304,8 @@ def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
             raise bad(f"seats[{i}].name", f"text of 1 .. {MAX_NAME} characters")
         if item["player"] == "bot":
             bot = item.get("bot", "heuristic")
-            if bot not in BOT_NAMES:
-                raise bad(f"seats[{i}].bot", f"one of {', '.join(BOT_NAMES)}")
+            if bot not in TABLE_BOTS:
+                raise bad(f"seats[{i}].bot", f"one of {', '.join(TABLE_BOTS)}")
             out.append(SeatSpec("bot", name or f"{bot}#{i}", bot))
         else:
             out.append(SeatSpec("human", name or f"p{i}"))

@@ -15,7 +15,7 @@ from tests.cli.test_cli import GOLDEN
 
 #: Every command, as typed after ``knock``.
 COMMANDS = [["demo"], ["simulate"], ["play"], ["verify"], ["export"], ["show"], ["redact"], ["spec"], ["rules"],
-            ["conform"], ["conform", "run"], ["conform", "coverage"], ["conform", "answer"]]  # fmt: skip
+            ["conform"], ["conform", "run"], ["conform", "coverage"], ["conform", "answer"], ["arena"]]  # fmt: skip
 
 
 @pytest.mark.parametrize("command", COMMANDS, ids=" ".join)

@@ -1,0 +1,99 @@
+"""``knock arena``: paired seeds with seats swapped, figures over seed pairs, an Elo ladder, --resume."""
+
+from __future__ import annotations
+
+import json
+import math
+import random
+from pathlib import Path
+
+import pytest
+
+from engine.bots import make_bot, play_hand
+from engine.hand import Hand
+from engine.rules import RuleSet
+from knock import arena
+from tests.cli.support import run as knock
+from tests.helpers import tool_check
+
+HANDS = arena.Config(RuleSet().to_dict(), ("greedy", "simple", "heuristic"), "hands", arena.ACCEPTANCE_SEED)
+
+
+def test_a_seed_pair_plays_the_same_deal_twice_with_the_seats_swapped() -> None:
+    seed = arena.ACCEPTANCE_SEED + 3
+    pair = arena.play_pair(HANDS, "greedy", "simple", seed)
+    for a_seat, unit in enumerate(pair.units):
+        bots = [make_bot("greedy", seed * 7 + a_seat), make_bot("simple", seed * 7 + 1 - a_seat)]
+        if a_seat:
+            bots.reverse()
+        hand = play_hand(Hand.deal(RuleSet(), seed=seed, dealer=seed % 2), bots)
+        assert hand.result is not None
+        won = 0.5 if hand.result.winner is None else float(hand.result.winner == a_seat)
+        assert unit.score == won
+        assert unit.points == (hand.result.points if hand.result.winner == a_seat else 0)
+        assert unit.stats[0][0] == unit.stats[1][0] == 1  # one hand each, counted for both bots
+
+
+def test_the_figures_do_not_depend_on_the_order_results_come_in() -> None:
+    results = [r for t in arena.plan(HANDS, 6, ()) for r in arena.play_task(t)]
+    assert len(results) == 18 and len({r.key for r in results}) == 18  # every pairing, every seed, once
+    once = arena.summarise(HANDS, results, bootstrap=50)
+    random.Random(1).shuffle(results)
+    again = arena.summarise(HANDS, results, bootstrap=50)
+    assert (once.pairings, once.ladder, once.hands) == (again.pairings, again.ladder, again.hands)
+    assert once.units == 36 and [line.bot for line in once.ladder] == sorted(
+        HANDS.bots, key=lambda b: -next(x.elo for x in once.ladder if x.bot == b)
+    )
+    assert abs(sum(line.elo for line in once.ladder) / 3 - 1500) < 1e-6
+    for line in once.ladder:
+        assert line.low <= line.elo <= line.high
+
+
+def test_win_rate_intervals_and_elo_follow_their_formulas() -> None:
+    mean, low, high = arena.mean_interval([1.0, 0.5, 0.0, 1.0])
+    half = 1.959964 * math.sqrt(sum((v - 0.625) ** 2 for v in (1.0, 0.5, 0.0, 1.0)) / 3) / 2
+    assert mean == 0.625 and math.isclose(high - mean, half) and math.isclose(mean - low, half)
+    elo = arena.bradley_terry(["a", "b"], {("a", "b"): (750.0, 1000.0)})
+    assert math.isclose(elo["a"] - elo["b"], 400 * math.log10(750.5 / 250.5), abs_tol=1e-3)  # one drawn game added
+    assert math.isclose(elo["a"] + elo["b"], 3000)
+
+
+def test_knock_arena_prints_its_tables_and_resumes_a_results_file(tmp_path: Path) -> None:
+    common = ("arena", "--bots", "greedy,simple", "--jobs", "1", "--seed", "1000000000", "-q")
+    whole = knock(*common, "--games", "8", "--json")
+    assert whole.returncode == 0, whole.stderr
+    fresh = json.loads(whole.stdout)
+    assert fresh["pairs"] == 4 and fresh["units"] == 8 and fresh["mode"] == "games"
+    results = tmp_path / "r.jsonl"
+    first = knock(*common, "--games", "4", "--results", str(results))
+    assert first.returncode == 0, first.stderr
+    assert "Elo ladder" in first.stdout and "greedy\tsimple\t2" in first.stdout
+    assert len(results.read_text().splitlines()) == 3  # the config, then a line per seed pair
+    refused = knock(*common, "--games", "8", "--results", str(results))
+    assert refused.returncode == 2 and "--resume" in refused.stderr
+    csv_file = tmp_path / "r.csv"
+    resumed = knock(*common, "--games", "8", "--results", str(results), "--resume", "--json", "--csv", str(csv_file))
+    assert resumed.returncode == 0, resumed.stderr
+    doc = json.loads(resumed.stdout)
+    assert len(results.read_text().splitlines()) == 5
+    for key in ("pairings", "ladder", "hands", "units"):
+        assert doc[key] == fresh[key], key  # resumed or played at once: the same figures
+    rows = csv_file.read_text().splitlines()
+    assert rows[0].startswith("kind,bot,against,pairs,win_rate") and len(rows) == 4  # one pairing, two bots
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("--bots", "simple"), "two or more different bots"),
+        (("--preset", "three_handed"), "two-player rule sets"),
+        (("--resume",), "give one"),
+    ],
+)
+def test_knock_arena_refuses_what_it_cannot_pair(args: tuple[str, ...], message: str) -> None:
+    done = knock("arena", "--games", "2", *args)
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+def test_the_ladder_in_docs_bots_md_is_its_record_rendered() -> None:
+    tool_check("ladder.py")
