@@ -378,8 +378,8 @@ class LogReader:
             first = next(self._values, None)
         except EOFError as err:
             raise LogTruncated("LOG-7", 0, f"the log is cut inside its header ({err})") from None
-        except CodecError as err:
-            raise LogError("LOG-1", 0, f"unreadable header: {err.reason}") from None
+        except CodecError as err:  # bytes come before the header's keys (LOG-13's precedence)
+            raise LogError("LOG-2", 0, f"unreadable header: {err.reason}") from None
         if first is None:
             raise LogTruncated("LOG-7", 0, "the log is empty")
         value, raw = first
@@ -397,9 +397,11 @@ class LogReader:
             index = self.index + 1
             try:
                 item = next(self._values, None)
-            except EOFError as err:
-                raise LogTruncated("LOG-7", index, f"the log is cut inside a record ({err})") from None
-            except CodecError as err:
+            except (EOFError, CodecError) as err:
+                if self.trailer_seen:  # whatever the bytes after the trailer are, they follow it (LOG-13)
+                    raise LogError("LOG-7", index, "bytes after the trailer") from None
+                if isinstance(err, EOFError):
+                    raise LogTruncated("LOG-7", index, f"the log is cut inside a record ({err})") from None
                 raise LogError("LOG-2", index, err.reason) from None
             if item is None:
                 if not self.trailer_seen:
