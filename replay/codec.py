@@ -53,7 +53,11 @@ from engine.melds import Meld
 from engine.scoring import ResultKind
 from engine.showdown import Layoff
 from replay import claims
-from replay.claims import MAX_ARRAY, MAX_BIN, MAX_DEPTH, MAX_MAP, MAX_TEXT
+from replay.claims import MAX_ARRAY as MAX_ARRAY  # the limits of LOG-2, one home (replay.claims)
+from replay.claims import MAX_BIN as MAX_BIN
+from replay.claims import MAX_DEPTH as MAX_DEPTH
+from replay.claims import MAX_MAP as MAX_MAP
+from replay.claims import MAX_TEXT as MAX_TEXT
 
 FORMAT = "knock-log"
 VERSION = (1, 0)
