@@ -16,7 +16,7 @@ import random
 from collections.abc import Iterator, Sequence
 from typing import TYPE_CHECKING, Protocol, cast
 
-from engine import describe, fsm, kernel
+from engine import describe, draw, fsm, kernel
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules, render
@@ -24,7 +24,7 @@ from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, M
 from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand
 from engine.kernel import Refused
-from engine.rules import CutTiebreak, DeadHandRoles, NextDealer, RuleSet
+from engine.rules import DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.standings import Standings, Tally
@@ -78,16 +78,7 @@ class ScriptedChance:
         if not drawn and self._drawn:
             raise InvalidDeal("MATCH-3", f"the draw is tied: the {count} tied seats draw again, and the script has "
                               "no further round")  # fmt: skip
-        if len(drawn) != count:
-            raise InvalidDeal("MATCH-2", f"a round of the draw takes one card from each of the {count} seats drawing, "
-                              f"got {len(drawn)}: {' '.join(map(str, drawn)) or 'none'}")  # fmt: skip
-        if len(set(drawn)) != count:
-            raise InvalidDeal("MATCH-2", f"the draw is from one deck: a card cannot be drawn twice "
-                              f"({' '.join(map(str, drawn))})")  # fmt: skip
-        again = sorted(set(drawn) & self._drawn)
-        if again:
-            raise InvalidDeal("MATCH-7", f"redraws come from the same deck (MATCH-3): {' '.join(map(str, again))} "
-                              "drawn before")  # fmt: skip
+        draw.check_round(count, drawn, self._drawn)
         self._drawn |= set(drawn)
         return drawn
 
@@ -193,17 +184,13 @@ class Match:
 
     def _draw_order(self, seats: list[int]) -> list[int]:
         """Seats ordered from the highest card drawn to the lowest, ties resolved. Rules: MATCH-2, MATCH-3."""
+        return draw.settle(self.rules, seats, self._draw_round)
+
+    def _draw_round(self, seats: list[int]) -> tuple[Card, ...]:
         drawn = self.chance.cut(len(seats))
         event = CutDrawn(tuple(seats), drawn)
         self._fire("draw_cut", event, [event])
-        by_card = dict(zip(seats, drawn, strict=True))
-        if self.rules.cut_tiebreak is CutTiebreak.SUIT_ORDER:
-            return sorted(seats, key=lambda s: (by_card[s].rank, by_card[s].suit), reverse=True)
-        order: list[int] = []
-        for rank in sorted({c.rank for c in drawn}, reverse=True):
-            tied = [s for s in seats if by_card[s].rank == rank]
-            order += tied if len(tied) == 1 else self._draw_order(tied)  # tied seats draw again
-        return order
+        return drawn
 
     # --- public state --------------------------------------------------------------------------
 

@@ -52,6 +52,12 @@ from engine.events import (
 from engine.melds import Meld
 from engine.scoring import ResultKind
 from engine.showdown import Layoff
+from replay import claims
+from replay.claims import MAX_ARRAY as MAX_ARRAY  # the limits of LOG-2, one home (replay.claims)
+from replay.claims import MAX_BIN as MAX_BIN
+from replay.claims import MAX_DEPTH as MAX_DEPTH
+from replay.claims import MAX_MAP as MAX_MAP
+from replay.claims import MAX_TEXT as MAX_TEXT
 
 FORMAT = "knock-log"
 VERSION = (1, 0)
@@ -91,8 +97,6 @@ Record = int | list[Any]
 #: 200 bytes; a deal 55).
 MAX_HEADER_BYTES = 1 << 16  #: the header's stored size
 MAX_RECORD_BYTES = 1 << 10  #: a record's stored size
-MAX_DEPTH = 8  #: arrays and maps nested inside one value, the value itself counting as 1 (records need 4)
-MAX_TEXT, MAX_BIN, MAX_ARRAY, MAX_MAP = 4096, 64, 256, 64  #: bytes of a str or bin, items of an array or map
 CHUNK = 1 << 16  #: bytes read from a stream at a time
 
 LIMITS: dict[str, int] = {
@@ -196,6 +200,9 @@ def unpacked(stream: BinaryIO, chunk: int = CHUNK) -> Iterator[tuple[Any, bytes]
         except msgpack.OutOfData:
             if eof:
                 if len(pending) > start:
+                    over = claims.over_limit(pending[start:], limit)  # a claim over a limit is refused, cut or not
+                    if over is not None:
+                        raise CodecError(f"not a msgpack value within the format's limits: {over}") from None
                     raise EOFError(f"{len(pending) - start} bytes of an incomplete value at the end") from None
                 return
             if len(pending) - start > limit:

@@ -12,7 +12,7 @@ from typing import Any, BinaryIO
 
 from engine import __version__ as ENGINE_VERSION
 from engine.cards import Card
-from engine.errors import KnockError, render
+from engine.errors import InvalidRules, KnockError, render
 from engine.events import (
     CutDrawn,
     Dealt,
@@ -25,6 +25,7 @@ from engine.events import (
     MatchEvent,
 )
 from engine.match import Match
+from engine.rules import RuleSet
 from replay.codec import (
     ACTION_CODES,
     DIGEST_SIZE,
@@ -133,6 +134,27 @@ class Header:
         if view is not None and (type(view) is not int or not 0 <= view < len(players)):
             raise LogError("LOG-11", 0, "the header's 'view' must name a seat")
         return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view)
+
+    def rule_set(self) -> RuleSet:
+        """The game's rule set, as a reader judges the header's ``rules`` (LOG-13's order): the preset (RULES-1),
+        then every option (RULES-2: unknown, of another kind, out of range), then the deck: a game is never of a
+        reduced one (RULES-3); then the players named, one a seat (LOG-1).
+
+        Raises:
+            LogError: at record 0, naming the first of these rules the header breaks.
+        """
+        try:
+            rules = RuleSet.from_dict(self.rules)
+        except InvalidRules as err:
+            raise LogError(err.rule, 0, f"the header's rule set is not valid: {err.reason}") from None
+        except TypeError as err:
+            raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
+        if rules.reduced:
+            raise LogError("RULES-3", 0, "a reduced deck (deck_ranks, deck_suits, hand_size) is for analysing single "
+                           "hands: no game, and no log, is of one")  # fmt: skip
+        if len(self.players) != rules.players:
+            raise LogError("LOG-1", 0, f"{len(self.players)} players named for a {rules.players}-seat game")
+        return rules
 
 
 #: The header's keys (LOG-1), in the order a writer puts them.
@@ -356,8 +378,8 @@ class LogReader:
             first = next(self._values, None)
         except EOFError as err:
             raise LogTruncated("LOG-7", 0, f"the log is cut inside its header ({err})") from None
-        except CodecError as err:
-            raise LogError("LOG-1", 0, f"unreadable header: {err.reason}") from None
+        except CodecError as err:  # bytes come before the header's keys (LOG-13's precedence)
+            raise LogError("LOG-2", 0, f"unreadable header: {err.reason}") from None
         if first is None:
             raise LogTruncated("LOG-7", 0, "the log is empty")
         value, raw = first
@@ -375,9 +397,11 @@ class LogReader:
             index = self.index + 1
             try:
                 item = next(self._values, None)
-            except EOFError as err:
-                raise LogTruncated("LOG-7", index, f"the log is cut inside a record ({err})") from None
-            except CodecError as err:
+            except (EOFError, CodecError) as err:
+                if self.trailer_seen:  # whatever the bytes after the trailer are, they follow it (LOG-13)
+                    raise LogError("LOG-7", index, "bytes after the trailer") from None
+                if isinstance(err, EOFError):
+                    raise LogTruncated("LOG-7", index, f"the log is cut inside a record ({err})") from None
                 raise LogError("LOG-2", index, err.reason) from None
             if item is None:
                 if not self.trailer_seen:

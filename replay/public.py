@@ -21,9 +21,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from engine import kernel
+from engine import draw, kernel
 from engine.cards import DECK, Card, to_mask
-from engine.errors import InvalidRules
+from engine.errors import InvalidDeal
 from engine.hand import HAND_SIZE, knock_limit_for
 from engine.kernel import Holding, Refused
 from engine.match import next_roles
@@ -177,12 +177,7 @@ class ViewReplayer:
         header = self.reader.header
         if header.view is None:
             raise LogError("LOG-12", 0, "not a per-seat view (the header names no 'view')")
-        try:
-            rules = RuleSet.from_dict(header.rules)
-        except InvalidRules as err:
-            raise LogError(err.rule, 0, f"the header's rule set is not valid: {err.reason}") from None
-        except TypeError as err:
-            raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
+        rules = header.rule_set()
         self.header = header
         self.state = PublicState(seat=header.view, scores=(0,) * len(header.players))
         self.model = Public(header, rules, self.state)
@@ -248,19 +243,33 @@ class Public:
     # --- the draw and the deals ------------------------------------------------------------------
 
     def _cut(self, row: Row, entry: Entry) -> At:
-        rec = entry.record
-        ok = len(rec) == 3 and isinstance(rec[1], list) and isinstance(rec[2], bytes) and len(rec[1]) == len(rec[2])
-        if not ok or any(b > 51 for b in rec[2]) or not all(type(s) is int for s in rec[1]):
-            raise LogError("LOG-12", entry.index, "a cut record is [0, [seats], card codes]")
-        if sum(len(c.record[2]) for c in self._cuts) + len(rec[2]) > 52:
-            raise LogError("MATCH-7", entry.index, "the draw takes more cards than one deck holds")
         self._cuts.append(entry)
+        self._draw_due(entry)
         return At.CUT
+
+    def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
+        """The seats still to draw after the rounds so far, judged as in a full log (``engine.draw``). Rules:
+        MATCH-2, MATCH-3, MATCH-7."""
+        rounds = [(c.record[1], tuple(Card.from_index(b) for b in c.record[2])) for c in self._cuts]
+        try:
+            return draw.due(self.rules, rounds)
+        except InvalidDeal as err:
+            raise LogError(err.rule, entry.index, err.reason) from None
+
+    def _check_drawn(self, entry: Entry) -> None:
+        """Before the first hand (its commitment or its hand record) the draw must be decided (LOG-13)."""
+        if self.st.number == 0:
+            seats = self._draw_due(entry)
+            if seats is not None:
+                who = ", ".join(f"p{s}" for s in seats)
+                rule = "MATCH-3" if self._cuts else "MATCH-2"
+                raise LogError(rule, entry.index, f"{who} must draw (again) before the first hand")
 
     def _commit(self, row: Row, entry: Entry) -> At:
         if not self.header.commitments:
-            raise LogError("LOG-12", entry.index, "a shuffle commitment in a view whose header declares none")
+            raise LogError("LOG-10", entry.index, "a shuffle commitment in a view whose header declares none")
         self._check_going_on(entry)
+        self._check_drawn(entry)
         self._committed = True
         return At.COMMITTED
 
@@ -272,7 +281,7 @@ class Public:
     def _hand(self, row: Row, entry: Entry) -> At:
         st, rec, players = self.st, entry.record, len(self.header.players)
         if self.header.commitments and not self._committed:
-            raise LogError("LOG-12", entry.index, "a hand without its shuffle commitment")
+            raise LogError("LOG-10", entry.index, "a hand without its shuffle commitment")
         self._committed = False
         fields = rec[1:] if len(rec) == 6 else []
         if not fields or not all(type(v) is int or (v is None and i == 4) for i, v in enumerate(fields)):
@@ -282,6 +291,7 @@ class Public:
         if not 0 <= a < b < players or dealer not in (a, b) or sitter != third:
             raise LogError("LOG-12", entry.index, f"hand {number}: no such roles in a game of {players}")
         self._check_going_on(entry)
+        self._check_drawn(entry)
         if number != st.number + 1:
             raise LogError("LOG-4", entry.index, f"hand {st.number} is followed by hand {st.number + 1}, not {number}")
         first = st.number == 0
@@ -299,8 +309,10 @@ class Public:
     def _deal(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record
         codes = rec[1] if len(rec) == 2 else None
-        if not isinstance(codes, bytes) or len(codes) != 52 or any(c > 51 and c != UNKNOWN for c in codes):
-            raise LogError("LOG-12", entry.index, "a deal in a view is 52 card codes, 255 for a card not seen")
+        if not isinstance(codes, bytes) or any(c > 51 and c != UNKNOWN for c in codes):
+            raise LogError("LOG-2", entry.index, "a deal in a view is card codes, 255 for a card not seen")
+        if len(codes) != 52:
+            raise LogError("DEAL-4", entry.index, f"a deck order holds 52 cards, not {len(codes)}")
         first = None if st.viewer is None else (1 if st.viewer == st.dealer else 0)  # DEAL-3: the viewer's places
         shown = [i for i, c in enumerate(codes) if c != UNKNOWN]
         mine = [] if first is None else list(range(first, UPCARD_AT, 2))
@@ -503,20 +515,16 @@ class Public:
     # --- records out of place ----------------------------------------------------------------------
 
     def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
-        """The error for a record out of place: the rule it breaks, as the seat sees it (as the engine names it
-        for a full log, LOG-8): an action the phase does not take is TURN-1, a missing seal LOG-6."""
+        """The error for a record out of place, by LOG-13's precedence as for a full log: an action while a seat
+        is to act is judged by the rules (an action the phase does not take is TURN-1); any other record out of
+        place breaks the order of LOG-4."""
         index = entry.index
-        if kind is Kind.BAD_CODE or kind is Kind.BAD_FORM:
-            return LogError("LOG-12", index, f"not a record of a view: {record_text(entry.record)}")
-        if at in (At.HAND_OVER, At.REVEALED, At.GAME_OVER):
-            seal = "trailer" if at is At.GAME_OVER else "checkpoint"
-            return LogError("LOG-6", index, f"a {seal} must follow the hand's result here, not a {kind.value}")
-        if kind in ACTIONS and self.st.turn is None:
-            return LogError("LOG-12", index, f"a {kind.value} while nobody is to act")
-        if kind in ACTIONS and at in PLAYING.values():
+        if kind is Kind.BAD_CODE or kind is Kind.BAD_FORM:  # the reader refuses these first (LOG-2)
+            return LogError("LOG-2", index, f"not a record of a view: {record_text(entry.record)}")
+        if kind in ACTIONS and at in PLAYING.values() and self.st.turn is not None:
             refused = kernel.out_of_phase(kind.value, at.value)
             return LogError(refused.rule, index, refused.reason)
-        return LogError("LOG-12", index, f"a {kind.value} record where the game is at {at.value}")
+        return LogError("LOG-4", index, f"a {kind.value} record where the game is at {at.value}")
 
     def unfinished(self, at: At, index: int) -> LogError:
         return LogError("LOG-12", index, "the view ends before the game is over")

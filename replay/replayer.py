@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
 
+from engine import draw
 from engine.actions import Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules, render
@@ -87,6 +88,11 @@ class ReplayError(LogError):
         self.found = found
 
 
+def _a(word: str) -> str:
+    """``word`` with its indefinite article."""
+    return f"{'an' if word[0] in 'aeiou' else 'a'} {word}"
+
+
 def _shown(value: Any) -> str:
     """A record (or a record's kind, already in words) for a message: cards in their notation, never raw bytes."""
     return value if isinstance(value, str) else record_text(value)
@@ -136,14 +142,7 @@ class Replayer:
         header = self.reader.header
         if header.view is not None:
             raise LogError("LOG-11", 0, f"a per-seat view (for p{header.view}) replays in public mode only")
-        try:
-            self.rules = RuleSet.from_dict(header.rules)
-        except InvalidRules as err:
-            raise LogError(err.rule, 0, f"the header's rule set is not valid: {err.reason}") from None
-        except TypeError as err:
-            raise LogError("LOG-1", 0, f"the header's rule set is not valid: {err}") from None
-        if len(header.players) != self.rules.players:
-            raise LogError("LOG-1", 0, f"{len(header.players)} players named for a {self.rules.players}-seat game")
+        self.rules = header.rule_set()
         self.model = Strict(self.reader, self.rules, executor, history, then=then, before=before)
 
     def go_on(self) -> Match | None:
@@ -263,20 +262,39 @@ class Strict:
     # --- the draw and the deals ------------------------------------------------------------------
 
     def _cut(self, row: Row, entry: Entry) -> At:
-        drawn = sum(len(c.record[2]) for c in self._held if c.record[0] == T_CUT) + len(entry.record[2])
-        if drawn > 52:  # held until the first deal: at most one deck's cards (LOG-15)
-            raise ReplayError("MATCH-7", entry.index, "the draw takes more cards than one deck holds")
-        self._held.append(entry)  # the draw is checked with the first deal, when the engine makes it
+        """A round of the draw, judged as it comes (LOG-13: the record where the draw goes wrong is named)."""
+        self._held.append(entry)  # the engine makes the draw with the first deal
+        self._draw_due(entry)
         return At.CUT
+
+    def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
+        """The seats still to draw after the rounds read so far (None: the draw is decided); a round that breaks
+        the draw's rules is refused at ``entry``. Rules: MATCH-2, MATCH-3, MATCH-7."""
+        cuts = [c.record for c in self._held if c.record[0] == T_CUT]
+        rounds = [(rec[1], tuple(Card.from_index(b) for b in rec[2])) for rec in cuts]
+        try:
+            return draw.due(self.rules, rounds)
+        except InvalidDeal as err:
+            raise ReplayError(err.rule, entry.index, err.reason) from None
+
+    def _check_drawn(self, entry: Entry) -> None:
+        """Before the first hand (its commitment or its hand record, ``entry``) the draw must be decided."""
+        if self.match is None:
+            seats = self._draw_due(entry)
+            if seats is not None:
+                rule = "MATCH-3" if any(c.record[0] == T_CUT for c in self._held) else "MATCH-2"
+                raise ReplayError(rule, entry.index, f"{', '.join(f'p{s}' for s in seats)} must draw (again) before "
+                                  "the first hand")  # fmt: skip
 
     def _take_commitment(self, row: Row | None, entry: Entry) -> At:
         rec = entry.record
-        if not self.reader.header.commitments:
-            raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
         if len(rec) != 2 or not isinstance(rec[1], bytes) or len(rec[1]) != 32:
             raise ReplayError("LOG-2", entry.index, "a commitment is [10, 32-byte digest]")
-        if row is None or self._due:  # out of place, or the game is over
-            raise ReplayError("LOG-10", entry.index, "a commitment stands only just before a hand")
+        if not self.reader.header.commitments:
+            raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
+        if self._due:  # the game is over: its end is due, not another hand
+            raise self._differs(entry)
+        self._check_drawn(entry)
         self._commit = (entry.index, rec[1])
         if self.match is None:
             self._held.append(entry)
@@ -287,6 +305,7 @@ class Strict:
     def _hand_record(self, row: Row, entry: Entry) -> At:
         if self._due:  # the game is over: its end is due, not another hand
             raise self._differs(entry)
+        self._check_drawn(entry)
         self._hand = entry  # checked with its deal, which must come next
         return At.DEAL
 
@@ -449,46 +468,34 @@ class Strict:
     # --- records out of place ----------------------------------------------------------------------
 
     def refuse(self, at: At, kind: Kind, entry: Entry) -> LogError:
-        """The error for a record the grammar does not accept here: the rule it breaks, as the engine sees it."""
-        index, rec = entry.index, entry.record
-        if at is At.DEAL:  # the hand's own checks come first, then the deal's, which this record fails
-            self._deal(None, entry)
-        elif kind is Kind.COMMIT:
-            self._take_commitment(None, entry)
-        elif kind is Kind.REVEAL:
-            self._reveal(None, entry)
-        elif kind is Kind.CHECKPOINT or kind is Kind.TRAILER:
-            if kind is Kind.CHECKPOINT and self._commit is not None:
-                return ReplayError("LOG-10", index, "the hand ends without revealing its salt")
-            return ReplayError("LOG-6", index, f"a {kind.value} where the engine expects {self._expects(at)}")
-        elif at is At.CUT or (at is At.COMMITTED and self.match is None):
-            if kind is Kind.CUT:
-                return ReplayError("LOG-10", index, "a commitment stands only just before a hand, not the draw")
-            return ReplayError("LOG-8", index, f"a game starts with the draw, not a {record_type(rec)} record")
-        elif at is At.SCORE or at is At.DEAD_HAND or (at is At.ROTATE and self._due):
-            return self._differs(entry)
-        elif at is At.HAND_OVER or at is At.REVEALED or at is At.GAME_OVER:
-            seal = "trailer" if at is At.GAME_OVER else "checkpoint"
-            return ReplayError("LOG-6", index, f"a {seal} must follow the hand's result here", found=record_type(rec))
-        elif kind in ACTIONS:
-            self._act(None, entry)  # the engine names the rule the action breaks (nobody to act, or its own)
-        elif kind is Kind.HAND:
-            return ReplayError("LOG-8", index, "a new hand while the engine is not between hands")
-        elif kind is Kind.BAD_FORM:
-            return ReplayError("LOG-2", index, f"no record has the form {record_text(rec)}")
-        else:
-            return ReplayError("LOG-8", index, f"a {record_type(rec)} record where the engine expects an action")
-        raise InternalError(f"record {index}: the grammar refuses a {kind.value} at {at.value}, the engine takes it")
+        """The error for a record the grammar does not accept here (LOG-13's precedence): an action while a
+        player is to act is the engine's to judge (TURN-1, or the rule the action breaks); any other record out
+        of place breaks the order of LOG-4."""
+        if kind in ACTIONS and at in PLAYING.values():
+            self._act(None, entry)  # the engine names the rule the action breaks
+            raise InternalError(f"record {entry.index}: the grammar refuses a {kind.value} at {at.value}, the "
+                                "engine takes it")  # fmt: skip
+        return ReplayError("LOG-4", entry.index, f"{_a(kind.value)} record where the log has {self._expects(at)} "
+                           "next")  # fmt: skip
 
     def unfinished(self, at: At, index: int) -> LogError:
         return ReplayError("LOG-8", index, "the log ends before the game is over")
 
     def _expects(self, at: At) -> str:
-        """What the engine expects next, in words (for messages)."""
-        seal = {At.HAND_OVER: "checkpoint", At.REVEALED: "checkpoint", At.GAME_OVER: "trailer"}.get(at)
-        if seal is not None:
-            return seal
-        return record_type(event_record(self._due[0])) if self._due else "an action"
+        """What the log holds next at ``at``, in words (for messages)."""
+        words = {
+            At.CUT: "the draw or the first hand",
+            At.COMMITTED: "the hand",
+            At.DEAL: "the hand's deal",
+            At.HAND_OVER: "a salt or a checkpoint",
+            At.REVEALED: "a checkpoint",
+            At.ROTATE: "the next hand or the game's end",
+            At.GAME_OVER: "the trailer",
+            At.END: "nothing",
+        }
+        if self._due and at in (At.SCORE, At.DEAD_HAND, At.ROTATE):
+            return f"a {record_type(event_record(self._due[0]))} record"
+        return words.get(at, "an action")
 
     def _differs(self, entry: Entry) -> ReplayError:
         want = event_record(self._due[0])

@@ -142,15 +142,22 @@ def _bad_deal(
     sitter = next((s for s in range(case.players) if s not in ch.seats), None)
     if writer is None:
         raw, last_cut = _draw_records(case, out)
-        if draw_fault:  # the draw is judged when the first hand is dealt: write that hand, expect the last cut
-            raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
+        if draw_fault:  # a reader judges each round, and a tie left unsettled at the record after the draw
+            hand_at = raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
             raw.write([T_DEAL, bytes(c.index for c in ch.deck)])
-            return Compiled(out.getvalue(), {**want, "record": last_cut})
+            return Compiled(out.getvalue(), {**want, "record": _draw_fault_at(err, last_cut, hand_at)})
     else:
         raw = _Raw(out, writer.digest, writer.records)
     raw.write([T_HAND, h, ch.dealer, ch.seats[0], ch.seats[1], sitter])
     at = raw.write([T_DEAL, deck])
     return Compiled(out.getvalue(), {**want, "record": at})
+
+
+def _draw_fault_at(err: InvalidDeal, last_cut: int, hand_at: int) -> int:
+    """The record a reader names for a draw the engine refuses (LOG-13): the round that breaks MATCH-2 or MATCH-7
+    (a case's draw is refused at its last round, CONF-3), or, for a tie no round settles (MATCH-3), the record
+    that comes where the redraw is due: the first hand's."""
+    return hand_at if err.rule == "MATCH-3" else last_cut
 
 
 def _draw_records(case: Case, out: io.BytesIO) -> tuple[_Raw, int]:
@@ -167,16 +174,16 @@ def _draw_records(case: Case, out: io.BytesIO) -> tuple[_Raw, int]:
 
 def _draw_alone(case: Case, out: io.BytesIO, want: dict[str, Any], executor: ExecutorName) -> Compiled:
     """The log of a case that deals no hand (CONF-2: rejected at its draw): the header and the draw's rounds.
-    A reader judges the draw when the first hand begins, so a draw the engine refuses is followed by a first
-    hand (the seats p0 and p1, p1 dealing, the deck in canonical order) and is rejected at its last round; a
+    A draw the engine refuses is followed by a first hand (the seats p0 and p1, p1 dealing, the deck in canonical
+    order) and is rejected at its last round, or, when a tie is left unsettled, at that hand record (LOG-13); a
     draw the engine accepts ends the log there, a game not yet dealt (accepted so far, CONF-5)."""
     if case.draw is None:
         return Compiled(_header_bytes(case, case.rule_set().to_dict()), want)
     raw, last_cut = _draw_records(case, out)
     try:
         Match.scripted(case.rule_set(), cuts=case.cuts, decks=[CANONICAL], executor=executor)
-    except InvalidDeal:
-        raw.write([T_HAND, 1, 1, 0, 1, 2 if case.players == 3 else None])
+    except InvalidDeal as err:
+        hand_at = raw.write([T_HAND, 1, 1, 0, 1, 2 if case.players == 3 else None])
         raw.write([T_DEAL, bytes(c.index for c in CANONICAL)])
-        return Compiled(out.getvalue(), {**want, "record": last_cut})
+        return Compiled(out.getvalue(), {**want, "record": _draw_fault_at(err, last_cut, hand_at)})
     return Compiled(out.getvalue(), want)

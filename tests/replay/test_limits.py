@@ -116,8 +116,8 @@ def test_arrays_nested_a_thousand_deep_are_refused_at_their_record(where: str) -
     if where == "appended record":  # after the last record before the trailer, not sealed
         data = data[:-37] + msgpack.packb(deep)
     err = error(data)
-    assert err.rule == ("LOG-1" if where in ("rule value", "meta") else "LOG-2")
-    assert err.record == (0 if err.rule == "LOG-1" else err.record) and len(str(err)) < 400
+    assert err.rule == "LOG-2"  # bytes before the header's keys (LOG-13), in the header as in a record
+    assert err.record == (0 if where in ("rule value", "meta") else err.record) and len(str(err)) < 400
 
 
 # --- LOG-2: sizes and length claims -------------------------------------------------------------------------
@@ -152,7 +152,7 @@ def test_a_header_over_the_size_limit_is_refused_and_never_written() -> None:
     header, records = split(SMALL)
     header["meta"] = {f"k{i}": "x" * 4000 for i in range(20)}
     err = error(resealed(header, records))
-    assert err.rule == "LOG-1" and err.record == 0 and str(MAX_HEADER_BYTES) in err.reason
+    assert err.rule == "LOG-2" and err.record == 0 and str(MAX_HEADER_BYTES) in err.reason  # LOG-13: bytes first
     with pytest.raises(LogError, match="LOG-1"):
         write_log(Match.new(seed=1), meta=header["meta"])
     with pytest.raises(LogError, match="LOG-1"):
@@ -221,14 +221,14 @@ def test_a_float_or_a_boolean_in_a_record_fails_even_with_a_valid_chain() -> Non
 # --- LOG-1: the header's keys --------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("LOG-1")
+@pytest.mark.rule("LOG-1", "LOG-2", "LOG-13")
 def test_a_duplicate_or_non_text_map_key_is_refused() -> None:
     header, records = split(SMALL)
     head = msgpack.packb(header, use_bin_type=True)
     assert head[0] == 0x80 + len(header)  # a fixmap
     dup = bytes((head[0] + 1,)) + head[1:] + msgpack.packb("meta") + b"\x80"  # one pair more: "meta" twice
     err = error(dup + b"".join(records))
-    assert err.rule == "LOG-1" and err.record == 0 and "'meta' appears twice" in err.reason
+    assert err.rule == "LOG-2" and err.record == 0 and "'meta' appears twice" in err.reason  # LOG-13: bytes first
     keyed = msgpack.packb({**header, "meta": {b"bytes": 1}}, use_bin_type=True)
     assert error(keyed + b"".join(records)).record == 0
 

@@ -103,12 +103,14 @@ def test_the_reader_benchmark_runs_and_prints_its_table(tmp_path: Path) -> None:
 @pytest.mark.rule("LOG-15", "MATCH-7")
 @pytest.mark.parametrize("view", [None, 0])
 def test_a_draw_longer_than_a_deck_is_refused_not_held(view: int | None) -> None:
-    """The draw's records wait for the first deal (it checks them): no more than one deck's cards may wait."""
+    """The draw's records are judged as they come (LOG-13): a draw that ties for ever runs out of its deck's cards
+    (MATCH-7) at the 27th round; nothing more is held."""
     from engine.rules import RuleSet
     from replay.codec import pack
     from replay.log import Header
 
     head = pack(Header((1, 0), "a forger", RuleSet().to_dict(), ("a", "b"), view=view).to_wire())
-    rounds = b"".join(pack([0, [0, 1], bytes((i % 52, (i + 1) % 52))]) for i in range(10_000))
+    low = [i % 13 + 26 * (i // 13 % 2) for i in range(10_000)]  # Ac Ad, 2c 2d, … Kh Ks, then Ac again
+    rounds = b"".join(pack([0, [0, 1], bytes((c, c + 13))]) for c in low)  # every round a tie: the draw goes on
     verdict = judge(head + rounds)
     assert (verdict.kind, verdict.rule, verdict.record) == ("fail", "MATCH-7", 27)

@@ -122,7 +122,7 @@ def test_advice_only_from_the_sitter_to_the_captain_of_what_he_may_do(forged: st
     assert (verdict.rule, verdict.record) == ("THREE-7", at + 1)
 
 
-@pytest.mark.rule("LOG-16", "LOG-6", "LOG-10")
+@pytest.mark.rule("LOG-16", "LOG-4", "LOG-10", "LOG-13")
 @pytest.mark.parametrize("forged", ["no checkpoint", "a salt without commitments", "a hand without its salt"])
 def test_every_result_is_sealed_and_salted_as_the_header_says(forged: str) -> None:
     key = b"secret" if forged == "a hand without its salt" else None
@@ -130,7 +130,7 @@ def test_every_result_is_sealed_and_salted_as_the_header_says(forged: str) -> No
     result = where(body, Kind.RESULT)
     if forged == "no checkpoint":
         del body[result + 1]
-        rule, at = "LOG-6", result + 1
+        rule, at = "LOG-4", result + 1  # a record out of place (LOG-13's precedence)
     elif forged == "a salt without commitments":
         body.insert(result + 1, [T_REVEAL, b"salt"])
         rule, at = "LOG-10", result + 1
