@@ -118,31 +118,21 @@ def best_meld_sets(mask: int) -> list[tuple[Meld, ...]]:
     return [] if sets == [()] else sets
 
 
-def _is_meld(mask: int) -> bool:
-    cs = from_mask(mask)
-    if len(cs) < 3:
-        return False
-    if len({c.rank for c in cs}) == 1:
-        return len(cs) <= 4
-    ranks = sorted(c.rank for c in cs)
-    return len({c.suit for c in cs}) == 1 and ranks == list(range(ranks[0], ranks[0] + len(cs)))
-
-
 def game_layoffs(unmelded: int, targets: Sequence[Meld]) -> tuple[Layoff, ...]:
     """The layoffs the EAAI game makes for the defender (``GinRummyGame.play``): its unmelded cards in the Java's
     card order, each onto the first target meld it extends (targets grow as cards go onto them), until none fits.
     Rules: LAY-3, LAY-4."""
-    grown = [m.mask for m in targets]
+    extra: list[tuple[Card, ...]] = [() for _ in targets]  # the cards laid onto each target so far
     left = sorted(from_mask(unmelded), key=java_order)
     out: list[Layoff] = []
     laid = True
     while laid:
         laid = False
         for card in left:
-            at = next((i for i, g in enumerate(grown) if _is_meld(g | card.bit)), None)
+            at = next((i for i, m in enumerate(targets) if m.fits((*extra[i], card))), None)
             if at is not None:
                 out.append(Layoff(card, targets[at]))
-                grown[at] |= card.bit
+                extra[at] += (card,)
                 left.remove(card)
                 laid = True
                 break
