@@ -304,7 +304,7 @@ async def _serve(hub: Hub, ws: WebSocket) -> None:
 
 async def _handle(hub: Hub, conn: Connection, text: str) -> None:
     """One message from a connection. Rules: PROTO-3, PROTO-7, PROTO-11."""
-    message = protocol.decode(text)
+    message = protocol.decode(text, "knock serve")
     match message:
         case protocol.Hello():
             if conn.table is not None:
@@ -316,5 +316,5 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             await hub.act(conn, message)
         case protocol.ViewRequest():
             hub.resend(conn)
-        case _:
-            raise ProtocolError("unknown_type", f"{type(message).__name__.lower()} is a message of knock engine only")
+        case _:  # decode refuses the other transport's messages (PROTO-21)
+            raise AssertionError(f"not a message of knock serve: {message!r}")

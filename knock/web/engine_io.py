@@ -47,7 +47,7 @@ class Engine:
         if not line.strip():
             return [protocol.error(ProtocolError("bad_json", "an empty line is not a message"))], True
         try:
-            message = protocol.decode(line)
+            message = protocol.decode(line, "knock engine")
         except ProtocolError as err:
             return [protocol.error(err, close=False)], True  # nothing closes on knock engine (PROTO-15)
         match message:
@@ -55,10 +55,6 @@ class Engine:
                 return self._new(message), True
             case protocol.Quit():
                 return [], False
-            case protocol.Hello():
-                no = ProtocolError("unknown_type", "hello is a message of knock serve only (knock engine takes new, "
-                                   "act, view, log and quit)")  # fmt: skip
-                return [protocol.error(no)], True
         table = self.table
         if table is None:
             return [protocol.error(ProtocolError("no_game", "start a game first: send new"))], True
@@ -118,7 +114,7 @@ class Engine:
             self.log.append(outcome.chunk)
 
     def _moved(self) -> list[Message]:
-        """After an action: the bots' moves, then every human seat's frames."""
+        """After an action: the bots' moves, then every human seat's frames, then the offer. Rule: PROTO-28."""
         table = self.table
         assert table is not None
         self._bots()

@@ -235,7 +235,7 @@ class Hub:
 
     async def _apply(self, live: Live, seat: int, text: str, record: int, conn: Connection | None = None) -> None:
         """Under the table's lock: act, commit, answer ``conn`` (the actor's connection, if any), then show every
-        connection. Rule: PROTO-9."""
+        connection, in PROTO-28's order. Rules: PROTO-9, PROTO-28."""
         table = live.table
         if table is None:
             if conn is not None:

@@ -196,8 +196,17 @@ def parse_json(data: str | bytes) -> Any:
     return json.loads(text, parse_constant=_refuse_constant, parse_float=_finite_float)
 
 
-def decode(frame: str | bytes) -> ClientMessage:
-    """A client's message from one frame or line: the one validation path (PROTO-1, PROTO-11).
+#: The messages each transport takes (PROTO-21: one of the other transport's is ``unknown_type``, whatever its
+#: fields, and before ``hello_first``: PROTO-22's step 2 comes before its step 3 for every message).
+TRANSPORTS: dict[str, tuple[str, ...]] = {
+    "knock serve": ("hello", "act", "view"),
+    "knock engine": ("new", "act", "view", "log", "quit"),
+}
+
+
+def decode(frame: str | bytes, transport: str | None = None) -> ClientMessage:
+    """A client's message from one frame or line: the one validation path (PROTO-1, PROTO-11, PROTO-22).
+    ``transport`` (``"knock serve"`` or ``"knock engine"``, None for either) refuses the other one's messages.
 
     Raises:
         ProtocolError: not JSON, not an object, an unknown type, a field missing or of the wrong kind, too big.
@@ -214,6 +223,11 @@ def decode(frame: str | bytes) -> ClientMessage:
     reader = _READERS.get(kind) if type(kind) is str else None
     if reader is None:
         raise ProtocolError("unknown_type", f"no message has the type {render(kind, 60)}")
+    if transport is not None and kind not in TRANSPORTS[transport]:
+        (other,) = (t for t in TRANSPORTS if t != transport)
+        *some, last = TRANSPORTS[transport]
+        takes = f"{', '.join(some)} and {last}"
+        raise ProtocolError("unknown_type", f"{kind} is a message of {other} only ({transport} takes {takes})")
     message: ClientMessage = reader(_Fields(str(kind), value))
     return message
 

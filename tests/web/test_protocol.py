@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from knock.web import protocol
-from knock.web.protocol import Act, Hello, New, ProtocolError, decode
+from knock.web.protocol import Act, Hello, LogRequest, New, ProtocolError, decode
 from knock.web.tables import SpecError, table_spec
 from tests.helpers import tool_check
 from tests.web.support import BASE, CLIENT, SCHEMA, ajv, valid
@@ -208,3 +208,44 @@ def test_the_schema_compiles_under_ajv_strict_mode_and_agrees_with_jsonschema(tm
     broken.write_text(json.dumps({**SCHEMA, "version": [1, 1]}), encoding="utf-8")  # 1.0's root keyword
     with pytest.raises(AssertionError, match="unknown keyword"):
         ajv([], broken)
+
+
+@pytest.mark.rule("PROTO-21", "PROTO-22")
+def test_a_message_of_the_other_transport_is_unknown_whatever_its_fields() -> None:
+    """The type is checked against the transport before the fields (PROTO-22, step 2), so a malformed ``new``
+    on a WebSocket is ``unknown_type`` as PROTO-21 says, not ``bad_message``; ``hello_first`` comes later."""
+    for text, transport in [
+        ('{"type": "new"}', "knock serve"),
+        ('{"type": "log"}', "knock serve"),
+        ('{"type": "quit", "x": 1}', "knock serve"),
+        ('{"type": "hello"}', "knock engine"),
+    ]:
+        with pytest.raises(ProtocolError) as refused:
+            decode(text, transport)
+        assert refused.value.code == "unknown_type", text
+        assert "logrequest" not in str(refused.value)
+    with pytest.raises(ProtocolError) as fields:
+        decode('{"type": "new"}', "knock engine")
+    assert fields.value.code == "bad_message"
+    assert isinstance(decode('{"type": "log"}', "knock engine"), LogRequest)
+
+
+@pytest.mark.rule("PROTO-5", "PROTO-20")
+def test_the_event_kinds_table_is_every_event_the_views_can_carry() -> None:
+    """protocol.md's table of event kinds names every kind a view's ``events`` can hold, and its ``seat`` column
+    says null exactly for the events that are about no one seat (they have no ``seat``)."""
+    import dataclasses
+
+    from engine import events, visibility
+    from knock.web.views import _CAMEL
+
+    text = (Path(__file__).resolve().parents[2] / "spec" / "protocol.md").read_text()
+    rows = dict(re.findall(r"^\| `([a-z_]+)` \| [^|]+ \| ([^|]+) \|$", text.split("| kind | what happened")[1]
+                           .split("A kind a client")[0], re.M))  # fmt: skip
+    seen = [c for c in vars(events).values() if isinstance(c, type) and c.__module__ == "engine.events"]
+    seen += [visibility.HiddenDraw, visibility.HiddenKnock, visibility.HiddenAdvice]
+    kinds = {_CAMEL.sub("_", c.__name__).lower(): c for c in seen if dataclasses.is_dataclass(c)}
+    assert set(rows) == set(kinds)
+    for kind, cls in kinds.items():
+        has_seat = "seat" in {f.name for f in dataclasses.fields(cls)}
+        assert (rows[kind].strip() != "null") == has_seat, kind

@@ -141,7 +141,24 @@ def test_acts_over_the_wire_applied_once_refused_with_the_rule(server: ServerPro
     assert second.view()["record"] == record + 1  # shown to the other seat after it was stored
 
 
-@pytest.mark.rule("PROTO-10", "LOG-11", "LOG-13")
+@pytest.mark.rule("PROTO-28")
+def test_after_an_action_the_actor_gets_its_ack_then_every_connection_its_view(server: ServerProcess) -> None:
+    made = server.table({"seats": TWO, "seed": 11})
+    first, view, second, _ = to_act(server, made)
+    watcher = Seat(server.ws)
+    watcher.hello(made["table"])
+    watcher.recv()  # its view on joining
+    record = view["record"]
+    first.send({"type": "act", "action": view["legal"][0], "record": record})
+    ack, mine = first.recv(), first.recv()
+    assert ack["type"] == "ack" and ack["next"] == record + 1
+    assert mine["type"] == "view" and mine["record"] == record + 1  # the actor's own view follows its ack
+    for other in (second, watcher):
+        shown = other.recv()
+        assert shown["type"] == "view" and shown["record"] == record + 1 and shown["events"]
+
+
+@pytest.mark.rule("PROTO-10", "PROTO-28", "LOG-11", "LOG-13")
 def test_a_game_to_its_end_results_and_the_log_offered(server: ServerProcess) -> None:
     made = server.table({"preset": "three_handed", "seed": 2, "options": {"target": 40},
                          "seats": [{"player": "human"}, {"player": "bot", "bot": "greedy"},
@@ -159,6 +176,7 @@ def test_a_game_to_its_end_results_and_the_log_offered(server: ServerProcess) ->
     frames = play_seat(seat, random.Random(1))
     kinds = [f["type"] for f in frames]
     assert "hand_result" in kinds and "game_result" in kinds and kinds[-1] == "log_offered"
+    assert kinds[-4:] == ["hand_result", "game_result", "view", "log_offered"]  # PROTO-28's order at the end
     offer = frames[-1]
     status, data = server.get(offer["url"])
     verdict = judge(data)
@@ -167,6 +185,7 @@ def test_a_game_to_its_end_results_and_the_log_offered(server: ServerProcess) ->
     result = next(f for f in frames if f["type"] == "game_result")
     assert result["winner"] == verdict.winner and result["totals"] == list(verdict.scores)
     assert watcher.until("log_offered")["digest"] == offer["digest"]  # offered to everyone at the table
+    assert [f["type"] for f in watcher.frames[-4:]] == ["hand_result", "game_result", "view", "log_offered"]
     hand = next(f for f in frames if f["type"] == "hand_result")
     assert hand["result"]["kind"] in ("gin", "big_gin", "knock", "undercut", "tie", "dead")
     assert {f["seat"] for f in frames if f["type"] in ("hand_result", "game_result")} == {0}  # whose (PROTO-10)
