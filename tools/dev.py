@@ -81,7 +81,8 @@ def ensure_browser() -> None:
 
 #: The Node packages the tests run (each a folder with package.json and package-lock.json): Ajv, which compiles
 #: the protocol's schema in strict mode (tests/protocol).
-NODE_PACKAGES = (ROOT / "tests" / "protocol" / "js",)
+#: The Node packages the tests run: the schema's Ajv check, and the second client written from the spec (#28).
+NODE_PACKAGES = (ROOT / "tests" / "protocol" / "js", ROOT / "tests" / "protocol" / "client")
 
 
 def ensure_node() -> None:

@@ -1,0 +1,743 @@
+#!/usr/bin/env node
+// A client of the Knock table protocol 1.1, written from spec/protocol.md, spec/protocol.schema.json and
+// spec/notation.md alone. Two transports: stdio (`knock engine` as a child process) and WebSocket
+// (`knock serve`'s /ws, tables made over its HTTP API). Every frame received and sent, and every HTTP body,
+// is validated against protocol.schema.json with Ajv (draft 2020-12, strict mode).
+import { spawn } from "node:child_process";
+import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createInterface } from "node:readline";
+import Ajv2020 from "ajv/dist/2020.js";
+import WebSocket from "ws";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const TIMEOUT_MS = 20000;
+const PROTOCOL = [1, 1];
+
+class Failure extends Error {}
+const fail = (msg) => { throw new Failure(msg); };
+
+// ---------------------------------------------------------------- schema validation
+const schema = JSON.parse(readFileSync(path.join(HERE, "spec", "protocol.schema.json"), "utf8"));
+const ajv = new Ajv2020({ strict: true, allErrors: true });
+ajv.addSchema(schema);
+const validators = {};
+function validator(def) {
+  if (!validators[def]) {
+    const v = ajv.getSchema(`${schema.$id}#/$defs/${def}`);
+    if (!v) fail(`schema has no definition ${def}`);
+    validators[def] = v;
+  }
+  return validators[def];
+}
+function check(def, value, what) {
+  const v = validator(def);
+  if (!v(value)) {
+    fail(`invalid ${what} (schema ${def}): ${ajv.errorsText(v.errors)}; value: ${JSON.stringify(value).slice(0, 600)}`);
+  }
+  // server messages: also the definition of their own type, for a clear message
+  return value;
+}
+const SERVER_DEF = {
+  welcome: "server_welcome", started: "server_started", view: "server_view", ack: "server_ack",
+  refusal: "server_refusal", timed_out: "server_timed_out", hand_result: "server_hand_result",
+  game_result: "server_game_result", log_offered: "server_log_offered", log: "server_log",
+  error: "server_error", done: "server_done",
+};
+const CLIENT_DEF = {
+  hello: "client_hello", act: "client_act", view: "client_view_request", new: "client_new",
+  log: "client_log_request", quit: "client_quit",
+};
+function checkServerFrame(msg, where) {
+  const def = msg && typeof msg === "object" && SERVER_DEF[msg.type];
+  if (def) check(def, msg, `frame received (${where})`);
+  check("server_message", msg, `frame received (${where})`);
+  return msg;
+}
+function checkClientFrame(msg, where) {
+  check(CLIENT_DEF[msg.type] || "client_message", msg, `frame to send (${where})`);
+  check("client_message", msg, `frame to send (${where})`);
+  return msg;
+}
+
+// ---------------------------------------------------------------- strategy
+const RANKS = "A23456789TJQK";
+const rankIdx = (c) => RANKS.indexOf(c[0]);
+const cardValue = (c) => Math.min(rankIdx(c) + 1, 10);
+const cardsIn = (a) => (a.match(/[A2-9TJQK][cdhs]/g) || []).length;
+
+// The least deadwood of a set of cards (KNOCK-4's minimum), by trying every set of disjoint melds.
+function deadwood(cards) {
+  const melds = [];
+  const byRank = {}, bySuit = {};
+  for (const c of cards) { (byRank[c[0]] ||= []).push(c); (bySuit[c[1]] ||= []).push(c); }
+  for (const g of Object.values(byRank)) {
+    if (g.length >= 3) {
+      if (g.length === 4) melds.push(g);
+      for (let i = 0; i < g.length; i++) {
+        const three = g.filter((_, j) => j !== i);
+        if (three.length === 3) melds.push(three);
+      }
+      if (g.length === 3) melds.push(g);
+    }
+  }
+  for (const g of Object.values(bySuit)) {
+    const sorted = [...g].sort((a, b) => rankIdx(a) - rankIdx(b));
+    for (let i = 0; i < sorted.length; i++) {
+      const run = [sorted[i]];
+      for (let j = i + 1; j < sorted.length && rankIdx(sorted[j]) === rankIdx(run[run.length - 1]) + 1; j++) {
+        run.push(sorted[j]);
+        if (run.length >= 3) melds.push([...run]);
+      }
+    }
+  }
+  const total = cards.reduce((t, c) => t + cardValue(c), 0);
+  let best = 0;
+  const search = (i, used, saved) => {
+    if (saved > best) best = saved;
+    for (let k = i; k < melds.length; k++) {
+      const m = melds[k];
+      if (m.some((c) => used.has(c))) continue;
+      m.forEach((c) => used.add(c));
+      search(k + 1, used, saved + m.reduce((t, c) => t + cardValue(c), 0));
+      m.forEach((c) => used.delete(c));
+    }
+  };
+  search(0, new Set(), 0);
+  return total - best;
+}
+// the least deadwood after discarding one of `cards` (eleven), and the card to discard
+function bestDiscard(cards, allowed) {
+  let best = null;
+  for (const c of allowed) {
+    const d = deadwood(cards.filter((x) => x !== c));
+    if (!best || d < best.d || (d === best.d && cardValue(c) > cardValue(best.c))) best = { c, d };
+  }
+  return best;
+}
+
+// A simple legal strategy that ends hands fast: big gin or knock as soon as legal, spread the most cards,
+// lay off the most cards, take a face-up card when it lowers the deadwood, else draw from the stock, and
+// discard the card that leaves the least deadwood. The sitter never advises.
+function choose(frame) {
+  const legal = frame.legal.filter((a) => !a.startsWith("advise "));
+  if (!legal.length) return null;
+  const v = frame.view;
+  const has = (a) => legal.includes(a);
+  const kind = (k) => legal.filter((a) => a === k || a.startsWith(k + " "));
+  const cardOf = (a) => a.split(" ")[1];
+  if (has("big-gin")) return "big-gin";
+  const spreads = kind("spread");
+  if (spreads.length) return spreads.reduce((b, a) => (cardsIn(a) > cardsIn(b) ? a : b));
+  const layoffs = kind("layoff");
+  if (layoffs.length) return layoffs.reduce((b, a) => (cardsIn(a) > cardsIn(b) ? a : b));
+  const cards = v.cards || [];
+  const knocks = kind("knock");
+  if (knocks.length) {
+    const b = bestDiscard(cards, knocks.map(cardOf));
+    return `knock ${b.c}`;
+  }
+  if (has("pickup") && v.phase === "wall") return "pickup";
+  if (has("decline")) return "decline";
+  const top = v.discard_top || v.upcard;
+  if ((has("take") || has("pickup")) && top && cards.length === 10) {
+    // worth taking if, after the best discard of another card, the deadwood falls by 3 or more
+    const after = bestDiscard([...cards, top], cards);
+    if (after.d <= deadwood(cards) - 3) return has("take") ? "take" : "pickup";
+  }
+  if (has("draw")) return "draw";
+  if (has("pass")) return "pass";
+  const discards = kind("discard");
+  if (discards.length) return `discard ${bestDiscard(cards, discards.map(cardOf)).c}`;
+  return legal[0];
+}
+
+// the seat that may act now: its newest view offers it an action of its own and is of the game's newest record
+function actor(views, gameRecord) {
+  for (const [seat, f] of views) {
+    if (!f || f.record < gameRecord) continue;
+    if (f.view.to_act !== seat) continue;
+    if (f.legal.some((a) => !a.startsWith("advise "))) return seat;
+  }
+  return null;
+}
+
+const splitCmd = (s) => s.split(" ").filter(Boolean);
+
+function run(cmd, args, timeoutMs = 60000) {
+  return new Promise((resolve, reject) => {
+    const p = spawn(cmd, args, { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "", err = "";
+    p.stdout.on("data", (d) => (out += d));
+    p.stderr.on("data", (d) => (err += d));
+    const t = setTimeout(() => { p.kill(); reject(new Failure(`${cmd} ${args.join(" ")}: timed out`)); }, timeoutMs);
+    p.on("error", (e) => { clearTimeout(t); reject(new Failure(`cannot start ${cmd}: ${e.message}`)); });
+    p.on("close", (code) => { clearTimeout(t); resolve({ code, out, err }); });
+  });
+}
+
+// knock verify on files; every file must pass
+async function verify(knockCmd, files) {
+  const [cmd, ...pre] = splitCmd(knockCmd);
+  const r = await run(cmd, [...pre, "verify", "--json", "--jobs", "1", ...files]);
+  const verdicts = {};
+  for (const line of r.out.split("\n").filter((l) => l.trim())) {
+    try {
+      const o = JSON.parse(line);
+      verdicts[o.path] = o.verdict;
+    } catch { /* not JSON */ }
+  }
+  const bad = files.filter((f) => verdicts[f] !== "pass" && !(verdicts[f] && verdicts[f].verdict === "pass"));
+  if (r.code !== 0 || bad.length) {
+    fail(`knock verify failed (status ${r.code}) on ${bad.join(", ") || "?"}: ${r.out.trim()} ${r.err.trim()}`.slice(0, 2000));
+  }
+  return verdicts;
+}
+
+// ---------------------------------------------------------------- stdio: knock engine
+class Engine {
+  constructor(engineCmd, log) {
+    const [cmd, ...args] = splitCmd(engineCmd);
+    this.log = log;
+    this.proc = spawn(cmd, args, { stdio: ["pipe", "pipe", "pipe"] });
+    this.stderr = "";
+    this.proc.stderr.on("data", (d) => (this.stderr += d));
+    this.proc.stdin.on("error", (e) => { this.exited = this.exited || `cannot write to the engine: ${e.message}`; this.wake(); });
+    this.lines = [];
+    this.waiter = null;
+    this.exited = null;
+    this.proc.on("error", (e) => { this.exited = `cannot start ${engineCmd}: ${e.message}`; this.wake(); });
+    this.proc.on("close", (code) => { this.exited = this.exited || `engine exited (status ${code}) ${this.stderr.slice(-500)}`; this.wake(); });
+    createInterface({ input: this.proc.stdout }).on("line", (l) => { this.lines.push(l); this.wake(); });
+    this.lineNo = 0;
+  }
+  wake() { if (this.waiter) { const w = this.waiter; this.waiter = null; w(); } }
+  async nextLine() {
+    const deadline = Date.now() + TIMEOUT_MS;
+    while (!this.lines.length) {
+      if (this.exited) fail(this.exited);
+      const left = deadline - Date.now();
+      if (left <= 0) fail(`knock engine: no answer within ${TIMEOUT_MS / 1000} s (line ${this.lineNo})`);
+      await new Promise((res) => { this.waiter = res; setTimeout(res, left); });
+    }
+    return this.lines.shift();
+  }
+  // send one message; read its frames up to `done`
+  async request(msg) {
+    checkClientFrame(msg, "engine");
+    this.lineNo += 1;
+    this.proc.stdin.write(JSON.stringify(msg) + "\n");
+    const frames = [];
+    for (;;) {
+      const line = await this.nextLine();
+      let f;
+      try { f = JSON.parse(line); } catch { fail(`knock engine wrote a line that is not JSON: ${line.slice(0, 200)}`); }
+      checkServerFrame(f, "engine");
+      if (f.type === "done") {
+        if (f.line !== this.lineNo) fail(`done for line ${f.line}, expected ${this.lineNo}`);
+        return frames;
+      }
+      frames.push(f);
+    }
+  }
+  async quit() {
+    if (this.quitting) return this.quitting;
+    this.quitting = this._quit();
+    return this.quitting;
+  }
+  async _quit() {
+    if (this.exited) return;
+    try { await this.request({ type: "quit" }); } catch { /* ended anyway */ }
+    this.proc.stdin.end();
+    await new Promise((res) => { if (this.exited) res(); else { this.proc.on("close", res); setTimeout(res, 3000); } });
+    if (!this.exited) this.proc.kill();
+  }
+}
+
+async function stdioGame(engine, { preset, seed, options, outDir, tag, rules }) {
+  const t0 = Date.now();
+  // the seat count: the server's preset's `players` when known; else two, and three if the engine refuses
+  // two under PROTO-2 (a seat count that is not the rule set's players)
+  let players = rules ? rules.players : 2;
+  const newMsg = (n) => ({ type: "new", protocol: PROTOCOL, preset, options, seed,
+    seats: Array.from({ length: n }, (_, i) => ({ player: "human", name: `js${i}` })) });
+  let frames = await engine.request(newMsg(players));
+  if (!rules && frames.length && frames[0].type === "error" && frames[0].code === "bad_table" && frames[0].rule === "PROTO-2") {
+    players = 3;
+    frames = await engine.request(newMsg(players));
+  }
+  if (frames.length && frames[0].type === "error") fail(`new refused: ${frames[0].code} (${frames[0].rule}) ${frames[0].message}`);
+  const started = frames.find((f) => f.type === "started");
+  if (!started) fail(`new answered without started: ${JSON.stringify(frames).slice(0, 500)}`);
+  if (started.protocol[0] !== 1) fail(`engine speaks protocol ${started.protocol}`);
+  const nSeats = started.seats.length;
+  const views = new Map();
+  let gameRecord = 0, offered = null, acts = 0, handResults = 0, gameResults = [];
+  const absorb = (fs) => {
+    for (const f of fs) {
+      if (f.type === "view") {
+        if (f.seat === null) continue;
+        views.set(f.seat, f);
+        gameRecord = Math.max(gameRecord, f.record);
+      } else if (f.type === "log_offered") {
+        if (offered) fail("log_offered twice");
+        offered = f;
+      } else if (f.type === "hand_result") handResults++;
+      else if (f.type === "game_result") gameResults.push(f);
+      else if (f.type === "error") fail(`engine error: ${JSON.stringify(f)}`);
+    }
+  };
+  absorb(frames);
+  let stale = 0;
+  while (!offered) {
+    const seat = actor(views, gameRecord);
+    if (seat === null) fail(`no seat may act and the game is not over (record ${gameRecord})`);
+    const f = views.get(seat);
+    const action = choose(f);
+    frames = await engine.request({ type: "act", seat, action, record: f.record });
+    const answer = frames[0];
+    if (!answer || (answer.type !== "ack" && answer.type !== "refusal")) fail(`act answered by ${JSON.stringify(answer)}`);
+    if (answer.type === "refusal") {
+      if (answer.rule === "PROTO-7" && stale++ < 5) {
+        // stale: ask for the seat's view again and act from it (PROTO-7)
+        gameRecord = Math.max(gameRecord, answer.record);
+        absorb(await engine.request({ type: "view", seat }));
+        continue;
+      }
+      fail(`refusal of ${action} by p${seat} at record ${f.record}: ${answer.rule} ${answer.reason}`);
+    }
+    if (answer.duplicate) fail(`fresh act acknowledged as a duplicate: ${JSON.stringify(answer)}`);
+    if (answer.record !== f.record) fail(`ack of record ${answer.record}, sent ${f.record}`);
+    gameRecord = Math.max(gameRecord, answer.next);
+    acts++;
+    absorb(frames.slice(1));
+    if (acts > 5000) fail("game too long");
+  }
+  if (gameResults.length !== nSeats) fail(`game_result came ${gameResults.length} times for ${nSeats} human seats`);
+  frames = await engine.request({ type: "log" });
+  const lg = frames.find((f) => f.type === "log");
+  if (!lg) fail("log request answered without log");
+  const data = Buffer.from(lg.data, "base64");
+  if (data.length !== lg.bytes || lg.bytes !== offered.bytes) fail(`log size ${data.length}, said ${lg.bytes}, offered ${offered.bytes}`);
+  if (lg.digest !== offered.digest) fail("log digest differs from the offered one");
+  if (lg.verdict !== "pass") fail(`engine's own verdict on the log: ${lg.verdict}`);
+  const file = path.join(outDir, `${tag}.knock`);
+  writeFileSync(file, data);
+  const gr = gameResults[0];
+  return { tag, files: [file], acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: lg.records, ms: Date.now() - t0 };
+}
+
+// ---------------------------------------------------------------- HTTP
+async function http(method, url, { body, def, token, raw, retries = 2 } = {}) {
+  const headers = {};
+  if (body !== undefined) headers["content-type"] = "application/json";
+  if (token) headers.authorization = `Bearer ${token}`;
+  const ctl = new AbortController();
+  const t = setTimeout(() => ctl.abort(), TIMEOUT_MS);
+  let res;
+  try {
+    res = await fetch(url, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: ctl.signal });
+  } catch (e) {
+    fail(`${method} ${url}: ${e.name === "AbortError" ? `no answer within ${TIMEOUT_MS / 1000} s` : e.message}`);
+  } finally { clearTimeout(t); }
+  const buf = Buffer.from(await res.arrayBuffer());
+  const ctype = res.headers.get("content-type") || "";
+  if (res.status >= 400) {
+    let j;
+    try { j = JSON.parse(buf.toString("utf8")); } catch { fail(`${method} ${url}: ${res.status} with a body that is not JSON`); }
+    check("http_error", j, `HTTP ${res.status} body of ${method} ${url}`);
+    const wait = Number(res.headers.get("retry-after"));
+    if (res.status === 429 && retries > 0 && Number.isInteger(wait) && wait >= 0 && wait <= 15) {
+      // PROTO-17: a limit; wait the whole seconds Retry-After says and ask again
+      console.error(`  ${method} ${url}: 429 ${j.error.code}, retrying after ${wait} s`);
+      await new Promise((r) => setTimeout(r, wait * 1000 + 100));
+      return http(method, url, { body, def, token, raw, retries: retries - 1 });
+    }
+    fail(`${method} ${url}: ${res.status} ${j.error.code} (${j.error.rule}) ${j.error.message}`);
+  }
+  if (raw) return { status: res.status, buf, ctype };
+  let j;
+  try { j = JSON.parse(buf.toString("utf8")); } catch { fail(`${method} ${url}: body is not JSON`); }
+  check(def, j, `HTTP ${res.status} body of ${method} ${url}`);
+  return j;
+}
+
+async function getApi(base) {
+  const api = await http("GET", `${base}/api`, { def: "http_api" });
+  if (api.protocol[0] !== PROTOCOL[0]) fail(`server speaks protocol ${api.protocol}`);
+  return api;
+}
+
+// ---------------------------------------------------------------- WebSocket
+class Seat {
+  constructor(game, seat, token) {
+    this.game = game; this.seat = seat; this.token = token;
+    this.ws = null; this.welcome = null; this.conn = 0;
+  }
+  connect() {
+    const g = this.game;
+    this.conn += 1;
+    const myConn = this.conn;
+    this.welcome = null;
+    const ws = new WebSocket(g.wsUrl);
+    this.ws = ws;
+    ws.on("message", (data, isBinary) => {
+      if (myConn !== this.conn) return; // a dropped connection's late frames are not read
+      try {
+        if (isBinary) fail(`p${this.seat}: binary frame from the server`);
+        let f;
+        try { f = JSON.parse(data.toString("utf8")); } catch { fail(`p${this.seat}: frame not JSON`); }
+        checkServerFrame(f, `ws p${this.seat}`);
+        g.onFrame(this, f);
+      } catch (e) { g.error(e); }
+    });
+    ws.on("open", () => {
+      if (myConn !== this.conn) return;
+      this.send({ type: "hello", protocol: PROTOCOL, table: g.table, token: this.token });
+    });
+    ws.on("error", (e) => { if (myConn === this.conn) g.error(new Failure(`p${this.seat}: WebSocket error ${e.message}`)); });
+    ws.on("close", (code) => {
+      if (myConn === this.conn && !g.finished) g.error(new Failure(`p${this.seat}: connection closed by the server (${code})`));
+    });
+  }
+  // PROTO-11's flood limit is a bucket of 100 frames per connection refilled at 50 a second: stay well
+  // inside it (a bucket of 60 refilled at 30 a second) by waiting before a frame that would overdraw it
+  async pace() {
+    const now = Date.now();
+    if (this.tokens === undefined) { this.tokens = 60; this.at = now; }
+    this.tokens = Math.min(60, this.tokens + ((now - this.at) / 1000) * 30);
+    this.at = now;
+    if (this.tokens < 1) {
+      await new Promise((r) => setTimeout(r, ((1 - this.tokens) / 30) * 1000));
+      return this.pace();
+    }
+    this.tokens -= 1;
+  }
+  send(msg, cb) {
+    checkClientFrame(msg, `ws p${this.seat}`);
+    this.ws.send(JSON.stringify(msg), cb);
+  }
+  drop() { // drop the connection abruptly, as a network failure would
+    this.conn += 1;
+    this.ws.terminate();
+  }
+}
+
+class WsGame {
+  constructor(base, preset, seed, options, reconnect, outDir, tag) {
+    Object.assign(this, { base, preset, seed, options, reconnect, outDir, tag });
+    this.wsUrl = base.replace(/^http/, "ws") + "/ws";
+    this.views = new Map();
+    this.gameRecord = 0;
+    this.failure = null;
+    this.waiter = null;
+    this.finished = false;
+    this.offered = new Map();
+    this.gameResults = new Map();
+    this.pending = new Map(); // seat -> {action, record}: sent, not yet acknowledged
+    this.acks = new Map();
+    this.notes = [];
+  }
+  error(e) { if (!this.failure) this.failure = e; this.wake(); }
+  wake() { if (this.waiter) { const w = this.waiter; this.waiter = null; w(); } }
+  async until(pred, what) {
+    const deadline = Date.now() + TIMEOUT_MS;
+    for (;;) {
+      if (this.failure) throw this.failure;
+      const r = pred();
+      if (r) return r;
+      const left = deadline - Date.now();
+      if (left <= 0) fail(`no answer within ${TIMEOUT_MS / 1000} s: waiting for ${what}`);
+      await new Promise((res) => { this.waiter = res; setTimeout(res, Math.min(left, 1000)); });
+    }
+  }
+  onFrame(s, f) {
+    switch (f.type) {
+      case "welcome":
+        if (s.welcome) fail(`p${s.seat}: second welcome`);
+        if (f.seat !== s.seat) fail(`p${s.seat}: welcome for seat ${f.seat}`);
+        if (f.table !== this.table) fail(`welcome for table ${f.table}`);
+        s.welcome = f;
+        break;
+      case "view":
+        if (!s.welcome) fail(`p${s.seat}: view before welcome`);
+        if (f.seat !== s.seat) fail(`p${s.seat}: view of seat ${f.seat}`);
+        this.views.set(s.seat, f);
+        s.lastView = f;
+        this.gameRecord = Math.max(this.gameRecord, f.record);
+        break;
+      case "ack": {
+        const p = this.pending.get(s.seat);
+        if (!p) fail(`p${s.seat}: ack of nothing pending: ${JSON.stringify(f)}`);
+        if (f.record !== p.record || f.seat !== s.seat) fail(`p${s.seat}: ack ${JSON.stringify(f)} for ${JSON.stringify(p)}`);
+        this.pending.delete(s.seat);
+        this.acks.set(s.seat, f);
+        this.gameRecord = Math.max(this.gameRecord, f.next);
+        break;
+      }
+      case "refusal": {
+        const p = this.pending.get(s.seat);
+        this.pending.delete(s.seat);
+        if (f.rule === "PROTO-7" && p && !p.resent && (this.stale = (this.stale || 0) + 1) < 5) {
+          this.notes.push(`stale refusal of ${p.action} at ${p.record}; acting again`);
+          this.gameRecord = Math.max(this.gameRecord, f.record);
+          s.send({ type: "view" }); // the newest view, to act again from (PROTO-7, PROTO-24)
+          break;
+        }
+        fail(`p${s.seat}: refusal of ${p ? p.action : "?"} at record ${p ? p.record : "?"}: ${f.rule} ${f.reason}`);
+        break;
+      }
+      case "error":
+        fail(`p${s.seat}: error ${f.code} (${f.rule}) ${f.message}`);
+        break;
+      case "game_result":
+        if (f.seat !== s.seat) fail(`p${s.seat}: game_result for seat ${f.seat}`);
+        this.gameResults.set(s.seat, f);
+        break;
+      case "log_offered":
+        this.offered.set(s.seat, f);
+        break;
+      case "hand_result":
+        if (f.seat !== s.seat) fail(`p${s.seat}: hand_result for seat ${f.seat}`);
+        break;
+      default:
+        break; // timed_out and anything a later minor adds: ignored
+    }
+    this.wake();
+  }
+  async connectSeat(s) {
+    s.connect();
+    await this.until(() => s.welcome && s.lastView && s.lastView !== s.prevView && this.views.get(s.seat) === s.lastView, `p${s.seat}'s welcome and view`);
+  }
+  async play() {
+    const t0 = Date.now();
+    const api = await getApi(this.base);
+    const rules = api.presets[this.preset];
+    if (!rules) fail(`server offers no preset ${this.preset}`);
+    const seats = Array.from({ length: rules.players }, (_, i) => ({ player: "human", name: `js${i}` }));
+    const req = { preset: this.preset, seed: this.seed, options: this.options, seats, bot_delay: 0 };
+    check("http_table_request", req, "table request");
+    const created = await http("POST", `${this.base}/api/tables`, { body: req, def: "http_table_created" });
+    this.table = created.table;
+    if (created.seed !== this.seed) fail(`table made with seed ${created.seed}, asked ${this.seed}`);
+    const summary0 = await http("GET", `${this.base}/api/tables/${this.table}`, { def: "http_table_summary" });
+    if (summary0.over) fail("new table already over");
+    this.seats = created.seats.map((c) => {
+      if (c.player !== "human" || !c.token) fail(`seat ${c.seat} has no token`);
+      return new Seat(this, c.seat, c.token);
+    });
+    for (const s of this.seats) s.connect();
+    await this.until(() => this.seats.every((s) => s.welcome && this.views.get(s.seat)), "every seat's welcome and first view");
+    let acts = 0, dropped = 0, resent = null;
+    const dropAt = 3, resendAt = 6;
+    while (this.gameResults.size < this.seats.length || this.offered.size < this.seats.length) {
+      const seat = await this.until(() => {
+        if (this.gameResults.size === this.seats.length && this.offered.size === this.seats.length) return "over";
+        if (this.pending.size) return null;
+        const a = actor(this.views, this.gameRecord);
+        return a === null ? null : String(a);
+      }, `a seat to act (record ${this.gameRecord})`);
+      if (seat === "over") break;
+      const s = this.seats[Number(seat)];
+      const f = this.views.get(s.seat);
+      const action = choose(f);
+      const midHand = ["draw", "pass", "take", "pickup"].includes(action) || action.startsWith("discard ");
+      if (this.reconnect && !dropped && acts >= dropAt && midHand) {
+        // drop 1: a connection dropped in the middle of a hand, nothing pending; the other seat acts while it
+        // is away; then it reconnects with its token and must be shown the hand from its deal
+        const other = this.seats.find((x) => x.seat !== s.seat) || s;
+        other.drop();
+        other.prevView = other.lastView;
+        this.views.delete(other.seat);
+        this.away = { s: other, record: this.gameRecord, hand: f.view.hand };
+        dropped++;
+        continue;
+      }
+      const msg = { type: "act", action, record: f.record };
+      await s.pace();
+      if (this.reconnect && !resent && acts >= resendAt && midHand) {
+        // drop 2: an act sent, the connection dropped before its ack is read; reconnect and resend it
+        this.pending.set(s.seat, { action, record: f.record });
+        await new Promise((res, rej) => s.send(msg, (e) => (e ? rej(new Failure(`send: ${e.message}`)) : res())));
+        s.drop();
+        s.prevView = s.lastView;
+        this.views.delete(s.seat);
+        await this.connectSeat(s);
+        const v = this.views.get(s.seat);
+        this.pending.set(s.seat, { action, record: f.record, resent: true });
+        this.acks.delete(s.seat);
+        await s.pace();
+        s.send(msg);
+        const ack = await this.until(() => this.acks.get(s.seat), `p${s.seat}'s ack of the resent ${action}`);
+        this.acks.delete(s.seat);
+        resent = { action, record: f.record, duplicate: ack.duplicate, viewRecord: v.record };
+        this.notes.push(`sent ${action} at record ${f.record} as p${s.seat}, dropped before its ack, reconnected (view at record ${v.record}), resent: ack duplicate=${ack.duplicate} next=${ack.next}`);
+        if (v.record > f.record && !ack.duplicate) fail("resend of an applied action not acknowledged as a duplicate");
+        if (v.record === f.record && ack.duplicate) fail("resend of an action never applied acknowledged as a duplicate");
+        acts++;
+        continue;
+      }
+      this.pending.set(s.seat, { action, record: f.record });
+      this.acks.delete(s.seat);
+      s.send(msg);
+      const ack = await this.until(() => this.acks.get(s.seat) || (!this.pending.has(s.seat) && "refused"), `p${s.seat}'s ack of ${action}`);
+      if (ack === "refused") continue;
+      this.acks.delete(s.seat);
+      if (ack.duplicate) fail(`fresh act acknowledged as a duplicate: ${JSON.stringify(ack)}`);
+      acts++;
+      if (this.away) {
+        const { s: other, record, hand } = this.away;
+        this.away = null;
+        await this.connectSeat(other);
+        const v = this.views.get(other.seat);
+        if (v.record < ack.next) fail(`p${other.seat} reconnected to a view at record ${v.record}, the game is at ${ack.next}`);
+        if (!v.events.length || v.events[0].kind !== "hand_started" || v.events.some((e) => e.hand !== v.view.hand)) {
+          fail(`p${other.seat}'s view after reconnecting does not hold the hand's events from its deal: ${JSON.stringify(v.events).slice(0, 300)}`);
+        }
+        this.notes.push(`dropped p${other.seat} mid-hand at record ${record} (hand ${hand}), p${s.seat} played ${action} meanwhile, reconnected: view at record ${v.record} (hand ${v.view.hand}, phase ${v.view.phase}) with ${v.events.length} events from the deal`);
+      }
+      if (acts > 5000) fail("game too long");
+    }
+    if (this.reconnect && (!dropped || !resent)) fail(`the game ended before the reconnect tests (dropped ${dropped}, resent ${!!resent})`);
+    this.finished = true;
+    // the logs: the full log, and every seat's view with its token
+    const offered = this.offered.get(0);
+    const files = [];
+    const summary = await http("GET", `${this.base}/api/tables/${this.table}`, { def: "http_table_summary" });
+    if (!summary.over || summary.verdict !== "pass" || summary.digest !== offered.digest) {
+      fail(`summary after the game: over=${summary.over} verdict=${summary.verdict} digest=${summary.digest}`);
+    }
+    const list = await http("GET", `${this.base}/api/tables?start=0&count=50`, { def: "http_table_list" });
+    if (!list.tables.some((t) => t.table === this.table) && list.total <= 50) fail("the table is not in GET /api/tables");
+    const full = await http("GET", `${this.base}${offered.url || `/api/tables/${this.table}/log`}`, { raw: true });
+    if (!full.ctype.startsWith("application/x-knock-log")) fail(`full log served as ${full.ctype}`);
+    if (full.buf.length !== offered.bytes) fail(`full log of ${full.buf.length} bytes, offered ${offered.bytes}`);
+    const fullFile = path.join(this.outDir, `${this.tag}.knock`);
+    writeFileSync(fullFile, full.buf);
+    files.push(fullFile);
+    for (const s of this.seats) {
+      const v = await http("GET", `${this.base}/api/tables/${this.table}/log`, { raw: true, token: s.token });
+      const vf = path.join(this.outDir, `${this.tag}.p${s.seat}.knock`);
+      writeFileSync(vf, v.buf);
+      files.push(vf);
+    }
+    for (const s of this.seats) { s.conn += 1; s.ws.close(1000); }
+    const gr = this.gameResults.get(0);
+    const extra = this.reconnect ? `dropped mid-hand and reconnected ${dropped}x, resent an unacknowledged act (${resent.action} at ${resent.record}: duplicate=${resent.duplicate})` : "";
+    return { extra, tag: this.tag, files, acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: offered.records, ms: Date.now() - t0, notes: this.notes, table: this.table };
+  }
+}
+
+// ---------------------------------------------------------------- command line
+function parseArgs(argv) {
+  const o = { _: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith("--")) {
+      const k = a.slice(2);
+      if (k === "reconnect") o.reconnect = true;
+      else { if (i + 1 >= argv.length) fail(`${a} needs a value`); o[k] = argv[++i]; }
+    } else o._.push(a);
+  }
+  return o;
+}
+const intArg = (v, name, dflt) => {
+  if (v === undefined) return dflt;
+  if (!/^\d+$/.test(v)) fail(`--${name} must be a whole number`);
+  return Number(v);
+};
+const optionsFor = (o) => { const t = intArg(o.target, "target", 25); return t ? { target: t } : {}; };
+const line = (kind, preset, r, verdict) =>
+  `PASS ${kind} ${preset}: seed ${r.seed} table ${r.table || "engine"}, ${r.hands} hand(s), ${r.acts} acts, ${r.records} records, winner p${r.winner}, totals ${r.totals.join("-")}, ${r.ms} ms; ${r.files.length} log file(s) verified ${verdict}${r.extra ? `; ${r.extra}` : ""}`;
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const cmd = o._[0];
+  // how to start `knock` for `knock verify`: --knock; else the --engine command without its last word when
+  // that word is `engine` (`/path/knock engine` -> `/path/knock`); else `knock`
+  const engineWords = o.engine ? splitCmd(o.engine) : [];
+  const knockCmd = o.knock || (engineWords.length > 1 && engineWords[engineWords.length - 1] === "engine"
+    ? engineWords.slice(0, -1).join(" ") : "knock");
+  if (!["stdio", "ws", "all"].includes(cmd)) {
+    console.error("usage: node client.mjs stdio --preset NAME --seed N --games K --out DIR [--engine CMD]\n" +
+      "       node client.mjs ws --url http://HOST:PORT --preset NAME --seed N --reconnect --out DIR\n" +
+      "       node client.mjs all --engine CMD --url http://HOST:PORT --out DIR [--knock CMD]\n" +
+      "options everywhere: --target N (the game's target, 0: the preset's; default 25), --knock CMD");
+    process.exit(2);
+  }
+  if (!o.out) fail("--out DIR is required");
+  mkdirSync(o.out, { recursive: true });
+  const options = optionsFor(o);
+  const t0 = Date.now();
+  if (cmd === "stdio") {
+    const preset = o.preset || "standard", seed = intArg(o.seed, "seed", 1), games = intArg(o.games, "games", 1);
+    const engine = new Engine(o.engine || "knock engine");
+    try {
+      const results = [];
+      for (let g = 0; g < games; g++) {
+        const r = await stdioGame(engine, { preset, seed: seed + g, options, outDir: o.out, tag: `stdio-${preset}-${seed + g}` });
+        r.seed = seed + g;
+        results.push(r);
+      }
+      await engine.quit();
+      await verify(knockCmd, results.flatMap((r) => r.files));
+      for (const r of results) console.log(line("stdio", preset, r, "pass"));
+    } finally { await engine.quit(); }
+  } else if (cmd === "ws") {
+    if (!o.url) fail("--url is required");
+    const base = o.url.replace(/\/+$/, "");
+    const preset = o.preset || "standard", seed = intArg(o.seed, "seed", 1);
+    const g = new WsGame(base, preset, seed, options, !!o.reconnect, o.out, `ws-${preset}-${seed}`);
+    const r = await g.play();
+    r.seed = seed;
+    await verify(knockCmd, r.files);
+    for (const n of r.notes) console.error(`  ${n}`);
+    console.log(line("ws", preset, r, "pass"));
+  } else {
+    if (!o.url) fail("--url is required");
+    const base = o.url.replace(/\/+$/, "");
+    const api = await getApi(base);
+    const presets = Object.keys(api.presets);
+    if (!presets.length) fail("the server offers no preset");
+    const seed = intArg(o.seed, "seed", 7);
+    // one engine plays every preset in turn (a `new` replaces the game, PROTO-15): one start of the program
+    const engine = new Engine(o.engine || "knock engine");
+    const stdioJobs = [];
+    let chain = Promise.resolve();
+    for (const [i, preset] of presets.entries()) {
+      chain = chain.catch(() => {}).then(async () => {
+        const r = await stdioGame(engine, { preset, seed: seed + i, options, outDir: o.out, tag: `stdio-${preset}-${seed + i}`, rules: api.presets[preset] });
+        r.seed = seed + i; r.kind = "stdio"; r.preset = preset;
+        return r;
+      });
+      stdioJobs.push(chain.catch((e) => { throw new Failure(`stdio ${preset}: ${e.message}`); }));
+    }
+    const jobs = [...stdioJobs];
+    const engineDone = chain.catch(() => {}).then(() => engine.quit());
+    const wsPreset = presets.includes("standard") ? "standard" : presets[0];
+    const wg = new WsGame(base, wsPreset, seed, options, true, o.out, `ws-${wsPreset}-${seed}`);
+    jobs.push(wg.play().then((r) => Object.assign(r, { seed, kind: "ws", preset: wsPreset }), (e) => { throw new Failure(`ws ${wsPreset}: ${e.message}`); }));
+    const settled = await Promise.allSettled(jobs);
+    await engineDone;
+    const bad = settled.filter((s) => s.status === "rejected");
+    const ok = settled.filter((s) => s.status === "fulfilled").map((s) => s.value);
+    const verdicts = ok.length ? await verify(knockCmd, ok.flatMap((r) => r.files)).catch((e) => e) : {};
+    for (const r of ok) {
+      for (const n of r.notes || []) console.error(`  ${n}`);
+      if (verdicts instanceof Error) console.log(`FAIL ${r.kind} ${r.preset}: ${verdicts.message}`);
+      else console.log(line(r.kind, r.preset, r, "pass"));
+    }
+    for (const b of bad) console.log(`FAIL ${b.reason.message}`);
+    if (bad.length || verdicts instanceof Error) {
+      console.log(`FAILED: ${bad.length + (verdicts instanceof Error ? 1 : 0)} problem(s), ${Date.now() - t0} ms`);
+      process.exit(1);
+    }
+    console.log(`ALL PASSED: ${ok.length} games (${presets.length} stdio, 1 ws with reconnect and resend), ${Date.now() - t0} ms`);
+  }
+}
+
+main().then(() => process.exit(0), (e) => {
+  console.error(`FAIL: ${e instanceof Failure ? e.message : e.stack || e}`);
+  process.exit(1);
+});
