@@ -94,6 +94,7 @@ class BoardApp(App[str]):
         self.waiting = False  #: the table is waiting for a line (the board shows the state it asks from)
         self.over = False
         self.error: BaseException | None = None
+        self.said: list[str] = []  #: every line of the board's log, as plain text
         self.done = threading.Event()  #: set once the table's thread has ended (and written its last record)
 
     def compose(self) -> ComposeResult:
@@ -112,7 +113,7 @@ class BoardApp(App[str]):
             self.query_one("#pick", OptionList).focus()
             self.query_one("#input", Input).display = False
             return
-        self.start()
+        self.call_after_refresh(self.start)  # once the screen has its size
 
     def on_option_list_option_selected(self, event: OptionList.OptionSelected) -> None:
         assert self.choose is not None and event.option.id is not None
@@ -122,8 +123,12 @@ class BoardApp(App[str]):
         self.query_one("#input", Input).display = True
         self.start()
 
+    def on_resize(self) -> None:
+        self.console_.width = max(40, self.size.width - 3)  # what the table prints (rules, the sheet) fits the log
+
     def start(self) -> None:
         assert self.maker is not None
+        self.on_resize()
         self.table = self.maker(self.console_, self.ask)
         self.query_one("#input", Input).focus()
         self.run_worker(self.play, thread=True, exit_on_error=False)
@@ -166,7 +171,8 @@ class BoardApp(App[str]):
         log = self.query_one("#log", RichLog)
         for line in said.splitlines():
             if line.strip():
-                log.write(Text.from_markup(self.markup(line)))
+                self.said.append(line)
+                log.write(Text.from_markup(self.markup(line)), width=self.console_.width)
         if self.table is None:
             return
         board = self.table.board()
@@ -196,6 +202,7 @@ class BoardApp(App[str]):
             return
         self.waiting = False
         self.query_one("#turn", Static).update("…")
+        self.said.append(f"> {event.value}")
         self.query_one("#log", RichLog).write(Text(f"> {event.value}", style="dim"))
         self.lines.put(event.value)
 

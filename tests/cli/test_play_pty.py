@@ -58,7 +58,7 @@ class Terminal:
     """``knock play`` on the child side of a pseudo-terminal; the test reads the screen and types."""
 
     def __init__(self, args: list[str], cwd: Path, *, plain: bool = True, size: tuple[int, int] = (160, 50)) -> None:
-        """``plain``: line by line (``--plain``), as these tests read it; else the board, at ``size`` (columns, rows)."""
+        """``plain``: line by line (``--plain``), as these tests read it; else the board at ``size`` (columns, rows)."""
         assert EXE
         pid, fd = pty.fork()
         if pid == 0:  # the child: the command, on the terminal
