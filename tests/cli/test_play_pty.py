@@ -487,3 +487,17 @@ def test_on_a_terminal_the_board_offers_the_bots_plays_and_stops_with_the_resume
     assert status == 0 and f"go on with: knock play --resume {log}" in end, end[-800:]
     data = log.read_bytes()
     assert judge(data).kind == "unfinished" and LogReader(data).header.meta["bots"] == ["simple"]
+
+
+def test_in_line_mode_without_bots_a_numbered_question_chooses_the_bot(tmp_path: Path) -> None:
+    log = tmp_path / "c.knock"
+    term = Terminal(["--seed", "5", "--set", "target=10", "-o", str(log)], tmp_path)
+    wait_for(term, "choose the bot you play against:")
+    wait_for(term, "(Enter: heuristic): ")
+    term.send("7")
+    wait_for(term, "no such bot: type 1–4")
+    term.send("greedy")
+    assert term.prompt() is not None
+    term.send("q")
+    status, end = term.finish()
+    assert status == 0 and LogReader(log.read_bytes()).header.meta["bots"] == ["greedy"], end
