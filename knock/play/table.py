@@ -15,7 +15,7 @@ from rich.table import Table as Grid
 from engine.actions import Action, Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.events import HandEnded, HandStarted, MatchEvent
+from engine.events import CutDrawn, HandEnded, HandStarted, MatchEvent
 from engine.fsm import Phase
 from engine.visibility import Observation, SeatLens
 from knock.play.coach import hint
@@ -106,7 +106,7 @@ class TerminalTable:
             elif isinstance(event, HandEnded):
                 self.score_sheet(events[: i + 2])  # the game's end, when it comes, follows the hand's
             else:
-                text = narrate(seen, self.names)
+                text = narrate(seen, self.names) + _why(seen, self.session.match.rules.players)
                 bold = "bold" if "points" in text or "no score" in text or "game over" in text else None
                 self.say(("" if bold else "  ") + text, bold)
         self.shown = len(events)
@@ -123,7 +123,7 @@ class TerminalTable:
             if isinstance(e, HandStarted):
                 self.console.rule(self.markup(hand_title(e, self.names)))
             elif not isinstance(e, HandEnded):  # the score sheet above says it
-                self.say("  " + narrate(e, self.names))
+                self.say("  " + narrate(e, self.names) + _why(e, self.session.match.rules.players))
 
     def score_sheet(self, events: Sequence[MatchEvent]) -> None:
         head, rows = sheet(events, self.names)
@@ -264,6 +264,16 @@ class TerminalTable:
         captain = self.names.who(game.captain)
         if self.decide(view, game.captain, f"{captain} (captain) is to act; his cards", advising=True):
             self.asked_at = len(self.session.match.events)
+
+
+def _why(event: object, players: int) -> str:
+    """What a draw for the deal or the roles decides, said where it is drawn (MATCH-2, MATCH-3, THREE-2)."""
+    if not isinstance(event, CutDrawn):
+        return ""
+    if len(event.seats) < players:
+        return " — a tie breaker: the tied seats draw again to settle their order"
+    return (" — the highest card is in the box, the middle is captain, the lowest sits out" if players == 3
+            else " — the higher card deals")  # fmt: skip
 
 
 _SECOND = {"does": "do", "is": "are", "sits": "sit", "may": "may"}

@@ -531,3 +531,15 @@ def test_play_reads_moves_from_a_pipe_and_refuses_bad_setups_in_one_line(tmp_pat
         assert bad.returncode != 0 and "Traceback" not in bad.stderr + bad.stdout, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1 and bad.stderr.startswith("error: "), bad.stderr
     assert "seed 5" not in stopped.stdout  # a stopped game keeps its seed to itself
+
+
+@pytest.mark.rule("MATCH-2", "MATCH-3", "THREE-2")
+def test_the_draw_for_the_roles_says_what_it_decides_and_a_redraw_that_it_breaks_a_tie(tmp_path: Path) -> None:
+    rules = RuleSet.preset("three_handed", target=10)
+    table, out = sit(tmp_path / "t.knock", Setup(rules, 1, 0, ("greedy", "greedy")), Script(["q"]))
+    assert not run(table)
+    said = out.getvalue()
+    assert "— the highest card is in the box, the middle is captain, the lowest sits out" in said
+    assert "the draw for the roles again: " in said and "— a tie breaker: the tied seats draw again" in said
+    two_out = sit(tmp_path / "d.knock", two(seed=1), Script(["q"]))
+    assert not run(two_out[0]) and "— the higher card deals" in two_out[1].getvalue()
