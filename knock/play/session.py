@@ -9,7 +9,7 @@ where it was, and a log whose bot moves are not the bots' own is refused rather 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
@@ -19,6 +19,7 @@ from engine.errors import KnockError
 from engine.events import Discarded, DrewStock, HandEnded, MatchEvent
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
+from engine.visibility import SeatLens, Seen
 from replay import Resumed, resume
 from replay.log import Header
 
@@ -200,8 +201,9 @@ class Session:
         if isinstance(self.actions[i], DrawStock):
             return ("you have seen the card you drew from the stock, and the stock would give it again: "
                     "a stock draw cannot be taken back")  # fmt: skip
-        later = self.match.events[self.before[i] :]
-        if _stock_seen(later, self.me):
+        start, events = self.before[i], self.match.events
+        later = events[start:]
+        if _stock_seen(later, SeatLens(self.match.rules, self.me).see_all(events)[start:], self.me):
             return ("since that move you have seen a card drawn from the stock, which the same stock would give "
                     "again: it cannot be taken back")  # fmt: skip
         scored = sum(isinstance(e, HandEnded) for e in later)
@@ -211,12 +213,15 @@ class Session:
         return None
 
 
-def _stock_seen(events: Iterable[MatchEvent], me: int) -> bool:
-    """Whether a card another seat drew from the stock in ``events`` came into the person's sight: discarded face
-    up, or laid out when its hand ended (the showdown shows every card but the sitter's)."""
+def _stock_seen(events: Sequence[MatchEvent], seen: Sequence[Seen], me: int) -> bool:
+    """Whether a card another seat drew from the stock in ``events`` (``seen``: as the person's seat saw them)
+    came into the person's sight: drawn in his sight (the sitter sees the captain's cards, THREE-8), discarded
+    face up, or laid out when its hand ended (the showdown shows every card but the sitter's)."""
     drawn: set[object] = set()
-    for e in events:
+    for e, sight in zip(events, seen, strict=True):
         if isinstance(e, DrewStock) and e.seat != me:
+            if isinstance(sight, DrewStock):
+                return True
             drawn.add(e.card)
         elif (isinstance(e, Discarded) and e.card in drawn) or (isinstance(e, HandEnded) and drawn):
             return True

@@ -388,6 +388,23 @@ def test_undo_never_takes_back_a_stock_card_seen_nor_a_scored_hand_unless_asked(
     assert "type 'undo anyway'" in (ended.undo_bar() or "") and ended.undo_bar(past_score=True) is None
     assert Session(two()).undo_bar() == "there is nothing of yours to take back yet"
 
+    three = RuleSet.preset("three_handed")  # the sitter sees the captain's cards: his stock draw too (THREE-8)
+    from engine.match import Match
+
+    sitter = Match.new(three, seed=4).sitter
+    assert sitter is not None
+    s = Session(Setup(three, 4, sitter, ("greedy", "greedy")))
+    for _ in range(200):
+        m = s.match
+        if s.mine and any(isinstance(e, DrewStock) for e in m.events[s.before[s.mine[-1]] :]):
+            break
+        captain = m.captain
+        if not s.mine and m.sitter == s.me and captain is not None and DrawStock(captain) in m.legal_actions():
+            s.apply(Advise(s.me, DrawStock(captain)))
+        else:
+            s.apply(s.bot_move())
+    assert "you have seen a card drawn from the stock" in (s.undo_bar() or "")
+
 
 @pytest.mark.rule("LOG-14", "THREE-7")
 def test_the_sitter_may_take_back_his_advice(tmp_path: Path) -> None:
