@@ -34,6 +34,7 @@ class Board:
     """The board's panels, each as lines of text in card notation."""
 
     head: str  #: the game, the hand, the roles
+    whose: str  #: whose cards ``melds`` and ``deadwood`` are: "hand", or the captain's the sitter advises
     turn: str  #: whose turn it is, and what is asked
     melds: str  #: the person's melds (or the cards he advises on, as the sitter)
     deadwood: str  #: the person's deadwood and its count
@@ -47,7 +48,7 @@ class Board:
 
     def text(self) -> str:
         """The whole board as plain text, panel by panel (what a snapshot and a screen reader get)."""
-        parts = [self.head, self.turn, f"your hand: {self.melds}  {self.deadwood}".rstrip(), self.pile,
+        parts = [self.head, self.turn, f"{self.whose}: {self.melds}  {self.deadwood}".rstrip(), self.pile,
                  "discards: " + (" ".join(self.discards) or "none yet"), *self.known, " │ ".join(self.score),
                  self.last, self.advice, *self.choices]  # fmt: skip
         return "\n".join(p for p in parts if p)
@@ -124,6 +125,8 @@ def build(session: Session, names: Voice, offered: Sequence[tuple[Action, str]],
     hand = match.hand
     obs = match.observation(me).hand if hand is not None else None
     shown = cards if cards is not None else (obs.hand if obs is not None else ())
+    captain = match.captain if hand is not None else None
+    whose = f"{names.whose(captain)} hand" if match.sitter == me and captain is not None else "hand"
     if shown:
         arr = best_arrangement(to_mask(shown))
         melds = "  ".join("[" + " ".join(map(str, m.cards)) + "]" for m in arr.melds) or "no melds"
@@ -143,7 +146,8 @@ def build(session: Session, names: Voice, offered: Sequence[tuple[Action, str]],
     if hand is not None and match.sitter is not None:
         others = [s for s in others if s != match.sitter]
     lines = tuple(option_lines(offered, obs)) if offered and obs is not None else ()
-    return Board(head=head, turn=turn, melds=melds, deadwood=dead, pile=pile, discards=discards(hand_events, names),
+    return Board(head=head, whose=whose, turn=turn, melds=melds, deadwood=dead, pile=pile,
+                 discards=discards(hand_events, names),
                  known=known(hand_events, others, names), score=(f"score (to {rules.target}):", *scores),
                  last=last_move(hand_events, me, names), advice=advice(hand_events, names), choices=lines)  # fmt: skip
 

@@ -182,7 +182,7 @@ class BoardApp(App[str]):
 
         self.query_one("#head", Static).update(render(board.head))
         self.query_one("#turn", Static).update(render(board.turn if prompt else "…"))
-        facts = [f"hand  {board.melds}   {board.deadwood}".rstrip(), board.pile,
+        facts = [f"{board.whose}  {board.melds}   {board.deadwood}".rstrip(), board.pile,
                  "discards " + (" ".join(board.discards) or "none yet"), *board.known,
                  "   ".join(board.score), board.last, board.advice]  # fmt: skip
         self.query_one("#facts", Static).update(render("\n".join(f for f in facts if f)))
@@ -190,6 +190,8 @@ class BoardApp(App[str]):
 
     def finished(self) -> None:
         self.over = True
+        if self.table is not None:  # nothing left to choose
+            self.table.offered, self.table.turn_text = (), "game over"
         self.redraw()
         self.query_one("#turn", Static).update("game over: the score sheet is in the log; press Enter to leave")
 

@@ -192,6 +192,11 @@ def test_the_board_shows_the_pile_the_cards_known_held_the_last_move_and_the_rol
     s3 = Session(Setup(three, 4, captain, ("greedy", "greedy")))
     head = build(s3, Voice(s3.setup.players, captain, symbols=False, seats=3), [], "").head
     assert "you are captain v greedy#" in head and "sits out (bots give no advice)" in head
+    sitter = Match.new(three, seed=4).sitter
+    assert sitter is not None
+    s4 = Session(Setup(three, 4, sitter, ("greedy", "greedy")))
+    sat = build(s4, Voice(s4.setup.players, sitter, symbols=False, seats=3), [], "")
+    assert sat.whose == f"{s4.setup.players[s4.match.captain]}'s hand" and "you sit out, advising" in sat.head
 
 
 def picked(rules: RuleSet, seed: int) -> Session | None:
