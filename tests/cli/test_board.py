@@ -214,3 +214,31 @@ def picked(rules: RuleSet, seed: int) -> Session | None:
         else:
             session.apply(session.bot_move())
     return None
+
+
+@pytest.mark.rule("LOG-5", "LOG-13")
+def test_a_game_resumed_on_the_board_tells_the_hand_so_far_and_goes_on(tmp_path: Path) -> None:
+    from knock.play import resume
+
+    path = tmp_path / "r.knock"
+    app = at_table(path, Setup(RuleSet.preset("standard"), 5, 0, ("greedy",)))
+
+    async def first(pilot: Pilot[str]) -> None:
+        await typed(app, pilot, "1", "1", "q")
+
+    run(app, (80, 24), first)
+    session, save = resume(path)
+    again = BoardApp(render, table=lambda con, ask: BoardTable(session, save, con, ask, render, new=False),
+                     resumed=True)  # fmt: skip
+    screens: list[str] = []
+
+    async def second(pilot: Pilot[str]) -> None:
+        await typed(again, pilot, "1")
+        screens.append(text_of(again))
+        await typed(again, pilot, "q")
+
+    run(again, (80, 24), second)
+    told = log_text(again)
+    assert "you pass the upcard" in told and "you draw Td from the stock" in told and "your move" in screens[0]
+    save.close()
+    assert judge(path.read_bytes()).kind == "unfinished"

@@ -472,7 +472,7 @@ def wait_for(term: Terminal, text: str, timeout: float = 30) -> None:
 
 @pytest.mark.rule("VIS-1", "LOG-5", "LOG-13")
 def test_on_a_terminal_the_board_offers_the_bots_plays_and_stops_with_the_resume_command(tmp_path: Path) -> None:
-    """Without --plain on a terminal: the choice of bot (the second, by the arrow key), a move typed, q."""
+    """Without --plain on a terminal: the choice of bot (the second, by the arrow key), a move typed, Ctrl-C."""
     log = tmp_path / "b.knock"
     term = Terminal(["--seed", "5", "-o", str(log)], tmp_path, plain=False, size=(80, 24))
     wait_for(term, "choose the bot you play against")
@@ -482,9 +482,10 @@ def test_on_a_terminal_the_board_offers_the_bots_plays_and_stops_with_the_resume
     wait_for(term, "your move")
     os.write(term.fd, b"1\r")
     wait_for(term, "> 1")
-    os.write(term.fd, b"q\r")
+    time.sleep(0.3)
+    os.write(term.fd, b"\x03")  # Ctrl-C: the board closes, the game is saved
     status, end = term.finish()
-    assert status == 0 and f"go on with: knock play --resume {log}" in end, end[-800:]
+    assert status == 130 and f"go on with: knock play --resume {log}" in end, end[-800:]
     data = log.read_bytes()
     assert judge(data).kind == "unfinished" and LogReader(data).header.meta["bots"] == ["simple"]
 
