@@ -126,7 +126,7 @@ def test_a_refusal_and_a_word_leave_the_choices_on_the_board_and_q_stops(tmp_pat
 
 @pytest.mark.rule("VIS-1", "LOG-5")
 def test_a_game_on_the_board_is_played_out_and_its_log_verifies(tmp_path: Path) -> None:
-    setup = Setup(RuleSet.preset("standard", target=10), 3, 0, ("greedy",))
+    setup = Setup(RuleSet.preset("standard", target=1), 57, 0, ("greedy",))  # one short hand
     app = at_table(tmp_path / "g.knock", setup)
 
     async def script(pilot: Pilot[str]) -> None:
