@@ -93,6 +93,7 @@ class BoardApp(App[str]):
         self.prompt = ""
         self.waiting = False  #: the table is waiting for a line (the board shows the state it asks from)
         self.over = False
+        self.how: str | None = None  #: how the board ended, once it has
         self.error: BaseException | None = None
         self.said: list[str] = []  #: every line of the board's log, as plain text
         self.done = threading.Event()  #: set once the table's thread has ended (and written its last record)
@@ -143,10 +144,10 @@ class BoardApp(App[str]):
                 self.table.resumed()
             self.table.play()
         except Quit:
-            then = lambda: self.exit(STOPPED)  # noqa: E731
+            then = lambda: self.end(STOPPED)  # noqa: E731
         except BaseException as err:  # shown after the board closes, by the command
             self.error = err
-            then = lambda: self.exit(STOPPED)  # noqa: E731
+            then = lambda: self.end(STOPPED)  # noqa: E731
         finally:
             self.done.set()
         with contextlib.suppress(RuntimeError):  # the board may have closed already (Ctrl-C)
@@ -198,7 +199,7 @@ class BoardApp(App[str]):
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.input.value = ""
         if self.over:
-            self.exit(OVER)
+            self.end(OVER)
             return
         if not self.waiting:
             return
@@ -209,7 +210,14 @@ class BoardApp(App[str]):
         self.lines.put(event.value)
 
     def action_interrupt(self) -> None:
-        self.exit(INTERRUPTED)
+        self.end(INTERRUPTED)
+
+    def end(self, how: str) -> None:
+        """Close the board, ended ``how``: the first reason given stands (the table's thread, stopping because
+        the board closes, does not turn a Ctrl-C into a q)."""
+        if self.how is None:
+            self.how = how
+            self.exit(how)
 
     def on_unmount(self) -> None:
         self.lines.put(None)  # a table still waiting for a line stops (Quit)
