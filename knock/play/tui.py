@@ -155,7 +155,12 @@ class BoardApp(App[str]):
 
     def ask(self, prompt: str) -> str:
         """The table's question: the board redrawn, then the next line typed (``Quit`` once the board closes)."""
-        self.call_from_thread(self.redraw, prompt)
+        if self.how is not None:
+            raise Quit
+        try:
+            self.call_from_thread(self.redraw, prompt)
+        except RuntimeError:  # the board closed while the bots moved
+            raise Quit from None
         line = self.lines.get()
         if line is None:
             raise Quit
