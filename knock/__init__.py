@@ -4,7 +4,7 @@ It imports the two libraries, ``engine`` (the rules) and ``replay`` (the log); t
 each imported only when first used (several need an optional extra, named in brackets):
 
 - ``knock.cli``: the ``knock`` command (``[cli]``).
-- ``knock.play``: terminal play — a session, its log as its save file, undo (``[cli]``).
+- ``knock.play``: terminal play — a session, its log as its save file, undo (``[cli]``), the board (``[board]``).
 - ``knock.simulate``: many seeded games between bots, over processes or a cluster.
 - ``knock.bulk_verify``: a verdict for each of many logs, wherever they are (``knock verify``).
 - ``knock.export``: logs as a Parquet dataset (``[cluster]``).

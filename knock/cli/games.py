@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -270,7 +271,7 @@ def play(
         typer.Option(
             metavar="LIST",
             help=f"The bots of the other seats, in seat order, comma separated ({', '.join(BOT_NAMES)}); "
-            "one name for all of them. Default heuristic.",
+            "one name for all of them. Default: chosen when the game starts, on a terminal; else heuristic.",
         ),
     ] = None,
     seed: Annotated[
@@ -299,22 +300,30 @@ def play(
         Path | None,
         typer.Option(metavar="LOG", help="Continue the unfinished game logged in LOG, appending to it."),
     ] = None,
+    plain: Annotated[
+        bool,
+        typer.Option(
+            "--plain",
+            help="Line by line, never the board (also whenever input or output is not a terminal, or the board "
+            "extra is not installed).",
+        ),
+    ] = False,
 ) -> None:
     """Play a game against bots in the terminal; the log, written as you play, is the save file.
 
-    Choose a move by its number or type it (take, pass, draw, pickup, discard K♥ or just K♥, knock K♥, gin);
-    ? lists everything, hint asks the heuristic bot, score shows the score sheet, undo takes back your last move
-    (the game goes on in a new log), q stops (resume with --resume LOG). As the sitter you may advise the captain.
+    On a terminal the game is a board redrawn in place (the board extra, Textual); with --plain, in a pipe or
+    for a screen reader it goes line by line. Choose a move by its number or type it (take, pass, draw, pickup,
+    discard K♥ or just K♥, knock K♥, gin); ? lists everything, hint asks the heuristic bot, score shows the
+    score sheet, undo takes back your last move (never a stock draw you have seen; 'undo anyway' into a scored
+    hand; the log as it was is kept in LOG's NAME.branches/), q stops (resume with --resume LOG). As the sitter
+    you may advise the captain. Without --bots you choose the bot when the game starts (on a terminal).
 
     Example: knock play --preset three_handed --seat 2 --bots heuristic,greedy
     """
     import contextlib
     import secrets
+    import sys
 
-    from replay.verdict import judge
-
-    with contextlib.suppress(ImportError):
-        import readline  # noqa: F401 -- line editing at the prompt, where the platform has it
     if resume is not None:
         given = [flag for flag, value in (("--preset", preset), ("--seat", seat), ("--bots", bots), ("--seed", seed),
                  ("--out", out), ("--set", settings), ("--name", name), ("--force", force or None))
@@ -322,24 +331,67 @@ def play(
         if given:
             raise typer.BadParameter(f"a resumed game keeps its own setup: leave out {', '.join(given)}",
                                      param_hint="--resume")  # fmt: skip
+    on_board = not plain and sys.stdin.isatty() and sys.stdout.isatty()
+    if on_board:
+        import importlib.util
+
+        on_board = importlib.util.find_spec("textual") is not None  # without the board extra: line by line
+    if not on_board:
+        with contextlib.suppress(ImportError):
+            import readline  # noqa: F401 -- line editing at the prompt, where the platform has it
+    if resume is not None:
         session, save = play_mod.resume(resume)
-    else:
-        rules = rule_set(preset or DEFAULT_PRESET, settings)
-        chosen = 0 if seat is None else seat
-        if not 0 <= chosen < rules.players:
-            raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
-        names = bot_names(bots or "heuristic", None)
+        return _play_out(session, save, on_board, resumed=True)
+    rules = rule_set(preset or DEFAULT_PRESET, settings)
+    chosen = 0 if seat is None else seat
+    if not 0 <= chosen < rules.players:
+        raise typer.BadParameter(f"{rules.name} has seats 0..{rules.players - 1}", param_hint="--seat")
+    game_seed = secrets.randbits(63) if seed is None else seed
+
+    def start(bot_text: str) -> tuple[play_mod.Session, play_mod.Save]:
+        names = bot_names(bot_text, None)
         if len(names) == 1:
             names *= rules.players - 1
         if len(names) != rules.players - 1:
             raise typer.BadParameter(f"give {rules.players - 1} bots, one per other seat in seat order (or one name "
                                      "for all)", param_hint="--bots")  # fmt: skip
-        setup = play_mod.Setup(rules, secrets.randbits(63) if seed is None else seed, chosen, tuple(names),
-                               name or "you")  # fmt: skip
+        setup = play_mod.Setup(rules, game_seed, chosen, tuple(names), name or "you")
         session = play_mod.Session(setup)
         if out is not None:  # the -o policy of every command; with --force the old file goes first (Save.create
             output_file(out, force).unlink(missing_ok=True)  # creates exclusively, so it is never written over)
-        save = play_mod.Save.create(out or play_mod.fresh_path(), session)
+        return session, play_mod.Save.create(out or play_mod.fresh_path(), session)
+
+    if bots is None and on_board:
+        return _play_out(None, None, True, resumed=False, start=start)
+    if bots is None and sys.stdin.isatty():
+        bots = _ask_bot()
+    return _play_out(*start(bots or "heuristic"), on_board, resumed=False)
+
+
+def _ask_bot() -> str:
+    """The line mode's choice of bot, when none was given and a person is at the terminal."""
+    console.print("choose the bot you play against:")
+    for i, (bot, line) in enumerate(play_mod.BOT_CHOICES, start=1):
+        console.print(f"  {i}. {bot:<10} {line}")
+    while True:
+        try:
+            text = input(f"a number or a name (Enter: {play_mod.BOT_CHOICES[0][0]}): ").strip().lower()
+        except EOFError:
+            raise typer.Exit(0) from None
+        names = [bot for bot, _ in play_mod.BOT_CHOICES]
+        if not text:
+            return names[0]
+        if text.isdigit() and 1 <= int(text) <= len(names):
+            return names[int(text) - 1]
+        if text in names:
+            return text
+        console.print(f"no such bot: type 1–{len(names)} or one of {', '.join(names)}", style="yellow")
+
+
+def _play_out(session: play_mod.Session | None, save: play_mod.Save | None, on_board: bool, *, resumed: bool,
+              start: Callable[[str], tuple[play_mod.Session, play_mod.Save]] | None = None) -> None:  # fmt: skip
+    """Play the game (on the board or line by line) to its end or until stopped, and say how it went."""
+    from replay.verdict import judge
 
     def ask(prompt: str) -> str:
         try:
@@ -347,31 +399,55 @@ def play(
         except EOFError:
             raise play_mod.Quit from None
 
-    setup = session.setup
-    match = session.match
-    table = play_mod.TerminalTable(session, save, console, ask, render, new=resume is None)
-    against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
-    console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, against "
-                  f"{against}; ? for help")  # fmt: skip
-    console.print(f"log: {save.path}" + (" (resumed)" if resume is not None else ""))
-    if resume is not None:
-        table.resumed()
-    try:
-        table.play()
-    except (play_mod.Quit, KeyboardInterrupt) as stop:
-        table.save.close()
-        path = table.save.path
-        if isinstance(stop, KeyboardInterrupt):
+    stop: BaseException | None = None
+    if on_board:
+        from knock.play.tui import INTERRUPTED, OVER, BoardApp, BoardTable
+
+        def maker(s: play_mod.Session, v: play_mod.Save, new: bool) -> Callable[..., BoardTable]:
+            return lambda con, asks: BoardTable(s, v, con, asks, render, new=new)
+
+        if session is None or save is None:
+            assert start is not None
+            app = BoardApp(render, choose=lambda bot: maker(*start(bot), True))
+        else:
+            app = BoardApp(render, table=maker(session, save, not resumed), resumed=resumed)
+        how = app.run()
+        if app.table is None:  # closed before a bot was chosen: no game, no log
+            console.print("no game started")
+            return
+        app.done.wait(10)  # the table's thread writes its last record, then ends
+        if app.error is not None:
+            raise app.error
+        table: play_mod.TerminalTable = app.table
+        if how != OVER:
+            stop = KeyboardInterrupt() if how == INTERRUPTED else play_mod.Quit()
+    else:
+        assert session is not None and save is not None
+        table = play_mod.TerminalTable(session, save, console, ask, render, new=not resumed)
+        setup, match = session.setup, session.match
+        against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
+        console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, "
+                      f"against {against}; ? for help")  # fmt: skip
+        console.print(f"log: {save.path}" + (" (resumed)" if resumed else ""))
+        if resumed:
+            table.resumed()
+        try:
+            table.play()
+        except (play_mod.Quit, KeyboardInterrupt) as stopped:
+            stop = stopped
+    table.save.close()
+    path = table.save.path
+    if stop is not None:
+        if isinstance(stop, KeyboardInterrupt) and not on_board:
             console.print()
         console.print(f"stopped: the game so far is in {path} (unfinished at record {table.save.records}); "
                       f"go on with: knock play --resume {path}")  # fmt: skip
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
-    table.save.close()
-    path = table.save.path
+    setup = table.session.setup
     match = table.session.match
     st = match.standings()
     assert st.winner is not None
-    players = table.session.setup.players
+    players = setup.players
     verdict = judge(path.read_bytes())
     totals = ", ".join(f"{n} {t:,}" for n, t in zip(players, st.totals, strict=True))
     who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"

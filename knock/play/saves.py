@@ -7,8 +7,12 @@
 - ``resume`` rebuilds the game with ``replay.resume`` (one strict pass; the deals checked against the seed,
   every bot's move against the bot) and appends to the file: the finished log is byte for byte the log of the
   same game played straight through.
-- ``branch`` (undo) starts a new log from the records before the person's last decision; its ``meta`` names the
-  parent log's digest, its record count and the records the two share (LOG-14). The parent stays as it was.
+- One save per game: the log ``NAME.knock`` is always the game as it stands, and ``NAME.branches/`` beside it
+  (made at the first ``undo``) holds the logs undo leaves behind, ``1.knock``, ``2.knock`` … in the order they
+  were left. ``branch`` (undo) moves the log, its bytes untouched, into that folder and starts ``NAME.knock``
+  again from the records before the person's last decision; its ``meta`` names the parent log's digest, its
+  record count, the records the two share and the parent's path beside it (LOG-14). A single-file save of an
+  earlier release, or one of its ``NAME.undo.knock`` logs, is such a log with no branches yet: it resumes.
 """
 
 from __future__ import annotations
@@ -38,13 +42,23 @@ def fresh_path(folder: Path = FOLDER, stem: str | None = None, suffix: str = ".k
         n += 1
 
 
+def branches_of(path: Path) -> Path:
+    """The folder of the logs that ``undo`` left behind in the game logged at ``path``: ``NAME.branches``."""
+    return path.with_name(f"{path.stem}.branches")
+
+
 class Save:
-    """A game's log being written (the stream is the file, opened for writing or appending)."""
+    """A game's log being written (the stream is the file, opened for writing or appending), and the folder of
+    the logs undo left behind (``branches``)."""
 
     def __init__(self, path: Path, stream: BinaryIO, writer: LogWriter) -> None:
         self.path = path
         self.stream = stream
         self.writer = writer
+
+    @property
+    def branches(self) -> Path:
+        return branches_of(self.path)
 
     @classmethod
     def create(cls, path: Path, session: Session, meta: dict[str, Any] | None = None) -> Save:
@@ -75,23 +89,25 @@ class Save:
     def records(self) -> int:
         return self.writer.records
 
-    def branch(self, session: Session) -> tuple[Session, Save] | None:
+    def branch(self, session: Session) -> tuple[Session, Save, Path] | None:
         """Take back the person's last decision in ``session`` (this log's game): the game just before it,
-        resumed (``replay.resume``) from this log's records before that decision, and a new log for it — the
-        same setup, those records, and ``meta.branch`` naming this log. None when there is nothing of the
-        person's to take back. Rule: LOG-14."""
+        resumed (``replay.resume``) from this log's records before that decision; this log moved, as it is,
+        into ``branches`` (the path returned); and the log started again at the same path — the same setup,
+        those records, and ``meta.branch`` naming the log moved. None when there is nothing of the person's
+        to take back (whether it may be taken back is ``Session.undo_bar``'s question). Rule: LOG-14."""
         if not session.mine:
             return None
         self.sync()
         data = self.path.read_bytes()
         cut, at = _before_action(data, session.mine[-1])
         earlier, _ = Session.resumed(session.setup, data[:cut], io.BytesIO())
+        self.branches.mkdir(parents=True, exist_ok=True)
+        left = fresh_path(self.branches, str(1 + sum(1 for _ in self.branches.glob("*.knock"))))
         branch = {"parent": self.writer.digest.hex(), "records": self.writer.records, "at": at,
-                  "file": self.path.name}  # fmt: skip
-        stem = self.path.stem.split(".undo")[0]
-        path = fresh_path(self.path.parent, f"{stem}.undo", self.path.suffix or ".knock")
+                  "file": left.relative_to(self.path.parent).as_posix()}  # fmt: skip
         self.close()
-        return earlier, Save.create(path, earlier, {**session.setup.meta(), "branch": branch})
+        self.path.rename(left)
+        return earlier, Save.create(self.path, earlier, {**session.setup.meta(), "branch": branch}), left
 
 
 def _before_action(data: bytes, n: int) -> tuple[int, int]:

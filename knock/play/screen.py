@@ -45,10 +45,11 @@ def role_text(match: Match, me: int, names: Voice) -> str:
     roles = match.roles()
     if match.sitter is None:
         return "you deal" if roles["dealer"] == me else f"{names.who(roles['dealer'])} deals"
-    box, captain = names.who(roles["box"]), names.who(roles["captain"])
+    box, captain, sitter = names.who(roles["box"]), names.who(roles["captain"]), names.who(roles["sitter"])
     if roles["sitter"] == me:
         return f"you sit out, advising {captain}"
-    return f"you are the box v {captain}" if roles["box"] == me else f"you are captain v {box}"
+    mine = f"you are the box v {captain}" if roles["box"] == me else f"you are captain v {box}"
+    return f"{mine}; {sitter} sits out (bots give no advice)"
 
 
 def status(match: Match, obs: Observation, names: Voice) -> str:
@@ -132,7 +133,7 @@ def option_text(action: Action, obs: Observation, mask: int, your: str = "your")
                 return f"pick up {top} and knock — it is the last discard (DEAD-2)"
             return f"{verb} {top} — deadwood {after_taking(obs, mask, top)} after {your} discard"
         case DrawStock():
-            return f"draw from the stock — {your} deadwood now {deadwood(mask)}"
+            return f"draw from the stock — an unseen card; {your} deadwood before it: {deadwood(mask)}"
         case Discard(card=c):
             return f"discard {c} — deadwood {deadwood(mask ^ c.bit)}"
         case Knock(card=c):

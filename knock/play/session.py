@@ -9,20 +9,31 @@ where it was, and a log whose bot moves are not the bots' own is refused rather 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-from engine.actions import Action, Advise, MatchAction
+from engine.actions import Action, Advise, DrawStock, MatchAction
 from engine.bots import BOT_NAMES, Bot, make_bot
 from engine.errors import KnockError
+from engine.events import Discarded, DrewStock, HandEnded, MatchEvent
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
+from engine.visibility import SeatLens, Seen
 from replay import Resumed, resume
 from replay.log import Header
 
 #: The ``tool`` a log of terminal play names in its ``meta``.
 TOOL = "knock play"
+
+#: The bots a person may choose from when a game starts, strongest first, each with a line saying how it plays.
+#: A bot that joins ``engine.bots`` (a search bot's levels, say) joins this list, and the board offers it.
+BOT_CHOICES: tuple[tuple[str, str], ...] = (
+    ("heuristic", "keeps and builds melds, counts live cards, reads your pickups (the default)"),
+    ("simple", "the EAAI challenge's public baseline"),
+    ("greedy", "keeps its deadwood low and knocks as soon as it may"),
+    ("random", "any legal move, at random"),
+)
 
 
 class PlayError(KnockError, ValueError):
@@ -96,6 +107,7 @@ class Session:
         self.bots: dict[int, Bot] = {s: make_bot(n, setup.seed + s) for s, n in pairs}
         self.actions: list[MatchAction] = []
         self.mine: list[int] = []  #: indices in ``actions`` of the person's own decisions
+        self.before: list[int] = []  #: for each action, how many of the match's events came before it
 
     @property
     def me(self) -> int:
@@ -111,8 +123,13 @@ class Session:
 
     def apply(self, action: MatchAction) -> None:
         """Apply a move through the match's one validation path (IllegalAction: nothing changed)."""
+        start = len(self.match.events)
         self.match.apply(action)
+        self._note(action, start)
+
+    def _note(self, action: MatchAction, start: int) -> None:
         self.actions.append(action)
+        self.before.append(start)
         if action.seat == self.me:
             self.mine.append(len(self.actions) - 1)
 
@@ -150,9 +167,7 @@ class Session:
 
         def noted(match: Match, action: MatchAction) -> None:
             session._check_bot(match, action, f"move {len(session.actions) + 1}")
-            session.actions.append(action)
-            if action.seat == session.me:
-                session.mine.append(len(session.actions) - 1)
+            session._note(action, len(match.events))
 
         game = resume(data, stream, chance=SeededChance(setup.seed), executor="library", before=noted)
         session.match = game.match
@@ -174,5 +189,43 @@ class Session:
     def last_mine(self) -> MatchAction | None:
         return self.actions[self.mine[-1]] if self.mine else None
 
+    def undo_bar(self, *, past_score: bool = False) -> str | None:
+        """Why the person's last decision may not be taken back, or None when it may.
 
-__all__ = ["TOOL", "PlayError", "Session", "Setup"]
+        Never past a stock card the person has seen — his own draw, or a card another seat drew and then laid
+        face up — for the deck is fixed in the hand's deal (MATCH-7): taken back, the same stock would show him
+        what is coming. Past a hand already scored only when ``past_score`` (``undo anyway``)."""
+        if not self.mine:
+            return "there is nothing of yours to take back yet"
+        i = self.mine[-1]
+        if isinstance(self.actions[i], DrawStock):
+            return ("you have seen the card you drew from the stock, and the stock would give it again: "
+                    "a stock draw cannot be taken back")  # fmt: skip
+        start, events = self.before[i], self.match.events
+        later = events[start:]
+        if _stock_seen(later, SeatLens(self.match.rules, self.me).see_all(events)[start:], self.me):
+            return ("since that move you have seen a card drawn from the stock, which the same stock would give "
+                    "again: it cannot be taken back")  # fmt: skip
+        scored = sum(isinstance(e, HandEnded) for e in later)
+        if scored and not past_score:
+            return (f"that move was in a hand already scored (hand {self.match.number - scored}): type "
+                    "'undo anyway' to take it back and play that hand again from there")  # fmt: skip
+        return None
+
+
+def _stock_seen(events: Sequence[MatchEvent], seen: Sequence[Seen], me: int) -> bool:
+    """Whether a card another seat drew from the stock in ``events`` (``seen``: as the person's seat saw them)
+    came into the person's sight: drawn in his sight (the sitter sees the captain's cards, THREE-8), discarded
+    face up, or laid out when its hand ended (the showdown shows every card but the sitter's)."""
+    drawn: set[object] = set()
+    for e, sight in zip(events, seen, strict=True):
+        if isinstance(e, DrewStock) and e.seat != me:
+            if isinstance(sight, DrewStock):
+                return True
+            drawn.add(e.card)
+        elif (isinstance(e, Discarded) and e.card in drawn) or (isinstance(e, HandEnded) and drawn):
+            return True
+    return False
+
+
+__all__ = ["BOT_CHOICES", "TOOL", "PlayError", "Session", "Setup"]

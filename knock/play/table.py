@@ -15,7 +15,7 @@ from rich.table import Table as Grid
 from engine.actions import Action, Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction
-from engine.events import HandEnded, HandStarted, MatchEvent
+from engine.events import CutDrawn, HandEnded, HandStarted, MatchEvent
 from engine.fsm import Phase
 from engine.visibility import Observation, SeatLens
 from knock.play.coach import hint
@@ -106,7 +106,7 @@ class TerminalTable:
             elif isinstance(event, HandEnded):
                 self.score_sheet(events[: i + 2])  # the game's end, when it comes, follows the hand's
             else:
-                text = narrate(seen, self.names)
+                text = narrate(seen, self.names) + _why(seen, self.session.match.rules.players)
                 bold = "bold" if "points" in text or "no score" in text or "game over" in text else None
                 self.say(("" if bold else "  ") + text, bold)
         self.shown = len(events)
@@ -123,7 +123,7 @@ class TerminalTable:
             if isinstance(e, HandStarted):
                 self.console.rule(self.markup(hand_title(e, self.names)))
             elif not isinstance(e, HandEnded):  # the score sheet above says it
-                self.say("  " + narrate(e, self.names))
+                self.say("  " + narrate(e, self.names) + _why(e, self.session.match.rules.players))
 
     def score_sheet(self, events: Sequence[MatchEvent]) -> None:
         head, rows = sheet(events, self.names)
@@ -164,6 +164,7 @@ class TerminalTable:
                         self.session.match.check(move)
                     except IllegalAction as err:
                         self.refuse(err.rule, err.reason, obs)
+                        self.choices(offered, obs)
                         continue
                     self.session.apply(move)
                     return True
@@ -178,6 +179,7 @@ class TerminalTable:
                 case Word(name=name):
                     if self.word(name, obs, legal, offered, help_text):
                         return False
+            self.choices(offered, obs)
 
     def offer(self, obs: Observation, legal: Sequence[Action], cards: str, your: str) -> list[tuple[Action, str]]:
         """Show the status line, the cards, the spread to answer, and the numbered options."""
@@ -194,6 +196,12 @@ class TerminalTable:
             self.say(f"      … and {more} more (type one, e.g. 'layoff 9c-9d-9h 7c>4c-5c-6c')", "dim")
         return offered
 
+    def choices(self, offered: Sequence[tuple[Action, str]], obs: Observation) -> None:
+        """The numbered choices again, after a command that was not a move (so they never scroll away)."""
+        self.say("still to choose:", "dim")
+        for line in option_lines(offered, obs):
+            self.say(line)
+
     def word(self, name: str, obs: Observation, legal: Sequence[Action], offered: Sequence[tuple[Action, str]],
              help_text: str) -> bool:  # fmt: skip
         """One of the table's words; True when it ends the turn (``undo``)."""
@@ -205,8 +213,8 @@ class TerminalTable:
             self.say(f"hint: {number}{why}", "cyan")
         elif name == "score":
             self.score_sheet(self.session.match.events)
-        elif name == "undo":
-            return self.undo()
+        elif name in ("undo", "undo anyway"):
+            return self.undo(past_score=name == "undo anyway")
         elif name == "quit":
             raise Quit
         return False
@@ -224,19 +232,22 @@ class TerminalTable:
         text = re.sub(rf"\bp{me} (does|is|sits|may)\b", lambda m: "you " + _SECOND[m.group(1)], reason)
         return re.sub(r"\bp([0-2])\b", lambda m: self.names.who(int(m.group(1))), text)
 
-    def undo(self) -> bool:
-        """Take back the person's last decision: the game goes on in a new log branched from this one."""
+    def undo(self, *, past_score: bool = False) -> bool:
+        """Take back the person's last decision: the game goes on from just before it in the same save, and the
+        log as it was is kept in the save's branches (LOG-14). Refused past a stock card the person has seen, and
+        past a scored hand unless ``past_score``."""
         taken = self.session.last_mine()
-        old = self.save.path
-        branched = self.save.branch(self.session) if taken is not None else None
+        bar = self.session.undo_bar(past_score=past_score)
+        branched = self.save.branch(self.session) if bar is None else None
         if branched is None or taken is None:
-            self.say("there is nothing of yours to take back yet", "yellow")
+            self.say(bar or "there is nothing of yours to take back yet", "yellow")
             return False
-        self._seat(*branched)
+        session, save, left = branched
+        self._seat(session, save)
         what = "advice" if isinstance(taken, Advise) else "move"
         told = action_text(taken, self.names)
-        self.say(f"took back your {what} '{told}'; the game goes on in a new log, {self.save.path} "
-                 f"({old} stays as it was)", "cyan")  # fmt: skip
+        self.say(f"took back your {what} '{told}': choose again below; the game goes on in {self.save.path} "
+                 f"(the game as it was is kept in {left})", "cyan")  # fmt: skip
         return True
 
     # --- the sitter's advice -------------------------------------------------------------------------
@@ -253,6 +264,16 @@ class TerminalTable:
         captain = self.names.who(game.captain)
         if self.decide(view, game.captain, f"{captain} (captain) is to act; his cards", advising=True):
             self.asked_at = len(self.session.match.events)
+
+
+def _why(event: object, players: int) -> str:
+    """What a draw for the deal or the roles decides, said where it is drawn (MATCH-2, MATCH-3, THREE-2)."""
+    if not isinstance(event, CutDrawn):
+        return ""
+    if len(event.seats) < players:
+        return " — a tie breaker: the tied seats draw again to settle their order"
+    return (" — the highest card is in the box, the middle is captain, the lowest sits out" if players == 3
+            else " — the higher card deals")  # fmt: skip
 
 
 _SECOND = {"does": "do", "is": "are", "sits": "sit", "may": "may"}

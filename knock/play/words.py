@@ -87,7 +87,8 @@ class Move:
 
 @dataclass(frozen=True, slots=True)
 class Word:
-    """One of the table's own words: ``help``, ``hint``, ``score``, ``undo``, ``quit`` or ``none`` (no advice)."""
+    """One of the table's own words: ``help``, ``hint``, ``score``, ``undo``, ``undo anyway`` (also
+    into a hand already scored), ``quit`` or ``none`` (no advice)."""
 
     name: str
 
@@ -111,7 +112,8 @@ Command: TypeAlias = Move | Word | Typo | Refusal
 
 WORDS = {
     "?": "help", "h": "help", "help": "help", "hint": "hint", "score": "score", "scores": "score", "undo": "undo",
-    "q": "quit", "quit": "quit", "exit": "quit", "none": "none", "no": "none", "-": "none",
+    "undo anyway": "undo anyway", "q": "quit", "quit": "quit", "exit": "quit", "none": "none", "no": "none",
+    "-": "none",
 }  # fmt: skip
 
 #: Verbs and their aliases. A group names the actions it may mean; the phase picks the one it takes.
@@ -274,7 +276,7 @@ Choose a move by its number, or type it:
 Also:
   hint                    what the heuristic bot would play here, and why
   score                   the score sheet so far
-  undo                    take back your last move (the game goes on in a new log)
+  undo                    take back your last move (never a stock draw; 'undo anyway' into a scored hand)
   q                       stop; the log keeps the game, and 'knock play --resume LOG' continues it
   ?                       this help"""
 

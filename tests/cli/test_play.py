@@ -5,11 +5,12 @@ byte for byte the game played straight through, from whatever record boundary th
 from __future__ import annotations
 
 import io
+import itertools
 import re
 import shutil
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 
 import pytest
@@ -134,7 +135,7 @@ def test_options_show_the_deadwood_they_leave_and_answers_in_plain_words() -> No
     hand.play("p0 discard Kh")
     shown = {str(a): text for a, text in options(hand.observation(1), hand.legal_actions())}
     assert shown["pickup"] == "pick up Kh — deadwood 10 after your discard"
-    assert shown["draw"] == "draw from the stock — your deadwood now 10"
+    assert shown["draw"] == "draw from the stock — an unseen card; your deadwood before it: 10"
     hand.play("p1 draw")
     shown = {str(a): text for a, text in options(hand.observation(1), hand.legal_actions())}
     assert shown["knock Qs"] == "knock Qs — deadwood 3" and shown["discard Qs"] == "discard Qs — deadwood 3"
@@ -306,26 +307,103 @@ def records(data: bytes) -> list[bytes]:
 
 
 @pytest.mark.rule("LOG-14", "LOG-6", "LOG-13")
-def test_undo_goes_on_in_a_new_log_branched_from_the_old_one(tmp_path: Path) -> None:
+def test_undo_keeps_one_save_and_the_logs_it_leaves_behind_in_its_branches(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The game stays at its one path; each take-back moves the log as it was, bytes untouched, into
+    ``NAME.branches/`` (1, 2, …), and the log started again names it as its parent (LOG-14)."""
     setup = two(seed=6, bots=("random",))
-    script = Script(["undo", *["auto"] * 7, "undo", "undo", "auto", "undo"])
+    script = Script(["undo", *["auto"] * 7, "undo", "undo", "auto", "undo", *["auto"] * 9, "undo"])
     table, out = sit(tmp_path / "g.knock", setup, script)
+    moved: list[bytes] = []
+    branch = Save.branch
+
+    def kept(save: Save, session: Session) -> tuple[Session, Save, Path] | None:
+        moved.append(save.path.read_bytes())
+        return branch(save, session)
+
+    monkeypatch.setattr(Save, "branch", kept)
     assert run(table)
     said = out.getvalue()
-    assert "there is nothing of yours to take back yet" in said and said.count("took back your move") == 3
-    parent, first, second, third = (tmp_path / n for n in ("g.knock", "g.undo.knock", "g.undo-2.knock",
-                                                           "g.undo-3.knock"))  # fmt: skip
-    assert table.save.path == third and judge(third.read_bytes()).kind == "pass"
-    for old, new in ((parent, first), (first, second), (second, third)):
+    took = said.count("took back your move")
+    assert "there is nothing of yours to take back yet" in said and took >= 2 and took == len(moved)
+    game, folder = tmp_path / "g.knock", tmp_path / "g.branches"
+    assert table.save.path == game and judge(game.read_bytes()).kind == "pass"
+    assert sorted(p.name for p in folder.iterdir()) == sorted(f"{n}.knock" for n in range(1, took + 1))
+    assert sorted(tmp_path.iterdir()) == [folder, game]  # one save: the log and its branches, nothing else
+    chain = [folder / f"{n}.knock" for n in range(1, took + 1)] + [game]
+    for n, (old, new) in enumerate(itertools.pairwise(chain)):
         data, branched = old.read_bytes(), new.read_bytes()
+        assert data == moved[n]  # moved as it was
         verdict = judge(data)
         assert verdict.kind == "unfinished"
         meta = LogReader(branched).header.meta
-        branch = meta["branch"]
-        assert meta["seed"] == 6 and meta["tool"] == "knock play" and branch["file"] == old.name
-        assert branch["parent"] == verdict.digest.hex() and branch["records"] == verdict.record  # type: ignore[union-attr]
-        k = branch["at"]
+        branch_meta = meta["branch"]
+        assert meta["seed"] == 6 and meta["tool"] == "knock play" and branch_meta["file"] == f"g.branches/{n + 1}.knock"
+        assert branch_meta["parent"] == verdict.digest.hex() and branch_meta["records"] == verdict.record  # type: ignore[union-attr]
+        k = branch_meta["at"]
         assert verdict.record is not None and records(branched)[:k] == records(data)[:k] and k < verdict.record
+
+
+def played(setup: Setup, until: Callable[[Session], bool], limit: int = 400) -> Session | None:
+    """The game with the greedy bot at the person's seat too, up to the first point where ``until`` holds."""
+    session = Session(setup)
+    for _ in range(limit):
+        if session.match.is_over:
+            return None
+        if session.match.to_act == session.me:
+            hand = session.match.hand
+            assert hand is not None
+            session.apply(GreedyBot().choose(hand.observation(session.me), session.match.legal_actions()))
+        else:
+            session.apply(session.bot_move())
+        if session.mine and until(session):
+            return session
+    return None
+
+
+@pytest.mark.rule("LOG-14", "MATCH-7")
+def test_undo_never_takes_back_a_stock_card_seen_nor_a_scored_hand_unless_asked() -> None:
+    from engine.events import Discarded, DrewStock, HandEnded
+
+    def mine_is(kind: type) -> Callable[[Session], bool]:
+        return lambda s: isinstance(s.actions[-1], kind) and s.actions[-1].seat == s.me
+
+    drew = played(two(seed=3), mine_is(DrawStock))
+    assert drew is not None and "a stock draw cannot be taken back" in (drew.undo_bar() or "")
+
+    def bot_discards_its_draw(s: Session) -> bool:
+        events = s.match.events[s.before[s.mine[-1]] :]
+        drawn = {e.card for e in events if isinstance(e, DrewStock) and e.seat != s.me}
+        return s.match.to_act == s.me and any(isinstance(e, Discarded) and e.card in drawn for e in events)
+
+    seen = next(s for seed in range(1, 40) if (s := played(two(seed=seed), bot_discards_its_draw)) is not None)
+    assert "you have seen a card drawn from the stock" in (seen.undo_bar(past_score=True) or "")
+
+    def scored_since(s: Session) -> bool:
+        later = s.match.events[s.before[s.mine[-1]] :]
+        return any(isinstance(e, HandEnded) for e in later) and not any(isinstance(e, DrewStock) for e in later)
+
+    ended = next(s for seed in range(1, 40) if (s := played(two(seed=seed), scored_since)) is not None)
+    assert "type 'undo anyway'" in (ended.undo_bar() or "") and ended.undo_bar(past_score=True) is None
+    assert Session(two()).undo_bar() == "there is nothing of yours to take back yet"
+
+    three = RuleSet.preset("three_handed")  # the sitter sees the captain's cards: his stock draw too (THREE-8)
+    from engine.match import Match
+
+    sitter = Match.new(three, seed=4).sitter
+    assert sitter is not None
+    s = Session(Setup(three, 4, sitter, ("greedy", "greedy")))
+    for _ in range(200):
+        m = s.match
+        if s.mine and any(isinstance(e, DrewStock) for e in m.events[s.before[s.mine[-1]] :]):
+            break
+        captain = m.captain
+        if not s.mine and m.sitter == s.me and captain is not None and DrawStock(captain) in m.legal_actions():
+            s.apply(Advise(s.me, DrawStock(captain)))
+        else:
+            s.apply(s.bot_move())
+    assert "you have seen a card drawn from the stock" in (s.undo_bar() or "")
 
 
 @pytest.mark.rule("LOG-14", "THREE-7")
@@ -343,7 +421,8 @@ def test_the_sitter_may_take_back_his_advice(tmp_path: Path) -> None:
     assert [p for p in script.prompts[:3]] == ["your advice (a number, a move, or Enter for none): "] * 3
     advice = [a for a in table.session.actions if isinstance(a, Advise)]
     assert isinstance(advice[0].suggestion, TakeUpcard)  # the second thought, not the first
-    assert judge((tmp_path / "s.undo.knock").read_bytes()).kind == "pass"
+    assert judge((tmp_path / "s.knock").read_bytes()).kind == "pass"
+    assert judge((tmp_path / "s.branches" / "1.knock").read_bytes()).kind == "unfinished"
 
 
 # --- resuming: the log is the save file ------------------------------------------------------------------------
@@ -457,6 +536,7 @@ def test_play_reads_moves_from_a_pipe_and_refuses_bad_setups_in_one_line(tmp_pat
                  stdin="1\n" * 3000)  # fmt: skip
     assert done.returncode == 0, done.stderr[-2000:]
     logs = list((tmp_path / "out").glob("play-*.knock"))
+    assert not list((tmp_path / "out").glob("*.branches"))  # no undo, no branches
     assert len(logs) == 1 and judge(logs[0].read_bytes()).kind == "pass"
     assert LogReader(logs[0].read_bytes()).header.players[0] == "Bo" and "seed 5" in done.stdout
     again = knock("play", "--seed", "5", "-o", str(logs[0]), cwd=tmp_path, stdin="q\n")
@@ -468,3 +548,15 @@ def test_play_reads_moves_from_a_pipe_and_refuses_bad_setups_in_one_line(tmp_pat
         assert bad.returncode != 0 and "Traceback" not in bad.stderr + bad.stdout, bad.stderr
         assert len(bad.stderr.strip().splitlines()) == 1 and bad.stderr.startswith("error: "), bad.stderr
     assert "seed 5" not in stopped.stdout  # a stopped game keeps its seed to itself
+
+
+@pytest.mark.rule("MATCH-2", "MATCH-3", "THREE-2")
+def test_the_draw_for_the_roles_says_what_it_decides_and_a_redraw_that_it_breaks_a_tie(tmp_path: Path) -> None:
+    rules = RuleSet.preset("three_handed", target=10)
+    table, out = sit(tmp_path / "t.knock", Setup(rules, 1, 0, ("greedy", "greedy")), Script(["q"]))
+    assert not run(table)
+    said = out.getvalue()
+    assert "— the highest card is in the box, the middle is captain, the lowest sits out" in said
+    assert "the draw for the roles again: " in said and "— a tie breaker: the tied seats draw again" in said
+    two_out = sit(tmp_path / "d.knock", two(seed=1), Script(["q"]))
+    assert not run(two_out[0]) and "— the higher card deals" in two_out[1].getvalue()

@@ -57,14 +57,16 @@ WORD = {
 class Terminal:
     """``knock play`` on the child side of a pseudo-terminal; the test reads the screen and types."""
 
-    def __init__(self, args: list[str], cwd: Path) -> None:
+    def __init__(self, args: list[str], cwd: Path, *, plain: bool = True, size: tuple[int, int] = (160, 50)) -> None:
+        """``plain``: line by line (``--plain``), as these tests read it; else the board at ``size`` (columns, rows)."""
         assert EXE
         pid, fd = pty.fork()
         if pid == 0:  # the child: the command, on the terminal
             os.chdir(cwd)
-            env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "COLUMNS": "160"}
-            os.execve(EXE, [EXE, "play", *args], env)
-        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 160, 0, 0))
+            env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
+                   "COLUMNS": str(size[0])}  # fmt: skip
+            os.execve(EXE, [EXE, "play", *(["--plain"] if plain else []), *args], env)
+        fcntl.ioctl(fd, termios.TIOCSWINSZ, struct.pack("HHHH", size[1], size[0], 0, 0))
         self.pid, self.fd = pid, fd
         self.decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         self.screen = ""  # everything shown so far, without the terminal's control sequences
@@ -457,3 +459,46 @@ def test_a_game_stopped_and_resumed_is_the_game_played_straight_through(tmp_path
     assert status == 0 and f"seed {seed}" in end, end
     assert "(resumed)" in term.screen
     assert log.read_bytes() == straight.read_bytes()
+
+
+def wait_for(term: Terminal, text: str, timeout: float = 30) -> None:
+    """Read the board's output until ``text`` has appeared since the last wait."""
+    deadline = time.monotonic() + timeout
+    while text not in term.screen[term.mark :]:
+        assert time.monotonic() < deadline, f"no {text!r} within {timeout} s; the screen ends:\n{term.screen[-1500:]}"
+        assert term._read(0.5), term.screen[-1500:]
+    term.mark = term.screen.index(text, term.mark) + len(text)
+
+
+@pytest.mark.rule("VIS-1", "LOG-5", "LOG-13")
+def test_on_a_terminal_the_board_offers_the_bots_plays_and_stops_with_the_resume_command(tmp_path: Path) -> None:
+    """Without --plain on a terminal: the choice of bot (the second, by the arrow key), a move typed, Ctrl-C."""
+    log = tmp_path / "b.knock"
+    term = Terminal(["--seed", "5", "-o", str(log)], tmp_path, plain=False, size=(80, 24))
+    wait_for(term, "choose the bot you play against")
+    os.write(term.fd, b"\x1b[B")
+    time.sleep(0.3)
+    os.write(term.fd, b"\r")
+    wait_for(term, "your move")
+    os.write(term.fd, b"1\r")
+    wait_for(term, "> 1")
+    time.sleep(0.3)
+    os.write(term.fd, b"\x03")  # Ctrl-C: the board closes, the game is saved
+    status, end = term.finish()
+    assert status == 130 and f"go on with: knock play --resume {log}" in end, end[-800:]
+    data = log.read_bytes()
+    assert judge(data).kind == "unfinished" and LogReader(data).header.meta["bots"] == ["simple"]
+
+
+def test_in_line_mode_without_bots_a_numbered_question_chooses_the_bot(tmp_path: Path) -> None:
+    log = tmp_path / "c.knock"
+    term = Terminal(["--seed", "5", "--set", "target=10", "-o", str(log)], tmp_path)
+    wait_for(term, "choose the bot you play against:")
+    wait_for(term, "(Enter: heuristic): ")
+    term.send("7")
+    wait_for(term, "no such bot: type 1–4")
+    term.send("greedy")
+    assert term.prompt() is not None
+    term.send("q")
+    status, end = term.finish()
+    assert status == 0 and LogReader(log.read_bytes()).header.meta["bots"] == ["greedy"], end
