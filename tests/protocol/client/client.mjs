@@ -36,24 +36,67 @@ function check(def, value, what) {
   if (!v(value)) {
     fail(`invalid ${what} (schema ${def}): ${ajv.errorsText(v.errors)}; value: ${JSON.stringify(value).slice(0, 600)}`);
   }
-  // server messages: also the definition of their own type, for a clear message
   return value;
 }
-const SERVER_DEF = {
-  welcome: "server_welcome", started: "server_started", view: "server_view", ack: "server_ack",
-  refusal: "server_refusal", timed_out: "server_timed_out", hand_result: "server_hand_result",
-  game_result: "server_game_result", log_offered: "server_log_offered", log: "server_log",
-  error: "server_error", done: "server_done",
-};
-const CLIENT_DEF = {
-  hello: "client_hello", act: "client_act", view: "client_view_request", new: "client_new",
-  log: "client_log_request", quit: "client_quit",
-};
+// the definition of each message type, read from the schema itself: the branches of `server_message` and
+// `client_message`, each a definition whose `type` is a constant (protocol.schema.json)
+const typeDefs = (union) => Object.fromEntries(schema.$defs[union].oneOf.map((b) => {
+  const def = b.$ref.split("/").pop();
+  return [schema.$defs[def].properties.type.const, def];
+}));
+const SERVER_DEF = typeDefs("server_message");
+const CLIENT_DEF = typeDefs("client_message");
+const SCHEMA_MINOR = PROTOCOL[1];
+// PROTO-20: the version the server named (GET /api's `protocol`, `welcome`, `started`). With only this
+// (1.1) schema and a server of a higher minor, the only failures an addition may cause are a key that
+// `additionalProperties` refuses and a `type` no branch of `server_message` takes: the client reads past
+// exactly those (drops the key, ignores the message); any other failure is an invalid frame. Against a
+// server of this minor, every failure is one.
+let serverMinor = SCHEMA_MINOR;
+function noteServerVersion(protocol, where) {
+  if (!Array.isArray(protocol) || protocol[0] !== PROTOCOL[0]) fail(`${where}: the server speaks protocol ${JSON.stringify(protocol)}, this client ${PROTOCOL.join(".")}`);
+  if (protocol[1] < PROTOCOL[1]) fail(`${where}: the server speaks ${protocol.join(".")}: this client needs 1.1's messages (the engine's done frame, PROTO-15)`);
+  serverMinor = protocol[1];
+}
+// validate against `def`; returns the value (with keys of a later minor dropped), or null for a message of a
+// later minor to ignore
+function checkTolerant(def, value, what, minor) {
+  const v = validator(def);
+  if (v(value)) return value;
+  if (minor === undefined) minor = serverMinor;
+  if (minor <= SCHEMA_MINOR) check(def, value, what);
+  const copy = structuredClone(value);
+  // PROTO-20 also lets a later minor add an error code, and says a client treats a code it does not know as
+  // an error; the 1.1 schema's `server_error.code` is a closed enum, so that failure is read past as well
+  const newCode = (e) => def === "server_error" && e.keyword === "enum" && e.instancePath === "/code" && typeof value.code === "string";
+  for (let round = 0; round < 20; round++) {
+    const errs = (v.errors || []).filter((e) => !newCode(e));
+    if (!errs.length && (v.errors || []).length) return copy;
+    if (!errs.length || errs.some((e) => e.keyword !== "additionalProperties")) break;
+    for (const e of errs) {
+      let o = copy;
+      for (const k of e.instancePath.split("/").slice(1)) o = o[k.replace(/~1/g, "/").replace(/~0/g, "~")];
+      delete o[e.params.additionalProperty];
+    }
+    if (v(copy) || (v.errors || []).every(newCode)) return copy;
+  }
+  return check(def, value, what);
+}
 function checkServerFrame(msg, where) {
-  const def = msg && typeof msg === "object" && SERVER_DEF[msg.type];
-  if (def) check(def, msg, `frame received (${where})`);
-  check("server_message", msg, `frame received (${where})`);
-  return msg;
+  const what = `frame received (${where})`;
+  if (!msg || typeof msg !== "object" || Array.isArray(msg)) fail(`${what}: not a JSON object`);
+  const def = SERVER_DEF[msg.type];
+  if (!def) {
+    if (serverMinor > SCHEMA_MINOR && typeof msg.type === "string") return null; // a later minor's message
+    check("server_message", msg, what);
+  }
+  // welcome and started name the server's version: read it before judging the frame's keys
+  if ((msg.type === "welcome" || msg.type === "started") && Array.isArray(msg.protocol)) noteServerVersion(msg.protocol, where);
+  const m = checkTolerant(def, msg, what);
+  // the closed union too, unless the frame was read past a later minor's addition (its branch is then the
+  // only one its const `type` can take)
+  if (validator(def)(m)) check("server_message", m, what);
+  return m;
 }
 function checkClientFrame(msg, where) {
   check(CLIENT_DEF[msg.type] || "client_message", msg, `frame to send (${where})`);
@@ -120,21 +163,24 @@ function bestDiscard(cards, allowed) {
 // A simple legal strategy that ends hands fast: big gin or knock as soon as legal, spread the most cards,
 // lay off the most cards, take a face-up card when it lowers the deadwood, else draw from the stock, and
 // discard the card that leaves the least deadwood. The sitter never advises.
-function choose(frame) {
+// `hold`: while the reconnect tests are still to come, end no hand by choice (no knock or big gin while a
+// discard is legal), so that a short game cannot end before them
+function choose(frame, hold = false) {
   const legal = frame.legal.filter((a) => !a.startsWith("advise "));
   if (!legal.length) return null;
   const v = frame.view;
   const has = (a) => legal.includes(a);
   const kind = (k) => legal.filter((a) => a === k || a.startsWith(k + " "));
   const cardOf = (a) => a.split(" ")[1];
-  if (has("big-gin")) return "big-gin";
+  const holding = hold && kind("discard").length > 0;
+  if (has("big-gin") && !holding) return "big-gin";
   const spreads = kind("spread");
   if (spreads.length) return spreads.reduce((b, a) => (cardsIn(a) > cardsIn(b) ? a : b));
   const layoffs = kind("layoff");
   if (layoffs.length) return layoffs.reduce((b, a) => (cardsIn(a) > cardsIn(b) ? a : b));
   const cards = v.cards || [];
   const knocks = kind("knock");
-  if (knocks.length) {
+  if (knocks.length && !holding) {
     const b = bestDiscard(cards, knocks.map(cardOf));
     return `knock ${b.c}`;
   }
@@ -177,22 +223,30 @@ function run(cmd, args, timeoutMs = 60000) {
   });
 }
 
-// knock verify on files; every file must pass
+// knock verify on files; every file must pass. LOG-13: with --json, one object a line per file in the order
+// given, `path` as given, `verdict` "pass" | "unfinished" | "fail", `view` the seat of a per-seat view (null for a
+// full log), `digest` a passing log's trailer digest; exit status 0 when every file passes. `files` are
+// {file, view, digest} (digest null: not checked)
 async function verify(knockCmd, files) {
   const [cmd, ...pre] = splitCmd(knockCmd);
-  const r = await run(cmd, [...pre, "verify", "--json", "--jobs", "1", ...files]);
-  const verdicts = {};
-  for (const line of r.out.split("\n").filter((l) => l.trim())) {
-    try {
-      const o = JSON.parse(line);
-      verdicts[o.path] = o.verdict;
-    } catch { /* not JSON */ }
+  const r = await run(cmd, [...pre, "verify", "--json", ...files.map((f) => f.file)]);
+  const objs = [];
+  for (const l of r.out.split("\n").filter((x) => x.trim())) {
+    try { objs.push(JSON.parse(l)); } catch { fail(`knock verify --json printed a line that is not JSON: ${l.slice(0, 200)}`); }
   }
-  const bad = files.filter((f) => verdicts[f] !== "pass" && !(verdicts[f] && verdicts[f].verdict === "pass"));
-  if (r.code !== 0 || bad.length) {
-    fail(`knock verify failed (status ${r.code}) on ${bad.join(", ") || "?"}: ${r.out.trim()} ${r.err.trim()}`.slice(0, 2000));
-  }
-  return verdicts;
+  const problems = [];
+  if (r.code !== 0) problems.push(`exit status ${r.code}`);
+  if (objs.length !== files.length) problems.push(`${objs.length} verdicts for ${files.length} files`);
+  files.forEach((f, i) => {
+    const o = objs[i];
+    if (!o) return;
+    if (o.path !== f.file) problems.push(`verdict ${i} is for ${o.path}, expected ${f.file}`);
+    else if (o.verdict !== "pass") problems.push(`${f.file}: ${o.verdict} at record ${o.record} (${o.rule}) ${o.message}`);
+    else if (o.view !== f.view) problems.push(`${f.file}: judged as the view of ${o.view}, written as ${f.view}`);
+    else if (f.digest && o.digest !== f.digest) problems.push(`${f.file}: digest ${o.digest}, offered ${f.digest}`);
+  });
+  if (problems.length) fail(`knock verify: ${problems.join("; ")} ${r.err.trim()}`.slice(0, 2000));
+  return objs;
 }
 
 // ---------------------------------------------------------------- stdio: knock engine
@@ -233,7 +287,8 @@ class Engine {
       const line = await this.nextLine();
       let f;
       try { f = JSON.parse(line); } catch { fail(`knock engine wrote a line that is not JSON: ${line.slice(0, 200)}`); }
-      checkServerFrame(f, "engine");
+      f = checkServerFrame(f, "engine");
+      if (!f) continue; // a later minor's message (PROTO-20)
       if (f.type === "done") {
         if (f.line !== this.lineNo) fail(`done for line ${f.line}, expected ${this.lineNo}`);
         return frames;
@@ -255,33 +310,62 @@ class Engine {
   }
 }
 
+// PROTO-15: knock engine lists no presets; those of this version are RULES-1's, with PROTO-25's seat counts
+const ENGINE_PRESETS = { standard: 2, oklahoma: 2, three_handed: 3 };
+
+// PROTO-28 on knock engine: the answer to an applied act is the ack, then for each human seat in seat order its
+// hand_result and game_result frames and its view, then log_offered once (when the game is over)
+function checkEngineOrder(frames, humans, what) {
+  const bad = (why) => fail(`${what}: frames out of PROTO-28's order (${why}): ${frames.map((f) => `${f.type}${f.seat === undefined ? "" : ` ${f.seat}`}`).join(", ")}`);
+  let i = 1;
+  const over = frames.some((f) => f.type === "game_result");
+  for (const seat of humans) {
+    while (frames[i] && frames[i].type === "hand_result") { if (frames[i].seat !== seat) bad(`hand_result for ${frames[i].seat} where p${seat}'s frames belong`); i++; }
+    if (over) { if (!frames[i] || frames[i].type !== "game_result" || frames[i].seat !== seat) bad(`p${seat}'s game_result missing`); i++; }
+    if (!frames[i] || frames[i].type !== "view" || frames[i].seat !== seat) bad(`p${seat}'s view missing`);
+    i++;
+  }
+  if (over) { if (!frames[i] || frames[i].type !== "log_offered") bad("log_offered missing after the last view"); i++; }
+  if (i !== frames.length) bad("frames after the last expected one");
+}
+
 async function stdioGame(engine, { preset, seed, options, outDir, tag, rules }) {
   const t0 = Date.now();
-  // the seat count: the server's preset's `players` when known; else two, and three if the engine refuses
-  // two under PROTO-2 (a seat count that is not the rule set's players)
-  let players = rules ? rules.players : 2;
-  const newMsg = (n) => ({ type: "new", protocol: PROTOCOL, preset, options, seed,
-    seats: Array.from({ length: n }, (_, i) => ({ player: "human", name: `js${i}` })) });
-  let frames = await engine.request(newMsg(players));
-  if (!rules && frames.length && frames[0].type === "error" && frames[0].code === "bad_table" && frames[0].rule === "PROTO-2") {
-    players = 3;
-    frames = await engine.request(newMsg(players));
+  // the seat count: PROTO-15/PROTO-25's list for this version's presets; a preset of a later minor only from a
+  // server's GET /api (its rules' `players`)
+  let players = ENGINE_PRESETS[preset];
+  if (rules && typeof rules.players === "number") {
+    if (players !== undefined && players !== rules.players) fail(`GET /api gives ${preset} ${rules.players} players, PROTO-25 ${players}`);
+    players = rules.players;
   }
+  if (players === undefined) fail(`preset ${preset}: not one of protocol 1.1's (standard, oklahoma, three_handed), and knock engine lists none (PROTO-15)`);
+  const seats = Array.from({ length: players }, (_, i) => ({ player: "human", name: `js${i}` }));
+  let frames = await engine.request({ type: "new", protocol: PROTOCOL, preset, options, seed, seats });
   if (frames.length && frames[0].type === "error") fail(`new refused: ${frames[0].code} (${frames[0].rule}) ${frames[0].message}`);
-  const started = frames.find((f) => f.type === "started");
-  if (!started) fail(`new answered without started: ${JSON.stringify(frames).slice(0, 500)}`);
-  if (started.protocol[0] !== 1) fail(`engine speaks protocol ${started.protocol}`);
-  const nSeats = started.seats.length;
+  const started = frames[0];
+  if (!started || started.type !== "started") fail(`new answered without started first: ${JSON.stringify(frames).slice(0, 500)}`);
+  if (started.rules.players !== players || started.seats.length !== players) fail(`started with ${started.seats.length} seats (rules.players ${started.rules.players}), asked ${players}`);
+  const humans = started.seats.filter((x) => x.player === "human").map((x) => x.seat);
+  // PROTO-15: started, then the view of every human seat
+  const firstViews = frames.slice(1);
+  if (firstViews.length !== humans.length || firstViews.some((f) => f.type !== "view") ||
+      humans.some((h) => firstViews.filter((f) => f.seat === h).length !== 1)) {
+    fail(`new: started not followed by one view per human seat: ${frames.map((f) => f.type).join(", ")}`);
+  }
+  const nSeats = humans.length;
   const views = new Map();
   let gameRecord = 0, offered = null, acts = 0, handResults = 0, gameResults = [];
   const absorb = (fs) => {
     for (const f of fs) {
       if (f.type === "view") {
         if (f.seat === null) continue;
+        const prev = views.get(f.seat);
+        if (prev && f.record < prev.record) fail(`p${f.seat} sent a view at record ${f.record} after one at ${prev.record} (PROTO-28)`);
         views.set(f.seat, f);
         gameRecord = Math.max(gameRecord, f.record);
       } else if (f.type === "log_offered") {
         if (offered) fail("log_offered twice");
+        if (f.url !== null) fail(`log_offered.url on knock engine is ${JSON.stringify(f.url)}, PROTO-10 says null`);
         offered = f;
       } else if (f.type === "hand_result") handResults++;
       else if (f.type === "game_result") gameResults.push(f);
@@ -308,7 +392,9 @@ async function stdioGame(engine, { preset, seed, options, outDir, tag, rules }) 
       fail(`refusal of ${action} by p${seat} at record ${f.record}: ${answer.rule} ${answer.reason}`);
     }
     if (answer.duplicate) fail(`fresh act acknowledged as a duplicate: ${JSON.stringify(answer)}`);
-    if (answer.record !== f.record) fail(`ack of record ${answer.record}, sent ${f.record}`);
+    if (answer.record !== f.record || answer.seat !== seat) fail(`ack ${JSON.stringify(answer)} of an act by p${seat} at ${f.record}`);
+    if (answer.action !== action) fail(`ack of ${JSON.stringify(answer.action)}, sent the canonical ${JSON.stringify(action)} (NOTE-9)`);
+    checkEngineOrder(frames, humans, `act ${action} by p${seat}`);
     gameRecord = Math.max(gameRecord, answer.next);
     acts++;
     absorb(frames.slice(1));
@@ -322,14 +408,15 @@ async function stdioGame(engine, { preset, seed, options, outDir, tag, rules }) 
   if (data.length !== lg.bytes || lg.bytes !== offered.bytes) fail(`log size ${data.length}, said ${lg.bytes}, offered ${offered.bytes}`);
   if (lg.digest !== offered.digest) fail("log digest differs from the offered one");
   if (lg.verdict !== "pass") fail(`engine's own verdict on the log: ${lg.verdict}`);
+  if (lg.records !== offered.records) fail(`log of ${lg.records} records, offered ${offered.records}`);
   const file = path.join(outDir, `${tag}.knock`);
   writeFileSync(file, data);
   const gr = gameResults[0];
-  return { tag, files: [file], acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: lg.records, ms: Date.now() - t0 };
+  return { tag, files: [{ file, view: null, digest: offered.digest }], acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: lg.records, ms: Date.now() - t0 };
 }
 
 // ---------------------------------------------------------------- HTTP
-async function http(method, url, { body, def, token, raw, retries = 2 } = {}) {
+async function http(method, url, { body, def, token, raw, status = 200, retries = 2 } = {}) {
   const headers = {};
   if (body !== undefined) headers["content-type"] = "application/json";
   if (token) headers.authorization = `Bearer ${token}`;
@@ -352,20 +439,22 @@ async function http(method, url, { body, def, token, raw, retries = 2 } = {}) {
       // PROTO-17: a limit; wait the whole seconds Retry-After says and ask again
       console.error(`  ${method} ${url}: 429 ${j.error.code}, retrying after ${wait} s`);
       await new Promise((r) => setTimeout(r, wait * 1000 + 100));
-      return http(method, url, { body, def, token, raw, retries: retries - 1 });
+      return http(method, url, { body, def, token, raw, status, retries: retries - 1 });
     }
     fail(`${method} ${url}: ${res.status} ${j.error.code} (${j.error.rule}) ${j.error.message}`);
   }
+  if (res.status !== status) fail(`${method} ${url}: status ${res.status}, PROTO-23 says ${status}`);
   if (raw) return { status: res.status, buf, ctype };
   let j;
   try { j = JSON.parse(buf.toString("utf8")); } catch { fail(`${method} ${url}: body is not JSON`); }
-  check(def, j, `HTTP ${res.status} body of ${method} ${url}`);
-  return j;
+  // GET /api names the version first; its own body is judged against the version it names (PROTO-20)
+  const minor = def === "http_api" && j && Array.isArray(j.protocol) && j.protocol[0] === PROTOCOL[0] ? j.protocol[1] : undefined;
+  return checkTolerant(def, j, `HTTP ${res.status} body of ${method} ${url}`, minor);
 }
 
 async function getApi(base) {
   const api = await http("GET", `${base}/api`, { def: "http_api" });
-  if (api.protocol[0] !== PROTOCOL[0]) fail(`server speaks protocol ${api.protocol}`);
+  noteServerVersion(api.protocol, "GET /api");
   return api;
 }
 
@@ -380,6 +469,7 @@ class Seat {
     this.conn += 1;
     const myConn = this.conn;
     this.welcome = null;
+    this.order = null;
     const ws = new WebSocket(g.wsUrl);
     this.ws = ws;
     ws.on("message", (data, isBinary) => {
@@ -388,10 +478,11 @@ class Seat {
         if (isBinary) fail(`p${this.seat}: binary frame from the server`);
         let f;
         try { f = JSON.parse(data.toString("utf8")); } catch { fail(`p${this.seat}: frame not JSON`); }
-        checkServerFrame(f, `ws p${this.seat}`);
-        g.onFrame(this, f);
+        f = checkServerFrame(f, `ws p${this.seat}`);
+        if (f) g.onFrame(this, f);
       } catch (e) { g.error(e); }
     });
+    ws.on("upgrade", (res) => { if (myConn === this.conn) this.socket = res.socket; });
     ws.on("open", () => {
       if (myConn !== this.conn) return;
       this.send({ type: "hello", protocol: PROTOCOL, table: g.table, token: this.token });
@@ -452,7 +543,30 @@ class WsGame {
       await new Promise((res) => { this.waiter = res; setTimeout(res, Math.min(left, 1000)); });
     }
   }
+  // PROTO-28, per connection: after a change, hand_result(s), game_result if the game ended, the view at the new
+  // record (never lower than one already sent), then log_offered if the game is over; the acting connection's
+  // ack comes before all of them (PROTO-24: welcome, then the current view; at a finished table log_offered)
+  order(s, f) {
+    const bad = (why) => fail(`p${s.seat}: ${f.type} out of PROTO-28's order: ${why}`);
+    const st = s.order; // null | "result" | "game" | "over"
+    if (f.type === "welcome") { if (st) bad(`after ${st}`); s.order = "welcome"; return; }
+    // PROTO-24: at a table whose game is over, welcome is followed by the final view, game_result, log_offered
+    if (st === "welcome" && f.type === "view" && f.view.over) { s.order = "final_view"; return; }
+    if (st === "final_view") { if (f.type !== "game_result") bad("PROTO-24: the final view is followed by game_result"); s.order = "view_over"; return; }
+    if (st === "welcome") { if (f.type !== "view") bad("PROTO-24: welcome is followed by the current view"); s.order = null; return; }
+    if (f.type === "hand_result") { if (st === "game" || st === "over") bad(`after ${st}`); s.order = "result"; }
+    else if (f.type === "game_result") { if (st === "game" || st === "over") bad(`after ${st}`); s.order = "game"; }
+    else if (f.type === "view") {
+      if (st === "over") bad("a view after log_offered");
+      if (s.lastView && s.conn === s.lastViewConn && f.record < s.lastView.record) bad(`record ${f.record} after ${s.lastView.record}`);
+      if (st === "game" && !f.view.over) bad("the view after game_result is not over");
+      if (st !== "game" && f.view.over && !s.sawGameResult) bad("a view of a finished game with no game_result before it");
+      s.order = st === "game" ? "view_over" : null;
+    } else if (f.type === "log_offered") { if (st !== "view_over") bad(`after ${st || "a view of a game not over"}`); s.order = "over"; }
+    else if (f.type === "ack") { if (st) bad(`the ack of an act came after ${st}`); }
+  }
   onFrame(s, f) {
+    this.order(s, f);
     switch (f.type) {
       case "welcome":
         if (s.welcome) fail(`p${s.seat}: second welcome`);
@@ -465,12 +579,16 @@ class WsGame {
         if (f.seat !== s.seat) fail(`p${s.seat}: view of seat ${f.seat}`);
         this.views.set(s.seat, f);
         s.lastView = f;
+        s.lastViewConn = s.conn;
         this.gameRecord = Math.max(this.gameRecord, f.record);
         break;
       case "ack": {
         const p = this.pending.get(s.seat);
         if (!p) fail(`p${s.seat}: ack of nothing pending: ${JSON.stringify(f)}`);
         if (f.record !== p.record || f.seat !== s.seat) fail(`p${s.seat}: ack ${JSON.stringify(f)} for ${JSON.stringify(p)}`);
+        if (f.action !== p.action) fail(`p${s.seat}: ack of ${JSON.stringify(f.action)}, sent the canonical ${JSON.stringify(p.action)} (NOTE-9)`);
+        // PROTO-28 (1) then (2): the ack comes before this connection's view of the change
+        if (!f.duplicate && s.lastView && s.lastViewConn === s.conn && s.lastView.record >= f.next) fail(`p${s.seat}: the view at ${s.lastView.record} came before the ack (next ${f.next})`);
         this.pending.delete(s.seat);
         this.acks.set(s.seat, f);
         this.gameRecord = Math.max(this.gameRecord, f.next);
@@ -493,9 +611,11 @@ class WsGame {
         break;
       case "game_result":
         if (f.seat !== s.seat) fail(`p${s.seat}: game_result for seat ${f.seat}`);
+        s.sawGameResult = true;
         this.gameResults.set(s.seat, f);
         break;
       case "log_offered":
+        if (typeof f.url !== "string" || !f.url.startsWith("/")) fail(`p${s.seat}: log_offered.url ${JSON.stringify(f.url)} is not an absolute-path reference (PROTO-10)`);
         this.offered.set(s.seat, f);
         break;
       case "hand_result":
@@ -518,7 +638,7 @@ class WsGame {
     const seats = Array.from({ length: rules.players }, (_, i) => ({ player: "human", name: `js${i}` }));
     const req = { preset: this.preset, seed: this.seed, options: this.options, seats, bot_delay: 0 };
     check("http_table_request", req, "table request");
-    const created = await http("POST", `${this.base}/api/tables`, { body: req, def: "http_table_created" });
+    const created = await http("POST", `${this.base}/api/tables`, { body: req, def: "http_table_created", status: 201 });
     this.table = created.table;
     if (created.seed !== this.seed) fail(`table made with seed ${created.seed}, asked ${this.seed}`);
     const summary0 = await http("GET", `${this.base}/api/tables/${this.table}`, { def: "http_table_summary" });
@@ -529,8 +649,9 @@ class WsGame {
     });
     for (const s of this.seats) s.connect();
     await this.until(() => this.seats.every((s) => s.welcome && this.views.get(s.seat)), "every seat's welcome and first view");
-    let acts = 0, dropped = 0, resent = null;
-    const dropAt = 3, resendAt = 6;
+    let acts = 0, dropped = 0;
+    const resent = {};
+    const dropAt = 2, lostAt = 4, appliedAt = 6;
     while (this.gameResults.size < this.seats.length || this.offered.size < this.seats.length) {
       const seat = await this.until(() => {
         if (this.gameResults.size === this.seats.length && this.offered.size === this.seats.length) return "over";
@@ -541,7 +662,7 @@ class WsGame {
       if (seat === "over") break;
       const s = this.seats[Number(seat)];
       const f = this.views.get(s.seat);
-      const action = choose(f);
+      const action = choose(f, this.reconnect && !(dropped && resent.lost && resent.applied));
       const midHand = ["draw", "pass", "take", "pickup"].includes(action) || action.startsWith("discard ");
       if (this.reconnect && !dropped && acts >= dropAt && midHand) {
         // drop 1: a connection dropped in the middle of a hand, nothing pending; the other seat acts while it
@@ -556,11 +677,25 @@ class WsGame {
       }
       const msg = { type: "act", action, record: f.record };
       await s.pace();
-      if (this.reconnect && !resent && acts >= resendAt && midHand) {
-        // drop 2: an act sent, the connection dropped before its ack is read; reconnect and resend it
+      const mode = !this.reconnect ? null : !resent.lost && acts >= lostAt ? "lost" : resent.lost && !resent.applied && acts >= appliedAt ? "applied" : null;
+      if (mode && midHand) {
+        // an act sent, the connection dropped before its ack is read; reconnect and resend it (PROTO-7: the
+        // same seat, action and expected record). "lost": the frame is handed to the socket but the connection
+        // dies before it leaves (the socket corked, then destroyed), so the server never applied it and must
+        // apply the resend (duplicate false). "applied": the connection dies only once another seat has been
+        // shown the action applied, so the resend must be acknowledged again (duplicate true).
         this.pending.set(s.seat, { action, record: f.record });
-        await new Promise((res, rej) => s.send(msg, (e) => (e ? rej(new Failure(`send: ${e.message}`)) : res())));
-        s.drop();
+        if (mode === "lost") {
+          s.socket.cork();
+          s.send(msg, () => {});
+          s.drop();
+        } else {
+          const others = this.seats.filter((x) => x !== s);
+          await new Promise((res, rej) => s.send(msg, (e) => (e ? rej(new Failure(`send: ${e.message}`)) : res())));
+          s.conn += 1; // deaf from now on: the ack on this connection is never read
+          await this.until(() => others.some((x) => x.lastView && x.lastView.record > f.record), `another seat's view of ${action} applied`);
+          s.drop();
+        }
         s.prevView = s.lastView;
         this.views.delete(s.seat);
         await this.connectSeat(s);
@@ -571,10 +706,16 @@ class WsGame {
         s.send(msg);
         const ack = await this.until(() => this.acks.get(s.seat), `p${s.seat}'s ack of the resent ${action}`);
         this.acks.delete(s.seat);
-        resent = { action, record: f.record, duplicate: ack.duplicate, viewRecord: v.record };
-        this.notes.push(`sent ${action} at record ${f.record} as p${s.seat}, dropped before its ack, reconnected (view at record ${v.record}), resent: ack duplicate=${ack.duplicate} next=${ack.next}`);
-        if (v.record > f.record && !ack.duplicate) fail("resend of an applied action not acknowledged as a duplicate");
-        if (v.record === f.record && ack.duplicate) fail("resend of an action never applied acknowledged as a duplicate");
+        resent[mode] = { action, record: f.record, duplicate: ack.duplicate, viewRecord: v.record, next: ack.next };
+        this.notes.push(`[${mode}] sent ${action} at record ${f.record} as p${s.seat}, dropped before its ack, reconnected (view at record ${v.record}), resent: ack duplicate=${ack.duplicate} next=${ack.next}`);
+        if (mode === "lost") {
+          if (v.record !== f.record) fail(`the "lost" act ${action} reached the server after all (view at ${v.record} after reconnecting): the never-applied resend was not exercised`);
+          if (ack.duplicate) fail("resend of an action never applied acknowledged as a duplicate (PROTO-7: it is applied)");
+        } else {
+          if (v.record <= f.record) fail(`p${s.seat} reconnected to a view at ${v.record}, before the action applied at ${f.record}`);
+          if (!ack.duplicate) fail("resend of an applied action not acknowledged as a duplicate (PROTO-7)");
+          if (ack.next > v.record) fail(`duplicate ack's next ${ack.next} is past the game's record ${v.record}`);
+        }
         acts++;
         continue;
       }
@@ -599,7 +740,7 @@ class WsGame {
       }
       if (acts > 5000) fail("game too long");
     }
-    if (this.reconnect && (!dropped || !resent)) fail(`the game ended before the reconnect tests (dropped ${dropped}, resent ${!!resent})`);
+    if (this.reconnect && (!dropped || !resent.lost || !resent.applied)) fail(`the game ended before the reconnect tests (dropped ${dropped}, resent ${Object.keys(resent).join(", ") || "none"})`);
     this.finished = true;
     // the logs: the full log, and every seat's view with its token
     const offered = this.offered.get(0);
@@ -610,21 +751,33 @@ class WsGame {
     }
     const list = await http("GET", `${this.base}/api/tables?start=0&count=50`, { def: "http_table_list" });
     if (!list.tables.some((t) => t.table === this.table) && list.total <= 50) fail("the table is not in GET /api/tables");
-    const full = await http("GET", `${this.base}${offered.url || `/api/tables/${this.table}/log`}`, { raw: true });
+    for (const o of this.offered.values()) {
+      if (o.url !== offered.url || o.digest !== offered.digest || o.bytes !== offered.bytes) fail("the seats were offered different logs");
+    }
+    // PROTO-10: an absolute-path reference, resolved against the server's base URL (RFC 3986)
+    const full = await http("GET", new URL(offered.url, this.base + "/").href, { raw: true });
     if (!full.ctype.startsWith("application/x-knock-log")) fail(`full log served as ${full.ctype}`);
     if (full.buf.length !== offered.bytes) fail(`full log of ${full.buf.length} bytes, offered ${offered.bytes}`);
     const fullFile = path.join(this.outDir, `${this.tag}.knock`);
     writeFileSync(fullFile, full.buf);
-    files.push(fullFile);
+    files.push({ file: fullFile, view: null, digest: offered.digest });
     for (const s of this.seats) {
       const v = await http("GET", `${this.base}/api/tables/${this.table}/log`, { raw: true, token: s.token });
+      if (!v.ctype.startsWith("application/x-knock-log")) fail(`p${s.seat}'s view of the log served as ${v.ctype} (PROTO-23)`);
       const vf = path.join(this.outDir, `${this.tag}.p${s.seat}.knock`);
       writeFileSync(vf, v.buf);
-      files.push(vf);
+      files.push({ file: vf, view: s.seat, digest: null });
     }
+    // PROTO-24: a seat reconnecting to a finished table is sent welcome, the final view, game_result and
+    // log_offered (the order is checked by order())
+    const s0 = this.seats[0];
+    s0.connect();
+    await this.until(() => s0.welcome && s0.order === "over", `p${s0.seat}'s welcome, final view, game_result and log_offered at the finished table`);
+    if (this.offered.get(s0.seat).digest !== offered.digest) fail("the log offered again differs");
+    this.notes.push(`reconnected p${s0.seat} to the finished table: welcome, final view at ${s0.lastView.record}, game_result, log_offered`);
     for (const s of this.seats) { s.conn += 1; s.ws.close(1000); }
     const gr = this.gameResults.get(0);
-    const extra = this.reconnect ? `dropped mid-hand and reconnected ${dropped}x, resent an unacknowledged act (${resent.action} at ${resent.record}: duplicate=${resent.duplicate})` : "";
+    const extra = this.reconnect ? `dropped mid-hand and reconnected ${dropped}x; resent a lost act (${resent.lost.action} at ${resent.lost.record}: applied, duplicate=${resent.lost.duplicate}) and an applied one (${resent.applied.action} at ${resent.applied.record}: duplicate=${resent.applied.duplicate})` : "";
     return { extra, tag: this.tag, files, acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: offered.records, ms: Date.now() - t0, notes: this.notes, table: this.table };
   }
 }
