@@ -10,7 +10,7 @@ from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
 from knock.cluster.runner import Runner
-from knock.cluster.storage import is_url, read_bytes
+from knock.cluster.storage import is_url, read_bytes, resolve
 from replay.verdict import Verdict, judge
 
 
@@ -53,7 +53,8 @@ def run(files: list[str], runner: Runner, size: int = 0, tick: Callable[[int], N
     """
     size = size or max(1, min(500, math.ceil(len(files) / (4 * runner.workers))))
     verdicts: list[Verdict | None] = [None] * len(files)
-    work = [(i, tuple(files[i : i + size])) for i in range(0, len(files), size)]
+    # resolved on the client (a worker's working directory is not this one), a batch at a time
+    work = ((i, tuple(resolve(f) for f in files[i : i + size])) for i in range(0, len(files), size))
     try:
         for first, done in runner.map(judge_batch, work):
             verdicts[first : first + len(done)] = done
@@ -63,7 +64,7 @@ def run(files: list[str], runner: Runner, size: int = 0, tick: Callable[[int], N
         pass
     for i, verdict in enumerate(verdicts):
         if verdict is None:
-            verdicts[i] = judge_alone(files[i])
+            verdicts[i] = judge_alone(resolve(files[i]))
             if tick:
                 tick(1)
     return [v for v in verdicts if v is not None]

@@ -23,7 +23,7 @@ from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from knock.cluster.runner import Runner
-from knock.cluster.storage import Store
+from knock.cluster.storage import Store, check_output
 from replay.log import write_log
 
 MANIFEST = "_manifest"
@@ -274,10 +274,14 @@ def run(
     grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches).
     """
     tally = tally if tally is not None else Tally()
-    store = Store(logs) if logs is not None else None
+    store: Store | None = None
     done: dict[str, GameSummary] = {}
-    if store is not None:
-        store.makedirs()
+    if logs is not None:  # resolved and checked here, on the client: workers see it as named
+        logs = check_output(logs)
+        store = Store(logs)
+        if not store.object_store:
+            store.makedirs()
+        runner.reaches(logs)
         done = finished(store)
     skipped = 0
     planned = 0

@@ -39,7 +39,7 @@ from knock.cli.common import (
 )
 from knock.cli.output import judged, output_file, print_table, write_json
 from knock.cluster.runner import Runner
-from knock.cluster.storage import Store, shared
+from knock.cluster.storage import Store, check_output
 from replay.audit import verify
 from replay.log import write_log
 
@@ -170,7 +170,8 @@ def simulate(
     """
     rules = rule_set(preset, settings)
     names = seat_bots(bots, rules.players)
-    shared(logs)
+    if logs is not None:
+        check_output(logs)  # before a cluster is started; sim.run resolves it again
     todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
     tally = sim.Tally()
     started = time.monotonic()

@@ -8,6 +8,7 @@ the runner counts the batches that started more than once.
 
 from __future__ import annotations
 
+import errno
 import itertools
 import logging
 import os
@@ -111,6 +112,22 @@ class Runner:
             process.terminate()
         for process in processes:
             process.join(5)
+
+    def reaches(self, location: str) -> None:
+        """Check that every Dask worker sees a local file or folder the client named (resolved, absolute): a local
+        path serves a cluster only on a filesystem all its workers share. URLs and local processes pass.
+
+        Raises:
+            FileNotFoundError: naming a worker that does not see it.
+        """
+        if self._client is None or ("://" in location and not location.startswith("file://")):
+            return
+        seen: dict[str, bool] = self._client.run(os.path.exists, location.removeprefix("file://"))
+        blind = sorted(worker for worker, ok in seen.items() if not ok)
+        if blind:
+            raise FileNotFoundError(errno.ENOENT, f"not seen by {len(blind)} of {len(seen)} workers ({blind[0]}); a "
+                                    "local path serves a cluster only on a filesystem every worker shares (or use "
+                                    "s3://…)", location)  # fmt: skip
 
     @property
     def workers(self) -> int:

@@ -95,15 +95,16 @@ def test_verify_and_export_on_the_cluster_agree_with_one_process(
     files = find_logs([str(logs)])
     with Runner(cluster.address) as runner:
         remote = audit.run(files, runner, size=25)
-        exported, parts = export.run(files, [str(logs)], str(tmp_path / "remote"), runner, actions=True, size=50)
+        exported = export.run(files, [str(logs)], str(tmp_path / "remote"), runner, actions=True, size=50)
     with Runner(None, 1) as runner:
         local = audit.run(files, runner)
-        expected, _ = export.run(files, [str(logs)], str(tmp_path / "local"), runner, actions=True, size=50)
+        expected = export.run(files, [str(logs)], str(tmp_path / "local"), runner, actions=True, size=50)
     assert remote == local
     assert sum(v.kind == "fail" for v in remote) == 1
-    assert (exported.logs, exported.hands, exported.actions) == (expected.logs, expected.hands, expected.actions)
-    assert [f for f, _ in exported.failed] == [str(logs / "game-7.knock")] and parts == 4
-    for table in ("hands", "actions"):
+    assert (exported.logs, exported.rows, exported.parts) == (expected.logs, expected.rows, expected.parts)
+    assert [f for f, _ in exported.failed] == [str(logs / "game-7.knock")]
+    assert exported.parts == dict.fromkeys(export.TABLES, 4)
+    for table in export.TABLES:
         a = ds.dataset(tmp_path / "remote" / table).to_table()
         b = ds.dataset(tmp_path / "local" / table).to_table()
         assert a.equals(b) and a.num_rows > 0
@@ -120,7 +121,7 @@ def test_s3_logs_simulated_resumed_verified_and_exported_on_the_cluster(
         again = sim.run(reference_jobs(30), runner, url, size=6)
         files = find_logs([url])
         reports = audit.run(files, runner)
-        result, _ = export.run(files, [url], f"{url}-dataset", runner, size=10)
+        result = export.run(files, [url], f"{url}-dataset", runner, size=10)
     assert (first.played, again.played, again.skipped) == (24, 6, 24)
     assert len(files) == 30 and all(v.kind == "pass" for v in reports)
     store = Store(url)
@@ -132,7 +133,10 @@ def test_s3_logs_simulated_resumed_verified_and_exported_on_the_cluster(
     fs = fsspec.filesystem("s3")
     hands = ds.dataset(f"{url}-dataset/hands".removeprefix("s3://"), filesystem=fs).to_table()
     assert hands.num_rows == result.hands == sum(v.hands for v in reports)
-    assert sorted(set(hands.column("game").to_pylist())) == sorted(f"game-{s}" for s in range(1, 31))
+    games = ds.dataset(f"{url}-dataset/games".removeprefix("s3://"), filesystem=fs, partitioning="hive").to_table()
+    assert sorted(games.column("log").to_pylist()) == sorted(f"game-{s}" for s in range(1, 31))
+    assert set(games.column("preset").to_pylist()) == {"standard"} and fs.exists(f"{url}-dataset/_SUCCESS")
+    assert set(hands.column("game").to_pylist()) == set(games.column("game").to_pylist())
 
 
 def test_the_newcomer_commands_on_a_local_cluster_and_a_scheduler(cluster: Cluster, tmp_path: Path) -> None:
