@@ -9,7 +9,7 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from knock.cluster.runner import Runner
+from knock.cluster.runner import Runner, Stopped, stopped
 from knock.cluster.storage import is_url, read_bytes, resolve
 from replay.verdict import Verdict, judge
 
@@ -31,7 +31,12 @@ def judge_location(location: str) -> Verdict:
 def judge_batch(batch: tuple[int, tuple[str, ...]]) -> tuple[int, list[Verdict]]:
     """Judge a batch of logs (in a worker); the batch's first index comes back with the verdicts, in order."""
     first, locations = batch
-    return first, [judge_location(loc) for loc in locations]
+    verdicts = []
+    for location in locations:
+        if stopped():
+            raise Stopped(f"batch {first}")
+        verdicts.append(judge_location(location))
+    return first, verdicts
 
 
 def judge_alone(location: str) -> Verdict:

@@ -40,8 +40,8 @@ from engine.events import (
     UpcardTaken,
     WallDeclined,
 )
-from knock.cluster.runner import Runner
-from knock.cluster.storage import Store, check_output, read_bytes, relative_name, resolve
+from knock.cluster.runner import Runner, Stopped, stopped
+from knock.cluster.storage import TEMP_MARK, Store, check_output, read_bytes, relative_name, resolve
 from replay.codec import T_CHECKPOINT, T_TRAILER
 from replay.log import LogError
 from replay.replayer import Replayer
@@ -238,6 +238,13 @@ class PartWriter:
         self._writer.write_table(pa.Table.from_pylist(rows, self.schema), row_group_size=self.row_group)
         self.written += len(rows)
 
+    def abort(self, err: BaseException) -> None:
+        """Give the file up: its temporary file is removed, nothing appears under its name."""
+        if self._writer is not None:
+            self._writer.close()
+            self._context.__exit__(type(err), err, err.__traceback__)
+            self._writer = None
+
     def close(self) -> int:
         """Write what is left and put the file in place (none when no rows); returns the rows written."""
         if self.rows:
@@ -298,6 +305,11 @@ def export_batch(batch: ExportBatch) -> ExportResult:
     writers: dict[tuple[str, str], PartWriter] = {}
     result = ExportResult()
     for location in batch.logs:
+        if stopped():  # the export was stopped on the client: no part of this batch appears
+            err = Stopped(f"batch {batch.number}")
+            for writer in writers.values():
+                writer.abort(err)
+            raise err
         try:
             rows = log_rows(read_bytes(location), relative_name(location, list(batch.roots)), batch.actions)
         except (LogError, OSError) as err:
@@ -343,6 +355,7 @@ def run(logs: list[str], roots: list[str], out: str, runner: Runner, *, actions:
     if not store.object_store:
         store.makedirs()
     runner.reaches(out)
+    store.remove([name for name in store.sizes() if TEMP_MARK in name])  # an earlier export's, stopped or killed
     logs = [resolve(location) for location in logs]
     work = batches(logs, roots, out, runner.workers, actions=actions, size=size, tag=runner.run_id)
     for result in runner.map(export_batch, work):

@@ -22,8 +22,8 @@ from engine.bots import make_bot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
-from knock.cluster.runner import Runner
-from knock.cluster.storage import Store, check_output
+from knock.cluster.runner import Runner, stopped
+from knock.cluster.storage import TEMP_MARK, Store, check_output
 from replay.log import write_log
 
 MANIFEST = "_manifest"
@@ -106,7 +106,11 @@ class Batch:
 def play_batch(batch: Batch) -> list[GameSummary]:
     """Play a batch of games (in a worker); the manifest part is written once every log of the batch is."""
     store = Store(batch.logs) if batch.logs is not None else None
-    out = [play_one(job, store, batch.tag) for job in batch.jobs]
+    out: list[GameSummary] = []
+    for job in batch.jobs:
+        if stopped():  # the run was stopped on the client: the games finished are kept, in a part of their own
+            break
+        out.append(play_one(job, store, batch.tag))
     if store is not None and out:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
@@ -151,12 +155,12 @@ def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job
     return list(Jobs(rules, bots, games, seed))
 
 
-def finished(store: Store) -> dict[str, GameSummary]:
+def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, GameSummary]:
     """The games a store's manifest lists whose logs are there as recorded, by job key. A log is taken to
     be as recorded when its size matches; when several games have written the same log (other bots on the
-    same seeds), when its SHA-256 matches.
+    same seeds), when its SHA-256 matches. ``sizes``: the store's listing, if made already.
     """
-    sizes = store.sizes()
+    sizes = store.sizes() if sizes is None else sizes
     by_log: dict[str, dict[str, GameSummary]] = {}
     for name in sorted(sizes):
         if name.startswith(f"{MANIFEST}/") and name.endswith(".json"):
@@ -282,7 +286,10 @@ def run(
         if not store.object_store:
             store.makedirs()
         runner.reaches(logs)
-        done = finished(store)
+        sizes = store.sizes()
+        # what earlier runs stopped or killed left behind (one run writes into a folder at a time)
+        store.remove([name for name in sizes if TEMP_MARK in name])
+        done = finished(store, sizes)
     skipped = 0
     planned = 0
 

@@ -180,8 +180,8 @@ def test_the_docs_queries_run_as_written_over_an_export_of_two_run_folders(
         assert gin_rate == round(sum(h.result.startswith(("gin", "big gin")) for h in at) / n, 3)
     won: dict[str, list[int]] = {}
     discards: Counter[str] = Counter()
-    for folder, found in logs.items():
-        for data, report in zip(found, reports[folder], strict=True):
+    for folder, written in logs.items():
+        for data, report in zip(written, reports[folder], strict=True):
             bots = [export.bot_name(name) for name in LogReader(data).header.players]
             for hand in report.hands:
                 if m := re.search(r"p(\d) scores (\d+)", hand.result):
