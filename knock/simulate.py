@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -27,6 +28,7 @@ from knock.cluster.storage import TEMP_MARK, Store, check_output
 from replay.log import write_log
 
 MANIFEST = "_manifest"
+READERS = 16  #: manifest parts read at once when a run starts again
 #: A game of more hands than this is reported as very long: bots that seldom knock (random against random,
 #: about 100 hands a game) play many dead hands; well-matched bots play 2 to 20.
 LONG_GAME = 50
@@ -162,12 +164,14 @@ def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, Gam
     """
     sizes = store.sizes() if sizes is None else sizes
     by_log: dict[str, dict[str, GameSummary]] = {}
-    for name in sorted(sizes):
-        if name.startswith(f"{MANIFEST}/") and name.endswith(".json"):
-            for entry in json.loads(store.read(name))["games"]:
-                summary = GameSummary.from_json(entry)
-                if summary.log is not None and sizes.get(summary.log) == summary.size:
-                    by_log.setdefault(summary.log, {})[summary.key] = summary
+    parts = sorted(n for n in sizes if n.startswith(f"{MANIFEST}/") and n.endswith(".json"))
+    with ThreadPoolExecutor(max_workers=READERS) as pool:  # an object store answers many reads at once
+        for start in range(0, len(parts), 4 * READERS):
+            for data in pool.map(store.read, parts[start : start + 4 * READERS]):
+                for entry in json.loads(data)["games"]:
+                    summary = GameSummary.from_json(entry)
+                    if summary.log is not None and sizes.get(summary.log) == summary.size:
+                        by_log.setdefault(summary.log, {})[summary.key] = summary
     done: dict[str, GameSummary] = {}
     for log, entries in by_log.items():
         if len(entries) > 1:
@@ -269,10 +273,12 @@ def run(
     size: int = 0,
     tick: Callable[[int], None] | None = None,
     tally: Tally | None = None,
+    play: Callable[[Batch], list[GameSummary]] = play_batch,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
-    into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished.
+    into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished. ``play``
+    runs a batch (``tools/bench_cluster.py`` gives a stand-in that plays nothing, to time the client alone).
 
     The jobs are read lazily and the runner holds a bounded number of batches in flight, so memory does not
     grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches).
@@ -310,7 +316,7 @@ def run(
     left = max(0, len(todo) - len(done))
     work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
     count = 0
-    for summaries in runner.map(play_batch, work):
+    for summaries in runner.map(play, work):
         count += 1
         for s in summaries:
             tally.add(s)
