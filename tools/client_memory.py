@@ -42,6 +42,8 @@ def main() -> None:
     ap.add_argument("--logs", help="write logs there too (a new folder whose parent exists)")
     ap.add_argument("--json", action="store_true", help="one JSON document instead of text")
     args = ap.parse_args()
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # started in the background: the child would ignore it too
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     logs = ["--logs", args.logs] if args.logs else []
     command = [str(BIN / "knock"), "simulate", "--games", str(args.games), "--bots", "greedy,random", "--cluster",
                "local", "--jobs", str(args.jobs), "--json=-", *logs]  # fmt: skip

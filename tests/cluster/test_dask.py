@@ -173,6 +173,8 @@ def test_ctrl_c_stops_the_clusters_tasks_and_a_rerun_resumes(cluster: Cluster, r
     logs, games = tmp_path / "logs", 200
     command = [str(Path(sys.executable).parent / "knock"), "simulate", "--games", str(games), "--bots", ",".join(BOTS),
                "--cluster", cluster.address, "--batch", "100", "--logs", "logs"]  # fmt: skip
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # a suite started in the background: so would the child be
+        signal.signal(signal.SIGINT, signal.default_int_handler)
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 120
