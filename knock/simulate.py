@@ -105,8 +105,9 @@ class Batch:
     tag: str = ""  #: the run's id, in temporary file names
 
 
-def play_batch(batch: Batch) -> list[GameSummary]:
-    """Play a batch of games (in a worker); the manifest part is written once every log of the batch is."""
+def play_batch(batch: Batch) -> Tally:
+    """Play a batch of games (in a worker) and fold their results there: the client receives one tally a batch,
+    not a summary a game. The manifest part is written once every log of the batch is."""
     store = Store(batch.logs) if batch.logs is not None else None
     out: list[GameSummary] = []
     for job in batch.jobs:
@@ -117,7 +118,7 @@ def play_batch(batch: Batch) -> list[GameSummary]:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
         store.write(f"{MANIFEST}/{out[0].seed}-{len(out)}-{digest}.json", part, batch.tag)
-    return out
+    return Tally.of(out)
 
 
 class Jobs(Sequence[Job]):
@@ -223,6 +224,27 @@ class Tally:
             self.wins[bot] = self.wins.get(bot, 0) + (r.winner == seat)
             self.points[bot] = self.points.get(bot, 0) + r.totals[seat]
 
+    @staticmethod
+    def of(results: Iterable[GameSummary]) -> Tally:
+        tally = Tally()
+        for r in results:
+            tally.add(r)
+        return tally
+
+    def merge(self, other: Tally) -> None:
+        """Fold another tally in (a batch's, folded on its worker)."""
+        self.games += other.games
+        self.hands += other.hands
+        self.dead_hands += other.dead_hands
+        self.skipped += other.skipped
+        self.skipped_hands += other.skipped_hands
+        self.long_games += other.long_games
+        if other.longest[0] > self.longest[0]:
+            self.longest = other.longest
+        for mine, theirs in ((self.seats, other.seats), (self.wins, other.wins), (self.points, other.points)):
+            for bot, n in theirs.items():
+                mine[bot] = mine.get(bot, 0) + n
+
 
 @dataclass(frozen=True, slots=True)
 class BotLine:
@@ -273,7 +295,7 @@ def run(
     size: int = 0,
     tick: Callable[[int], None] | None = None,
     tally: Tally | None = None,
-    play: Callable[[Batch], list[GameSummary]] = play_batch,
+    play: Callable[[Batch], Tally] = play_batch,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
@@ -316,12 +338,11 @@ def run(
     left = max(0, len(todo) - len(done))
     work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
     count = 0
-    for summaries in runner.map(play, work):
+    for part in runner.map(play, work):
         count += 1
-        for s in summaries:
-            tally.add(s)
+        tally.merge(part)
         if tick:
-            tick(len(summaries))
+            tick(part.games)
     if store is not None:
         store.remove_leftovers(runner.run_id)
     return Report(tally, planned, skipped, runner.retried, count)

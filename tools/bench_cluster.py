@@ -101,9 +101,10 @@ def cluster_rates(workers: int, games: int, repeats: int, bots: list[str], folde
     return {key: median(runs) for key, runs in figures.items()}
 
 
-def fake_batch(batch: sim.Batch) -> list[sim.GameSummary]:
-    """A batch that plays nothing: a summary per job, of a played game's size (what the client folds)."""
-    return [sim.GameSummary(job.seed, job.bots, job.seed % 2, (100, 37), 5, 1, key=job.key) for job in batch.jobs]
+def fake_batch(batch: sim.Batch) -> sim.Tally:
+    """A batch that plays nothing: a summary per job, folded as a played batch's are (what the client receives)."""
+    return sim.Tally.of(sim.GameSummary(job.seed, job.bots, job.seed % 2, (100, 37), 5, 1, key=job.key)
+                        for job in batch.jobs)  # fmt: skip
 
 
 class Processes:
