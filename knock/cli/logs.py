@@ -156,11 +156,12 @@ def export_cmd(
     quiet: Annotated[bool, QUIET] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
-    """Export logs as a Parquet dataset, one row per hand.
+    """Export logs as a Parquet dataset: tables of games, seats and hands.
 
-    DIR/hands has one row per hand (and DIR/actions with --actions), for
-    DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1. --json gives one
-    document: the counts, the tables and the logs left out.
+    DIR/games, DIR/seats and DIR/hands (and DIR/actions with --actions), every row keyed by its game's trailer
+    digest, partitioned by preset (DIR/hands/preset=standard/part-*.parquet), DIR/_SUCCESS written last; for
+    DuckDB, Polars or Spark (docs/cluster.md). A log that fails to replay gives no rows and exit status 1. --json
+    gives one document: the counts, the tables, the parts and the logs left out.
 
     Exit status: 0 every log exported; 1 some log left out; 2 a usage error.
 

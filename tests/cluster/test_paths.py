@@ -85,3 +85,14 @@ def test_a_path_or_bucket_that_does_not_exist_is_refused_and_never_created(
     import fsspec
 
     assert not fsspec.filesystem("s3").exists("no-such-knock-bucket")
+
+
+def test_the_client_asks_every_worker_whether_it_sees_a_local_path(cluster: Cluster, tmp_path: Path) -> None:
+    from knock.cluster.runner import Runner
+
+    cluster.scale(1)
+    with Runner(cluster.address) as runner:
+        runner.reaches(str(tmp_path))  # seen: the workers share this machine's filesystem
+        runner.reaches("s3://any-bucket/run")  # a URL is every worker's to reach
+        with pytest.raises(FileNotFoundError, match="not seen by 1 of 1 workers"):
+            runner.reaches(str(tmp_path / "only-on-the-client"))
