@@ -144,7 +144,8 @@ def simulate(
             "--logs",
             metavar="DIR",
             help="Write one log per game into this folder or fsspec "
-            "URL (s3://bucket/run); a run started again skips the games already there.",
+            "URL (s3://bucket/run), made if new in a folder (or bucket) that exists; a run started again skips the "
+            "games already there.",
         ),
     ] = None,
     jobs: Annotated[int, JOBS] = 0,
