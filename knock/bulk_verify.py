@@ -9,8 +9,8 @@ import math
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 
-from knock.cluster.runner import Runner
-from knock.cluster.storage import is_url, read_bytes
+from knock.cluster.runner import Runner, Stopped, stopped
+from knock.cluster.storage import is_url, read_bytes, resolve
 from replay.verdict import Verdict, judge
 
 
@@ -31,7 +31,12 @@ def judge_location(location: str) -> Verdict:
 def judge_batch(batch: tuple[int, tuple[str, ...]]) -> tuple[int, list[Verdict]]:
     """Judge a batch of logs (in a worker); the batch's first index comes back with the verdicts, in order."""
     first, locations = batch
-    return first, [judge_location(loc) for loc in locations]
+    verdicts = []
+    for location in locations:
+        if stopped():
+            raise Stopped(f"batch {first}")
+        verdicts.append(judge_location(location))
+    return first, verdicts
 
 
 def judge_alone(location: str) -> Verdict:
@@ -53,7 +58,8 @@ def run(files: list[str], runner: Runner, size: int = 0, tick: Callable[[int], N
     """
     size = size or max(1, min(500, math.ceil(len(files) / (4 * runner.workers))))
     verdicts: list[Verdict | None] = [None] * len(files)
-    work = [(i, tuple(files[i : i + size])) for i in range(0, len(files), size)]
+    # resolved on the client (a worker's working directory is not this one), a batch at a time
+    work = ((i, tuple(resolve(f) for f in files[i : i + size])) for i in range(0, len(files), size))
     try:
         for first, done in runner.map(judge_batch, work):
             verdicts[first : first + len(done)] = done
@@ -63,7 +69,7 @@ def run(files: list[str], runner: Runner, size: int = 0, tick: Callable[[int], N
         pass
     for i, verdict in enumerate(verdicts):
         if verdict is None:
-            verdicts[i] = judge_alone(files[i])
+            verdicts[i] = judge_alone(resolve(files[i]))
             if tick:
                 tick(1)
     return [v for v in verdicts if v is not None]

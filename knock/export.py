@@ -1,11 +1,13 @@
-"""Logs as a Parquet dataset: one row per hand, and optionally one per action, for DuckDB, Polars, Spark …
+"""Logs as a Parquet dataset for DuckDB, Polars, Spark …: a table of games, of seats, of hands, and optionally of
+actions, every row keyed by its game's trailer digest.
 
-``knock export LOGS… -o DIR`` writes ``DIR/hands/part-NNNNN.parquet`` (and ``DIR/actions/…``), one part
-per batch of logs, in the order the logs were named. Each part is written a row group at a time (memory
-stays bounded however many logs a batch holds) under a temporary name, then renamed. Rows come from
-replaying each log strictly (``replay.replayer``): a log the replayer refuses gives no rows and is
-reported; replay runs the engine's compiled executor. The columns are listed in ``HAND_COLUMNS`` and
-``ACTION_COLUMNS`` with what each holds.
+``knock export LOGS… -o DIR`` writes ``DIR/TABLE/preset=NAME/part-NNNNN.parquet`` (Hive-style partitions), one
+part per batch of logs and preset, in the order the logs were named, then ``DIR/_SUCCESS`` once every part is in
+place. Each part is written a row group at a time (memory stays bounded however many logs a batch holds) under a
+temporary name, then renamed, and carries Knock's version and the dataset's schema version (``DATASET_VERSION``)
+in its key-value metadata. Rows come from replaying each log strictly (``replay.replayer``): a log the replayer
+refuses gives no rows and is reported; replay runs the engine's compiled executor. The columns are listed in
+``GAME_COLUMNS``, ``SEAT_COLUMNS``, ``HAND_COLUMNS`` and ``ACTION_COLUMNS`` with what each holds.
 """
 
 from __future__ import annotations
@@ -16,10 +18,12 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import quote
 
 import pyarrow as pa
 import pyarrow.parquet as pq
 
+from engine import __version__
 from engine.events import (
     Advised,
     BigGinDeclared,
@@ -36,20 +40,46 @@ from engine.events import (
     UpcardTaken,
     WallDeclined,
 )
-from knock.cluster.runner import Runner
-from knock.cluster.storage import Store, read_bytes, relative_name, shared
+from knock.cluster.runner import Runner, Stopped, stopped
+from knock.cluster.storage import TEMP_MARK, Store, check_output, read_bytes, relative_name, resolve
 from replay.codec import T_CHECKPOINT, T_TRAILER
 from replay.log import LogError
 from replay.replayer import Replayer
 
-#: name, Arrow type, what it holds (seats are numbered from 0; lists are indexed by seat)
-HAND_COLUMNS: list[tuple[str, pa.DataType, str]] = [
-    ("game", pa.string(), "the log's name under the folder named (game-17)"),
-    ("game_digest", pa.string(), "the trailer's digest (hex): the game's identity"),
+#: The dataset's schema version, in every part's key-value metadata beside Knock's version: bumped whenever a
+#: table's columns change (1: hands and actions keyed by the log's name; 2: every table keyed by the game's digest,
+#: the games and seats tables, partitions by preset).
+DATASET_VERSION = 2
+#: The Hive-style partition of every table: ``TABLE/preset=NAME/part-NNNNN.parquet`` (the column is in the path,
+#: not in the files; DuckDB, pyarrow, Polars and Spark read it back as a column).
+PARTITION = "preset"
+SUCCESS = "_SUCCESS"  #: written last, once every part is in place: a dataset without it is incomplete
+TABLES = ("games", "seats", "hands", "actions")
+
+#: Seats are numbered from 0 everywhere (p0, p1, p2, as in the log); a list indexed by seat holds seat s at
+#: position s (pyarrow, Python), s + 1 in DuckDB (whose lists count from 1): the seats table needs neither.
+GAME_COLUMNS: list[tuple[str, pa.DataType, str]] = [
+    ("game", pa.string(), "the trailer's digest (hex): the game's key in every table"),
+    ("log", pa.string(), "the log's name under the folder named (game-17)"),
     ("seed", pa.int64(), "the seed the writer recorded in the header's meta, if any"),
-    ("preset", pa.string(), "the rule set's name: standard, oklahoma, three_handed"),
     ("options", pa.string(), "a hash of the complete rule set (16 hex digits): equal options, equal hash"),
-    ("players", pa.list_(pa.string()), "the players' names by seat (simulate: bot#seat)"),
+    ("players", pa.int8(), "how many seats the game has"),
+    ("hands", pa.int32(), "hands played (every deal counts)"),
+    ("dead_hands", pa.int32(), "hands that ended dead (no knock)"),
+    ("actions", pa.int32(), "player actions in the game (advice included)"),
+    ("winner", pa.int8(), "the seat that won the game"),
+    ("winner_bot", pa.string(), "the winning seat's bot, as in seats"),
+]
+SEAT_COLUMNS: list[tuple[str, pa.DataType, str]] = [
+    ("game", pa.string(), "the game's key, as in games"),
+    ("seat", pa.int8(), "the seat, from 0 (p0)"),
+    ("player", pa.string(), "the seat's name in the log (simulate: heuristic#0)"),
+    ("bot", pa.string(), "the player's name without its #SEAT suffix (heuristic)"),
+    ("score", pa.int32(), "the seat's final total"),
+    ("won", pa.bool_(), "whether the seat won the game"),
+]
+HAND_COLUMNS: list[tuple[str, pa.DataType, str]] = [
+    ("game", pa.string(), "the game's key, as in games"),
     ("hand", pa.int32(), "the hand's number in the game, from 1 (every deal counts)"),
     ("dealer", pa.int8(), "the dealer's seat (three-handed: the box)"),
     ("seats", pa.list_(pa.int8()), "the two seats dealt in"),
@@ -65,10 +95,9 @@ HAND_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("actions", pa.int32(), "player actions in the hand (advice included)"),
     ("scores", pa.list_(pa.int32()), "every seat's running score after the hand"),
     ("checkpoint", pa.string(), "the digest of the hand's checkpoint record (hex)"),
-    ("game_winner", pa.int8(), "the seat that won the game"),
 ]
 ACTION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
-    ("game", pa.string(), "the log's name, as in hands"),
+    ("game", pa.string(), "the game's key, as in games"),
     ("hand", pa.int32(), "the hand's number"),
     ("step", pa.int32(), "the action's place in the hand, from 1"),
     ("record", pa.int32(), "the index of the action's record in the log (1 is the first after the header)"),
@@ -77,8 +106,18 @@ ACTION_COLUMNS: list[tuple[str, pa.DataType, str]] = [
     ("card", pa.string(), "the card taken, drawn, discarded or knocked with; null otherwise"),
     ("text", pa.string(), "the action as Knock prints it (p0 discards Kh)"),
 ]
-HAND_SCHEMA = pa.schema([(name, kind) for name, kind, _ in HAND_COLUMNS])
-ACTION_SCHEMA = pa.schema([(name, kind) for name, kind, _ in ACTION_COLUMNS])
+COLUMNS = {"games": GAME_COLUMNS, "seats": SEAT_COLUMNS, "hands": HAND_COLUMNS, "actions": ACTION_COLUMNS}
+
+
+def table_schema(table: str) -> pa.Schema:
+    """A table's Arrow schema, with Knock's version and the dataset's schema version as key-value metadata."""
+    fields = [(name, kind) for name, kind, _ in COLUMNS[table]]
+    metadata = {"knock_version": __version__, "knock_dataset_version": str(DATASET_VERSION), "knock_table": table}
+    return pa.schema(fields, metadata=metadata)
+
+
+SCHEMAS = {table: table_schema(table) for table in TABLES}
+HAND_SCHEMA, ACTION_SCHEMA = SCHEMAS["hands"], SCHEMAS["actions"]
 
 VERBS: dict[type, str] = {
     UpcardPassed: "pass", UpcardTaken: "take", DrewStock: "draw", DrewDiscard: "pickup", Discarded: "discard",
@@ -93,8 +132,27 @@ def options_hash(rules: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(rules, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:16]
 
 
-def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
-    """The hand rows (and action rows) of one log, by replaying it strictly.
+def bot_name(player: str) -> str:
+    """A player's bot: its name without the ``#SEAT`` suffix ``knock simulate`` gives it (``heuristic#0``).
+
+    >>> bot_name("heuristic#0"), bot_name("Alice")
+    ('heuristic', 'Alice')
+    """
+    name, sep, seat = player.rpartition("#")
+    return name if sep and name and seat.isdigit() else player
+
+
+@dataclass(frozen=True, slots=True)
+class LogRows:
+    """One log's rows in every table, and the partition they go to."""
+
+    preset: str
+    tables: dict[str, list[dict[str, Any]]]
+
+
+def log_rows(data: bytes, log: str, with_actions: bool = False) -> LogRows:
+    """The rows of one log in every table (actions only if asked), by replaying it strictly; every row is keyed
+    by the game's trailer digest.
 
     Raises:
         LogError: the log is damaged or breaks a rule; no rows are returned for it.
@@ -103,11 +161,11 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
     replayer = Replayer(data, executor="compiled", history=False)
     header = replayer.reader.header
     seed = header.meta.get("seed")
-    common = {"game": game, "seed": seed if type(seed) is int else None, "preset": replayer.rules.name,
-              "options": options_hash(replayer.rules.to_dict()), "players": list(header.players)}  # fmt: skip
     players = len(header.players)
     hands: list[dict[str, Any]] = []
     actions: list[dict[str, Any]] = []
+    games: list[dict[str, Any]] = []
+    seats: list[dict[str, Any]] = []
     row: dict[str, Any] = {}
     for state in replayer.states():
         e = state.event
@@ -115,8 +173,7 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
             kind = type(e)
             if kind is HandStarted:
                 assert isinstance(e, HandStarted)
-                row = {**common, "hand": e.number, "dealer": e.dealer, "seats": list(e.seats), "sitter": e.sitter,
-                       "actions": 0}  # fmt: skip
+                row = {"hand": e.number, "dealer": e.dealer, "seats": list(e.seats), "sitter": e.sitter, "actions": 0}
             elif kind is Dealt:
                 assert isinstance(e, Dealt)
                 row["knock_limit"], row["upcard"] = e.knock_limit, str(e.upcard)
@@ -133,7 +190,7 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
                 row["actions"] += 1
                 if with_actions:
                     card = getattr(e, "card", None)
-                    actions.append({"game": game, "hand": row["hand"], "step": row["actions"], "record": state.index,
+                    actions.append({"hand": row["hand"], "step": row["actions"], "record": state.index,
                                     "seat": e.seat, "action": VERBS[kind],  # type: ignore[union-attr]
                                     "card": None if card is None else str(card), "text": str(e)})  # fmt: skip
         rec = state.record
@@ -141,11 +198,20 @@ def log_rows(data: bytes, game: str, with_actions: bool = False) -> tuple[list[d
             row["checkpoint"] = rec[1].hex()
             hands.append(row)
         elif isinstance(rec, list) and rec and rec[0] == T_TRAILER:
-            match = state.match
-            st = match.standings()
-            for h in hands:
-                h["game_digest"], h["game_winner"] = rec[2].hex(), st.winner
-    return hands, actions
+            key, st = rec[2].hex(), state.match.standings()
+            assert st.winner is not None  # a trailer closes a finished game (LOG-8)
+            bots = [bot_name(name) for name in header.players]
+            games.append({"game": key, "log": log, "seed": seed if type(seed) is int else None,
+                          "options": options_hash(replayer.rules.to_dict()), "players": players, "hands": len(hands),
+                          "dead_hands": sum(h["outcome"] == "dead" for h in hands),
+                          "actions": sum(h["actions"] for h in hands), "winner": st.winner,
+                          "winner_bot": bots[st.winner]})  # fmt: skip
+            seats = [{"game": key, "seat": seat, "player": name, "bot": bots[seat], "score": st.totals[seat],
+                      "won": seat == st.winner} for seat, name in enumerate(header.players)]  # fmt: skip
+            for keyed in (*hands, *actions):
+                keyed["game"] = key
+    tables = {"games": games, "seats": seats, "hands": hands, "actions": actions}
+    return LogRows(replayer.rules.name, tables)
 
 
 class PartWriter:
@@ -172,6 +238,13 @@ class PartWriter:
         self._writer.write_table(pa.Table.from_pylist(rows, self.schema), row_group_size=self.row_group)
         self.written += len(rows)
 
+    def abort(self, err: BaseException) -> None:
+        """Give the file up: its temporary file is removed, nothing appears under its name."""
+        if self._writer is not None:
+            self._writer.close()
+            self._context.__exit__(type(err), err, err.__traceback__)
+            self._writer = None
+
     def close(self) -> int:
         """Write what is left and put the file in place (none when no rows); returns the rows written."""
         if self.rows:
@@ -183,12 +256,17 @@ class PartWriter:
         return self.written
 
 
+def part_name(table: str, preset: str, number: int) -> str:
+    """A part's name in the dataset: ``hands/preset=oklahoma/part-00003.parquet`` (Hive-style)."""
+    return f"{table}/{PARTITION}={quote(preset, safe='')}/part-{number:05d}.parquet"
+
+
 @dataclass(frozen=True, slots=True)
 class ExportBatch:
     number: int
-    logs: tuple[str, ...]  #: log locations
-    roots: tuple[str, ...]  #: the folders named, for the logs' names
-    out: str  #: the dataset's folder or URL
+    logs: tuple[str, ...]  #: log locations, resolved
+    roots: tuple[str, ...]  #: the folders named, resolved, for the logs' names
+    out: str  #: the dataset's folder or URL, resolved
     actions: bool = False
     tag: str = ""
     row_group: int = ROW_GROUP
@@ -197,28 +275,57 @@ class ExportBatch:
 @dataclass
 class ExportResult:
     logs: int = 0
-    hands: int = 0
-    actions: int = 0
+    rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))  #: rows written per table
+    parts: dict[str, int] = field(default_factory=lambda: dict.fromkeys(TABLES, 0))  #: part files per table
     failed: list[tuple[str, str]] = field(default_factory=list)  #: (log, why) for each log left out
+
+    @property
+    def hands(self) -> int:
+        return self.rows["hands"]
+
+    @property
+    def actions(self) -> int:
+        return self.rows["actions"]
+
+    @property
+    def games(self) -> int:
+        return self.rows["games"]
+
+    def add(self, other: ExportResult) -> None:
+        self.logs += other.logs
+        for table in TABLES:
+            self.rows[table] += other.rows[table]
+            self.parts[table] += other.parts[table]
+        self.failed += other.failed
 
 
 def export_batch(batch: ExportBatch) -> ExportResult:
-    """Replay a batch of logs and write their rows as one part of each table (in a worker)."""
+    """Replay a batch of logs and write their rows as one part of each table and partition (in a worker)."""
     store = Store(batch.out)
-    part = f"part-{batch.number:05d}.parquet"
-    hands = PartWriter(store, f"hands/{part}", HAND_SCHEMA, batch.tag, batch.row_group)
-    actions = PartWriter(store, f"actions/{part}", ACTION_SCHEMA, batch.tag, batch.row_group)
+    writers: dict[tuple[str, str], PartWriter] = {}
     result = ExportResult()
     for location in batch.logs:
+        if stopped():  # the export was stopped on the client: no part of this batch appears
+            err = Stopped(f"batch {batch.number}")
+            for writer in writers.values():
+                writer.abort(err)
+            raise err
         try:
-            rows, steps = log_rows(read_bytes(location), relative_name(location, list(batch.roots)), batch.actions)
+            rows = log_rows(read_bytes(location), relative_name(location, list(batch.roots)), batch.actions)
         except (LogError, OSError) as err:
             result.failed.append((location, str(err)))
             continue
-        hands.add(rows)
-        actions.add(steps)
+        for table, found in rows.tables.items():
+            if found:
+                at = (table, rows.preset)
+                if at not in writers:
+                    name = part_name(table, rows.preset, batch.number)
+                    writers[at] = PartWriter(store, name, SCHEMAS[table], batch.tag, batch.row_group)
+                writers[at].add(found)
         result.logs += 1
-    result.hands, result.actions = hands.close(), actions.close()
+    for (table, _), writer in writers.items():
+        result.rows[table] += writer.close()
+        result.parts[table] += 1
     return result
 
 
@@ -231,36 +338,47 @@ def batches(logs: list[str], roots: list[str], out: str, workers: int, *, action
 
 
 def run(logs: list[str], roots: list[str], out: str, runner: Runner, *, actions: bool = False, size: int = 0,
-        tick: Callable[[int], None] | None = None) -> tuple[ExportResult, int]:  # fmt: skip
-    """Export logs into the dataset at ``out`` on the runner; the totals and the number of parts.
+        tick: Callable[[int], None] | None = None) -> ExportResult:  # fmt: skip
+    """Export logs into the dataset at ``out`` on the runner; the rows and parts written per table. The logs, their
+    folders and ``out`` are resolved and checked here, on the client; ``_SUCCESS`` is written last.
 
     Raises:
-        FileExistsError: ``out`` holds parts already (an export is not mixed with an earlier one).
+        FileExistsError: ``out`` holds a dataset already (an export never appends to an earlier one).
     """
-    shared(out)
+    out = check_output(out)
+    roots = [resolve(r) for r in roots]
     if existing_parts(out):
         raise FileExistsError(f"{out} already holds an exported dataset; choose another folder, or --force to "
                               "replace it")  # fmt: skip
     total = ExportResult()
+    store = Store(out)
+    if not store.object_store:
+        store.makedirs()
+    runner.reaches(out)
+    store.remove([name for name in store.sizes() if TEMP_MARK in name])  # an earlier export's, stopped or killed
+    logs = [resolve(location) for location in logs]
     work = batches(logs, roots, out, runner.workers, actions=actions, size=size, tag=runner.run_id)
     for result in runner.map(export_batch, work):
-        total.logs, total.hands, total.actions = (total.logs + result.logs, total.hands + result.hands,
-                                                  total.actions + result.actions)  # fmt: skip
-        total.failed += result.failed
+        total.add(result)
         if tick:
             tick(result.logs + len(result.failed))
-    return total, len(work)
+    store.remove_leftovers(runner.run_id)
+    success = {"knock": __version__, "dataset_version": DATASET_VERSION, "logs": total.logs,
+               "failed": len(total.failed), "rows": total.rows, "parts": total.parts,
+               "partitioning": {"flavor": "hive", "columns": [PARTITION]}}  # fmt: skip
+    store.write(SUCCESS, json.dumps(success, indent=1).encode(), runner.run_id)
+    return total
 
 
 def existing_parts(out: str) -> list[str]:
-    """The part files already in a dataset folder (an export does not mix with an earlier one)."""
+    """The files of a dataset already in a folder, its marker first (an export does not mix with an earlier one)."""
     store = Store(out)
-    return sorted(n for folder in ("hands", "actions") for n in store.sizes(folder) if n.endswith(".parquet"))
+    marker = [SUCCESS] if store.exists(SUCCESS) else []
+    return marker + sorted(n for table in TABLES for n in store.sizes(table) if n.endswith(".parquet"))
 
 
 def remove_parts(out: str) -> int:
-    """Remove the part files of an earlier export from a dataset folder (``knock export --force``); how many."""
-    shared(out)
-    parts = existing_parts(out)
+    """Remove an earlier export from a dataset folder (``knock export --force``), its marker first; how many files."""
+    parts = existing_parts(check_output(out))
     Store(out).remove(parts)
     return len(parts)

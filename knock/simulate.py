@@ -15,6 +15,7 @@ import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -22,11 +23,12 @@ from engine.bots import make_bot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
-from knock.cluster.runner import Runner
-from knock.cluster.storage import Store
+from knock.cluster.runner import Runner, stopped
+from knock.cluster.storage import TEMP_MARK, Store, check_output
 from replay.log import write_log
 
 MANIFEST = "_manifest"
+READERS = 16  #: manifest parts read at once when a run starts again
 #: A game of more hands than this is reported as very long: bots that seldom knock (random against random,
 #: about 100 hands a game) play many dead hands; well-matched bots play 2 to 20.
 LONG_GAME = 50
@@ -103,15 +105,20 @@ class Batch:
     tag: str = ""  #: the run's id, in temporary file names
 
 
-def play_batch(batch: Batch) -> list[GameSummary]:
-    """Play a batch of games (in a worker); the manifest part is written once every log of the batch is."""
+def play_batch(batch: Batch) -> Tally:
+    """Play a batch of games (in a worker) and fold their results there: the client receives one tally a batch,
+    not a summary a game. The manifest part is written once every log of the batch is."""
     store = Store(batch.logs) if batch.logs is not None else None
-    out = [play_one(job, store, batch.tag) for job in batch.jobs]
+    out: list[GameSummary] = []
+    for job in batch.jobs:
+        if stopped():  # the run was stopped on the client: the games finished are kept, in a part of their own
+            break
+        out.append(play_one(job, store, batch.tag))
     if store is not None and out:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
         store.write(f"{MANIFEST}/{out[0].seed}-{len(out)}-{digest}.json", part, batch.tag)
-    return out
+    return Tally.of(out)
 
 
 class Jobs(Sequence[Job]):
@@ -151,19 +158,21 @@ def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job
     return list(Jobs(rules, bots, games, seed))
 
 
-def finished(store: Store) -> dict[str, GameSummary]:
+def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, GameSummary]:
     """The games a store's manifest lists whose logs are there as recorded, by job key. A log is taken to
     be as recorded when its size matches; when several games have written the same log (other bots on the
-    same seeds), when its SHA-256 matches.
+    same seeds), when its SHA-256 matches. ``sizes``: the store's listing, if made already.
     """
-    sizes = store.sizes()
+    sizes = store.sizes() if sizes is None else sizes
     by_log: dict[str, dict[str, GameSummary]] = {}
-    for name in sorted(sizes):
-        if name.startswith(f"{MANIFEST}/") and name.endswith(".json"):
-            for entry in json.loads(store.read(name))["games"]:
-                summary = GameSummary.from_json(entry)
-                if summary.log is not None and sizes.get(summary.log) == summary.size:
-                    by_log.setdefault(summary.log, {})[summary.key] = summary
+    parts = sorted(n for n in sizes if n.startswith(f"{MANIFEST}/") and n.endswith(".json"))
+    with ThreadPoolExecutor(max_workers=READERS) as pool:  # an object store answers many reads at once
+        for start in range(0, len(parts), 4 * READERS):
+            for data in pool.map(store.read, parts[start : start + 4 * READERS]):
+                for entry in json.loads(data)["games"]:
+                    summary = GameSummary.from_json(entry)
+                    if summary.log is not None and sizes.get(summary.log) == summary.size:
+                        by_log.setdefault(summary.log, {})[summary.key] = summary
     done: dict[str, GameSummary] = {}
     for log, entries in by_log.items():
         if len(entries) > 1:
@@ -215,6 +224,27 @@ class Tally:
             self.wins[bot] = self.wins.get(bot, 0) + (r.winner == seat)
             self.points[bot] = self.points.get(bot, 0) + r.totals[seat]
 
+    @staticmethod
+    def of(results: Iterable[GameSummary]) -> Tally:
+        tally = Tally()
+        for r in results:
+            tally.add(r)
+        return tally
+
+    def merge(self, other: Tally) -> None:
+        """Fold another tally in (a batch's, folded on its worker)."""
+        self.games += other.games
+        self.hands += other.hands
+        self.dead_hands += other.dead_hands
+        self.skipped += other.skipped
+        self.skipped_hands += other.skipped_hands
+        self.long_games += other.long_games
+        if other.longest[0] > self.longest[0]:
+            self.longest = other.longest
+        for mine, theirs in ((self.seats, other.seats), (self.wins, other.wins), (self.points, other.points)):
+            for bot, n in theirs.items():
+                mine[bot] = mine.get(bot, 0) + n
+
 
 @dataclass(frozen=True, slots=True)
 class BotLine:
@@ -265,20 +295,29 @@ def run(
     size: int = 0,
     tick: Callable[[int], None] | None = None,
     tally: Tally | None = None,
+    play: Callable[[Batch], Tally] = play_batch,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
-    into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished.
+    into ``tally`` as they arrive, so a run cut short (Ctrl-C) leaves the tally of the games finished. ``play``
+    runs a batch (``tools/bench_cluster.py`` gives a stand-in that plays nothing, to time the client alone).
 
     The jobs are read lazily and the runner holds a bounded number of batches in flight, so memory does not
     grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches).
     """
     tally = tally if tally is not None else Tally()
-    store = Store(logs) if logs is not None else None
+    store: Store | None = None
     done: dict[str, GameSummary] = {}
-    if store is not None:
-        store.makedirs()
-        done = finished(store)
+    if logs is not None:  # resolved and checked here, on the client: workers see it as named
+        logs = check_output(logs)
+        store = Store(logs)
+        if not store.object_store:
+            store.makedirs()
+        runner.reaches(logs)
+        sizes = store.sizes()
+        # what earlier runs stopped or killed left behind (one run writes into a folder at a time)
+        store.remove([name for name in sizes if TEMP_MARK in name])
+        done = finished(store, sizes)
     skipped = 0
     planned = 0
 
@@ -299,12 +338,11 @@ def run(
     left = max(0, len(todo) - len(done))
     work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
     count = 0
-    for summaries in runner.map(play_batch, work):
+    for part in runner.map(play, work):
         count += 1
-        for s in summaries:
-            tally.add(s)
+        tally.merge(part)
         if tick:
-            tick(len(summaries))
+            tick(part.games)
     if store is not None:
         store.remove_leftovers(runner.run_id)
     return Report(tally, planned, skipped, runner.retried, count)

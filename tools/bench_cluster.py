@@ -3,12 +3,20 @@
 
     .venv/bin/python tools/bench_cluster.py             # default sizes (a few minutes on 2 cores)
     .venv/bin/python tools/bench_cluster.py --quick     # smaller runs
+    .venv/bin/python tools/bench_cluster.py --client    # only the client's own cost, 10^3 to 10^6 games
 
 Figures, on a ``LocalCluster`` of 1 and then 2 single-threaded worker processes (the machine's cores):
 games/s and hands/s of ``knock simulate`` with logs written, logs verified/s, and the scaling efficiency
 (the rate on 2 workers over twice the rate on 1); the per-task overhead (an empty batch, its attempt
 recorded, from submit to result); and ``knock export`` in one process: hand rows/s and the process's peak
 memory for 1× and 8× the logs (bounded memory: the peak should not grow with the rows).
+
+The client's own cost (``--client``, also part of a default run): ``knock simulate``'s planning, submitting,
+result handling and tally, measured as the CPU time of the client process alone (the scheduler and two workers
+are processes of their own, started here), on tasks that play no game (each returns a summary per job, as a
+played batch does): CPU per game at 10³, 10⁴, 10⁵ and 10⁶ games in batches of 250, and CPU per task from the
+same games in batches of 250 and of 50 (the difference over the difference in tasks), with the client's peak
+memory.
 
 Conditions (``tools/measuring.py``, stated in the header): the cluster's figures are wall time, the cluster
 being what is measured (its workers are not pinned; the CPU figures are the workers' process CPU time, their
@@ -21,6 +29,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
+import resource
+import signal
 import statistics
 import subprocess
 import sys
@@ -90,6 +101,81 @@ def cluster_rates(workers: int, games: int, repeats: int, bots: list[str], folde
     return {key: median(runs) for key, runs in figures.items()}
 
 
+def fake_batch(batch: sim.Batch) -> sim.Tally:
+    """A batch that plays nothing: a summary per job, folded as a played batch's are (what the client receives)."""
+    return sim.Tally.of(sim.GameSummary(job.seed, job.bots, job.seed % 2, (100, 37), 5, 1, key=job.key)
+                        for job in batch.jobs)  # fmt: skip
+
+
+class Processes:
+    """A ``dask scheduler`` and ``dask worker`` processes on 127.0.0.1 (this process is the client alone)."""
+
+    def __init__(self, workers: int, folder: Path) -> None:
+        self.folder, self.started = folder, list[subprocess.Popen[bytes]]()
+        folder.mkdir(parents=True, exist_ok=True)
+        file = folder / "scheduler.json"
+        self._spawn("dask", "scheduler", "--host", "127.0.0.1", "--port", "0", "--no-dashboard",
+                    "--scheduler-file", str(file))  # fmt: skip
+        deadline = time.monotonic() + 90
+        while not file.exists() or not file.read_text().strip():
+            if time.monotonic() > deadline:
+                raise RuntimeError("the scheduler did not start")
+            time.sleep(0.1)
+        self.address = json.loads(file.read_text())["address"]
+        for _ in range(workers):
+            self._spawn("dask", "worker", self.address, "--nthreads", "1", "--no-nanny", "--no-dashboard",
+                        "--host", "127.0.0.1")  # fmt: skip
+
+    def _spawn(self, *cmd: str) -> None:
+        bin_dir = Path(sys.executable).parent
+        self.started.append(subprocess.Popen([str(bin_dir / cmd[0]), *cmd[1:]], cwd=self.folder,
+                                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                             start_new_session=True, env=measuring.environment()))  # fmt: skip
+
+    def stop(self) -> None:
+        for process in self.started:
+            if process.poll() is None:
+                os.killpg(process.pid, signal.SIGKILL)
+                process.wait(timeout=30)
+
+
+def client_cost(folder: Path, sizes: list[int], workers: int = 2) -> list[dict[str, float]]:
+    """The client's CPU per game and per task, on tasks that play nothing; one run per size and batch size."""
+    cluster = Processes(workers, folder)
+    rules = RuleSet.preset("standard")
+    rows = []
+    try:
+        with Runner(cluster.address) as runner:
+            while runner.workers < workers:
+                time.sleep(0.1)
+            cost: dict[tuple[int, int], tuple[float, float, int]] = {}
+            for games in sizes:
+                for size in (250, 50):
+                    todo = sim.Jobs(rules, ["greedy", "random"], games, 1)
+                    t, cpu = time.perf_counter(), time.process_time()
+                    report = sim.run(todo, runner, None, size=size, play=fake_batch)
+                    cost[games, size] = (time.process_time() - cpu, time.perf_counter() - t, report.batches)
+                (cpu1, wall, tasks1), (cpu2, _, tasks2) = cost[games, 250], cost[games, 50]
+                per_task = (cpu2 - cpu1) / (tasks2 - tasks1)
+                rows.append({"games": games, "tasks": tasks1, "cpu_s": cpu1, "wall_s": wall,
+                             "us_per_game": cpu1 / games * 1e6, "ms_per_task": per_task * 1000,
+                             "us_per_game_net": (cpu1 - per_task * tasks1) / games * 1e6,
+                             "peak_mib": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024})  # fmt: skip
+    finally:
+        cluster.stop()
+    return rows
+
+
+def print_client(rows: list[dict[str, float]]) -> None:
+    print("the client's own cost (CPU of the client process; tasks that play nothing; batches of 250, and of 50 "
+          "for the per-task figure):")  # fmt: skip
+    print(f"{'games':>12}{'tasks':>8}{'client CPU s':>14}{'wall s':>9}{'µs/game':>10}{'ms/task':>10}"
+          f"{'µs/game net':>13}{'peak MiB':>10}")  # fmt: skip
+    for r in rows:
+        print(f"{r['games']:>12,}{r['tasks']:>8,}{r['cpu_s']:>14.2f}{r['wall_s']:>9.1f}{r['us_per_game']:>10.1f}"
+              f"{r['ms_per_task']:>10.2f}{r['us_per_game_net']:>13.1f}{r['peak_mib']:>10.0f}")  # fmt: skip
+
+
 def export_figures(logs: Path, folder: Path, times: int, repeats: int) -> dict[str, Any]:
     runs = []
     for r in range(repeats):
@@ -113,8 +199,15 @@ def main() -> None:
     parser.add_argument("--games", type=int, default=0, help="games per run (default 600, quick 120)")
     parser.add_argument("--repeats", type=int, default=0, help="runs per figure (default 3, quick 1)")
     parser.add_argument("--bots", default="heuristic,random", help="the bots (knock simulate's default)")
+    parser.add_argument("--client", action="store_true", help="only the client's own cost")
     args = parser.parse_args()
     measuring.setup(pin=False)  # the workers inherit one BLAS thread; the cluster is not pinned
+    sizes = [10**3, 10**4, 10**5] if args.quick else [10**3, 10**4, 10**5, 10**6]
+    if args.client:
+        with tempfile.TemporaryDirectory(prefix="knock-bench-") as tmp:
+            print_client(client_cost(Path(tmp), sizes))
+        print(f"load average at the end {measuring.load()} (figures from a loaded machine are low)")
+        return
     games = args.games or (120 if args.quick else 600)
     repeats = args.repeats or (1 if args.quick else 3)
     bots = args.bots.split(",")
@@ -146,6 +239,7 @@ def main() -> None:
             print(f"export in one process, {ex['hands']:,} hand rows (+ actions): {ex['rows_s']:,.0f} hand rows/s, "
                   f"{ex['actions_s']:,.0f} action rows/s, peak memory {ex['peak_mib']:.0f} MiB ({ex['pinning']}; "
                   f"{ex['threads']:.0f} threads, {ex['busy']:.0f} busy besides the measuring one)")  # fmt: skip
+        print_client(client_cost(folder / "client", sizes))
     print(f"load average at the end {measuring.load()} (figures from a loaded machine are low)")
 
 

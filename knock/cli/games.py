@@ -40,7 +40,7 @@ from knock.cli.common import (
 )
 from knock.cli.output import judged, output_file, print_table, write_json
 from knock.cluster.runner import Runner
-from knock.cluster.storage import Store, shared
+from knock.cluster.storage import Store, check_output
 from replay.audit import verify
 from replay.log import write_log
 
@@ -145,7 +145,8 @@ def simulate(
             "--logs",
             metavar="DIR",
             help="Write one log per game into this folder or fsspec "
-            "URL (s3://bucket/run); a run started again skips the games already there.",
+            "URL (s3://bucket/run), made if new in a folder (or bucket) that exists; a run started again skips the "
+            "games already there.",
         ),
     ] = None,
     jobs: Annotated[int, JOBS] = 0,
@@ -171,7 +172,8 @@ def simulate(
     """
     rules = rule_set(preset, settings)
     names = seat_bots(bots, rules.players)
-    shared(logs)
+    if logs is not None:
+        check_output(logs)  # before a cluster is started; sim.run resolves it again
     todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
     tally = sim.Tally()
     started = time.monotonic()

@@ -32,7 +32,7 @@ from knock.cli.common import (
 )
 from knock.cli.output import json_sink, judged, output_file, write_json
 from knock.cluster.runner import Runner
-from knock.cluster.storage import find_logs
+from knock.cluster.storage import check_inputs, check_output, find_logs, is_url, resolve
 from replay.audit import ViewEvent, view_events
 from replay.log import LogError, LogReader
 from replay.redact import redact
@@ -64,6 +64,13 @@ JSON = typer.Option(
 )
 
 
+def reached(runner: Runner, paths: list[str]) -> None:
+    """Every local path named (globs aside) is seen by every worker of the cluster, as the client resolved it."""
+    for path in paths:
+        if not is_url(path) and not any(ch in path for ch in "*?["):
+            runner.reaches(resolve(path))
+
+
 @app.command(name="verify")
 def verify_cmd(
     paths: Annotated[
@@ -91,6 +98,7 @@ def verify_cmd(
 
     Example: knock verify out/ tests/golden/standard-1.knock --json=out/verdicts.jsonl
     """
+    check_inputs(paths)
     files = find_logs(paths)
     if not files:
         raise typer.BadParameter("no logs found", param_hint="PATH")
@@ -99,6 +107,7 @@ def verify_cmd(
     workers = 1 if cluster is None and len(files) < 8 else jobs
     with progress_bar(hidden=to_stdout or quiet or len(files) < 20) as progress, \
             Runner(cluster, workers) as runner:  # fmt: skip
+        reached(runner, paths)
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
         verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
     counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
@@ -147,11 +156,12 @@ def export_cmd(
     quiet: Annotated[bool, QUIET] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
 ) -> None:
-    """Export logs as a Parquet dataset, one row per hand.
+    """Export logs as a Parquet dataset: tables of games, seats and hands.
 
-    DIR/hands has one row per hand (and DIR/actions with --actions), for
-    DuckDB, Polars or Spark. A log that fails to replay gives no rows and exit status 1. --json gives one
-    document: the counts, the tables and the logs left out.
+    DIR/games, DIR/seats and DIR/hands (and DIR/actions with --actions), every row keyed by its game's trailer
+    digest, partitioned by preset (DIR/hands/preset=standard/part-*.parquet), DIR/_SUCCESS written last; for
+    DuckDB, Polars or Spark (docs/cluster.md). A log that fails to replay gives no rows and exit status 1. --json
+    gives one document: the counts, the tables, the parts and the logs left out.
 
     Exit status: 0 every log exported; 1 some log left out; 2 a usage error.
 
@@ -159,28 +169,38 @@ def export_cmd(
     """
     from knock import export
 
+    check_inputs(paths)
+    check_output(out)
     logs = find_logs(paths)
     if not logs:
         raise typer.BadParameter("no logs found", param_hint="PATH")
     if force:
         export.remove_parts(out)
     with progress_bar(hidden=quiet or json_out == "-") as progress, Runner(cluster, jobs) as runner:
+        reached(runner, paths)
         task = progress.add_task(f"exporting {plural(len(logs), 'log')}", total=len(logs))
-        total, parts = export.run(logs, paths, out, runner, actions=actions, size=batch,
-                                  tick=lambda n: progress.advance(task, n))  # fmt: skip
+        total = export.run(logs, paths, out, runner, actions=actions, size=batch,
+                           tick=lambda n: progress.advance(task, n))  # fmt: skip
     judged(1 if total.failed else 0)
-    tables = [f"{out.rstrip('/')}/hands", *([f"{out.rstrip('/')}/actions"] if actions else [])]
+    names = [t for t in export.TABLES if actions or t != "actions"]
+    tables = [f"{out.rstrip('/')}/{t}" for t in names]
     if json_out is not None:
-        write_json({"logs": total.logs, "hands": total.hands, "actions": total.actions if actions else None,
-                    "tables": tables, "parts": parts, "retried": runner.retried,
+        write_json({"logs": total.logs, "games": total.games, "hands": total.hands,
+                    "actions": total.actions if actions else None, "tables": tables,
+                    "rows": {t: total.rows[t] for t in names}, "parts": {t: total.parts[t] for t in names},
+                    "dataset_version": export.DATASET_VERSION, "retried": runner.retried,
                     "failed": [{"log": location, "why": why} for location, why in total.failed]}, json_out)  # fmt: skip
     if json_out != "-":
         for location, why in total.failed:
             console.print(f"[red]FAIL[/] {escape(location)}: {escape(why)}")
-        rows = plural(total.hands, "hand") + (f" and {plural(total.actions, 'action')}" if actions else "")
+        rows = f"{plural(total.games, 'game')}, " + plural(total.hands, "hand") + (
+            f" and {plural(total.actions, 'action')}" if actions else "")  # fmt: skip
+        counts = {total.parts[t] for t in names}
+        parts = (f"{plural(counts.pop(), 'part')} each" if len(counts) == 1
+                 else ", ".join(f"{t} {plural(total.parts[t], 'part')}" for t in names))  # fmt: skip
         if not quiet or total.failed:
-            console.print(f"exported {rows} from {plural(total.logs, 'log')} to {' and '.join(tables)} "
-                          f"({plural(parts, 'part')} each); {plural(len(total.failed), 'log')} left out; retried "
+            console.print(f"exported {rows} from {plural(total.logs, 'log')} to {out.rstrip('/')}/"
+                          f"{{{','.join(names)}}} ({parts}); {plural(len(total.failed), 'log')} left out; retried "
                           f"batches: {runner.retried:,}")  # fmt: skip
     if total.failed:
         raise typer.Exit(1)

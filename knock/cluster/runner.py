@@ -4,14 +4,21 @@
 worker lost mid-run has its tasks run again elsewhere, silently; so that a run can say how many batches
 were retried, every task records its attempt in a Dask ``Queue`` on the scheduler before it starts, and
 the runner counts the batches that started more than once.
+
+Ctrl-C (or an error) on the client stops the run on the cluster too: Dask cancels a task that has not started,
+but cannot stop one that runs, so the runner also sets the run's stop ``Event`` on the scheduler, which a task
+asks (``stopped()``, at most every ``STOP_POLL`` seconds) between the pieces of its batch, and waits until no task
+of the run is left on the scheduler or a worker.
 """
 
 from __future__ import annotations
 
+import errno
 import itertools
 import logging
 import os
 import signal
+import threading
 import time
 import uuid
 from collections import Counter
@@ -27,10 +34,18 @@ LOCAL = "local"  #: the address that asks for a LocalCluster started and stopped
 LOOPBACK = "127.0.0.1"
 
 
+STOP_POLL = 0.25  #: seconds between a task's questions to the scheduler: was its run stopped?
+STOP_WAIT = 10.0  #: seconds the client waits, after Ctrl-C, for its running tasks to stop
+
 _queues: dict[str, Any] = {}  #: a worker's handles on the runs' attempt queues, each made once per process
+_task = threading.local()  #: in a worker's task thread: the stop event of the run it serves, when next to ask
 
 
-def _attempt(queue: str, number: int, fn: Callable[[T], R], item: T) -> R:
+class Stopped(Exception):
+    """Raised in a task whose run was stopped on the client (Ctrl-C): its batch is abandoned, nothing half-written."""
+
+
+def _attempt(queue: str, stop: str, number: int, fn: Callable[[T], R], item: T) -> R:
     """Run one batch on a Dask worker, after recording the attempt (the scheduler acknowledges it first)."""
     handle = _queues.get(queue)
     if handle is None:
@@ -40,7 +55,33 @@ def _attempt(queue: str, number: int, fn: Callable[[T], R], item: T) -> R:
             _queues.pop(next(iter(_queues)), None)
         handle = _queues[queue] = Queue(queue)
     handle.put(number)
-    return fn(item)
+    _task.stop, _task.next = stop, 0.0
+    try:
+        return fn(item)
+    finally:
+        _task.stop = ""
+
+
+def stopped() -> bool:
+    """In a task: whether its run was stopped on the client (Ctrl-C), asking the scheduler at most every
+    ``STOP_POLL`` seconds; always False off Dask (local processes are ended by the client itself)."""
+    name = getattr(_task, "stop", "")
+    if not name or time.monotonic() < _task.next:
+        return False
+    _task.next = time.monotonic() + STOP_POLL
+    from distributed import Event
+
+    return bool(Event(name).is_set())
+
+
+def _scheduler_keys(mark: str, dask_scheduler: Any = None) -> list[str]:
+    return [str(key) for key in dask_scheduler.tasks if mark in str(key)]
+
+
+def _worker_keys(mark: str, dask_worker: Any = None) -> list[str]:
+    """The run's tasks a worker still holds, a cancelled one still running included (the scheduler forgets it)."""
+    state = getattr(dask_worker, "state", None)
+    return [str(key) for key in getattr(state, "tasks", {}) if mark in str(key)]
 
 
 def _ignore_interrupts() -> None:
@@ -66,6 +107,7 @@ class Runner:
         self._processes = 1
         self._client: Any = None
         self._local: Any = None
+        self._inflight: Any = None  #: the futures of the run's tasks in flight (Dask)
 
     def __enter__(self) -> Runner:
         if self.cluster is None:
@@ -96,10 +138,45 @@ class Runner:
             self._stop_pool(self._pool)
         elif self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+        if self._client is not None and kind is not None:
+            self.cancel()
         if self._client is not None:
             self._client.close()
         if self._local is not None:
             self._local.close()
+
+    @property
+    def _stop_event(self) -> str:
+        return f"knock-stop-{self.run_id}"
+
+    def left(self) -> list[str]:
+        """The keys of this run's tasks still on the scheduler or on a worker (Dask; empty elsewhere)."""
+        if self._client is None:
+            return []
+        mark = f"-{self.run_id}-"
+        keys: list[str] = self._client.run_on_scheduler(_scheduler_keys, mark)
+        for found in self._client.run(_worker_keys, mark).values():
+            keys += found
+        return keys
+
+    def cancel(self) -> None:
+        """Stop the run on the cluster: tell its running tasks to stop (``stopped()``), cancel the others, and wait
+        (at most ``STOP_WAIT`` s) until none is left. A scheduler already gone has nothing left to cancel."""
+        from distributed import Event
+
+        client = self._client
+        try:
+            event = Event(self._stop_event, client=client)
+            event.set()
+            if self._inflight is not None:
+                client.cancel(list(self._inflight.futures), force=True)
+            deadline = time.monotonic() + STOP_WAIT
+            while (left := self.left()) and time.monotonic() < deadline:
+                time.sleep(0.1)
+            if not left:
+                event.clear()  # the scheduler forgets the event; a task still running would not see it
+        except (OSError, TimeoutError):  # pragma: no cover - the scheduler is gone
+            pass
 
     @staticmethod
     def _stop_pool(pool: ProcessPoolExecutor) -> None:
@@ -111,6 +188,22 @@ class Runner:
             process.terminate()
         for process in processes:
             process.join(5)
+
+    def reaches(self, location: str) -> None:
+        """Check that every Dask worker sees a local file or folder the client named (resolved, absolute): a local
+        path serves a cluster only on a filesystem all its workers share. URLs and local processes pass.
+
+        Raises:
+            FileNotFoundError: naming a worker that does not see it.
+        """
+        if self._client is None or ("://" in location and not location.startswith("file://")):
+            return
+        seen: dict[str, bool] = self._client.run(os.path.exists, location.removeprefix("file://"))
+        blind = sorted(worker for worker, ok in seen.items() if not ok)
+        if blind:
+            raise FileNotFoundError(errno.ENOENT, f"not seen by {len(blind)} of {len(seen)} workers ({blind[0]}); a "
+                                    "local path serves a cluster only on a filesystem every worker shares (or use "
+                                    "s3://…)", location)  # fmt: skip
 
     @property
     def workers(self) -> int:
@@ -160,10 +253,10 @@ class Runner:
         numbered = enumerate(items)
 
         def submit(count: int) -> list[Any]:
-            return [client.submit(_attempt, name, i, fn, item, key=f"knock-{label}-{self.run_id}-{i}", pure=False)
-                    for i, item in itertools.islice(numbered, count)]  # fmt: skip
+            return [client.submit(_attempt, name, self._stop_event, i, fn, item, key=f"knock-{label}-{self.run_id}-{i}",
+                                  pure=False) for i, item in itertools.islice(numbered, count)]  # fmt: skip
 
-        futures = dask_completed(submit(self.window), with_results=True)
+        futures = self._inflight = dask_completed(submit(self.window), with_results=True)
         starts: Counter[int] = Counter()
         completed: list[int] = []  # batches finished whose starts are not yet counted
 

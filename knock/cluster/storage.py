@@ -10,6 +10,7 @@ e.g. ``AWS_ENDPOINT_URL_S3`` or ``FSSPEC_S3_ENDPOINT_URL`` for an S3-compatible 
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import tempfile
@@ -41,11 +42,79 @@ def _filesystem(url: str) -> tuple[Any, str]:
     return fs, str(path)
 
 
+def resolve(location: str) -> str:
+    """A location as every process reads it, fixed on the client: a local path (or a ``file://`` URL's path)
+    made absolute, since a worker's working directory is not the client's; other URLs as they are.
+
+    >>> resolve("/data/run/") == "/data/run" and resolve("s3://bucket/run") == "s3://bucket/run"
+    True
+    """
+    if location.startswith("file://"):
+        return "file://" + os.path.abspath(location.removeprefix("file://"))
+    if is_url(location):
+        return location.rstrip("/") or location
+    return os.path.abspath(location)
+
+
+def _missing(location: str, why: str) -> FileNotFoundError:
+    return FileNotFoundError(errno.ENOENT, why, location)
+
+
+def check_output(location: str) -> str:
+    """The resolved location of a folder to write into, checked from the client before any work is sent: the
+    folder may be new, but the folder it is made in (on an object store, the bucket) must exist; nothing is
+    created here, and no bucket ever is.
+
+    Raises:
+        FileNotFoundError: the parent folder or the bucket does not exist.
+        NotADirectoryError: the location is a file.
+    """
+    shared(location)
+    resolved = resolve(location)
+    if not is_url(resolved) or resolved.startswith("file://"):
+        path = Path(resolved.removeprefix("file://"))
+        if path.exists() and not path.is_dir():
+            raise NotADirectoryError(errno.ENOTDIR, "a file, not a folder", location)
+        if not path.parent.is_dir():
+            raise _missing(location, f"no folder {path.parent} to make it in (missing folders are not created)")
+        return resolved
+    store = Store(resolved)
+    if store.object_store:
+        bucket = store.root.split("/", 1)[0]
+        if not store.fs.exists(bucket):
+            raise _missing(location, f"no bucket {bucket} (buckets are never created)")
+        return resolved
+    parent = store.root.rpartition("/")[0]
+    if parent and not store.fs.isdir(parent):
+        raise _missing(location, f"no folder {parent} to make it in (missing folders are not created)")
+    return resolved
+
+
+def check_inputs(locations: list[str]) -> None:
+    """Every location named to read from exists, or (a glob) matches something: a name that does not is an error
+    before any work starts, not a verdict.
+
+    Raises:
+        FileNotFoundError: for the first that does not.
+    """
+    for location in locations:
+        globbed = any(ch in location for ch in "*?[")
+        if not is_url(location):
+            if Path(location).exists() or (globbed and find_logs([location])):
+                continue
+        else:
+            fs, path = _filesystem(location)
+            if fs.exists(path) or (globbed and fs.glob(path)):
+                continue
+        raise _missing(location, os.strerror(errno.ENOENT).lower())
+
+
 class Store:
-    """A folder of files, local or reached through fsspec; names are relative, with ``/`` between parts."""
+    """A folder of files, local or reached through fsspec; names are relative, with ``/`` between parts. The
+    location is resolved where the store is made (``resolve``), and travels to workers resolved."""
 
     def __init__(self, location: str) -> None:
-        self.location = location.rstrip("/") or location
+        self.location = resolve(location)
         self.fs: Any = None
         self.root = self.location
         if is_url(location):
@@ -118,6 +187,12 @@ class Store:
                 self.fs.makedirs(self._full(name.rpartition("/")[0]), exist_ok=True)
                 self.fs.put_file(local, self._full(temp))
                 self.fs.mv(self._full(temp), self._full(name))
+
+    def exists(self, name: str) -> bool:
+        if self.fs is None:
+            return Path(self._full(name)).exists()
+        self.fs.invalidate_cache(self._full(name))
+        return bool(self.fs.exists(self._full(name)))
 
     def read(self, name: str) -> bytes:
         if self.fs is None:

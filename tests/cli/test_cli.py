@@ -63,13 +63,14 @@ def test_verify_gives_every_file_one_verdict_and_exit_status_3_for_unfinished_lo
     assert verdicts[1]["record"] == verdicts[0]["record"] + 1
     (tmp_path / "c-garbage.knock").write_bytes(b"\x91" * 1000 + b"\xc0")  # arrays nested 1,000 deep
     (tmp_path / "d-view.knock").write_bytes(data[:100])
-    human = knock("verify", str(tmp_path), "missing.knock")
+    human = knock("verify", str(tmp_path))
     assert human.returncode == 1, human.stdout + human.stderr
     assert [line.split()[0] for line in human.stdout.splitlines()[:-1]] == [
-        "unfinished", "pass", "FAIL", "FAIL", "FAIL"
+        "unfinished", "pass", "FAIL", "FAIL"
     ]  # fmt: skip
-    assert "1 pass, 1 unfinished, 3 fail" in human.stdout and "Traceback" not in human.stderr
-    assert knock("verify", str(tmp_path / "nothing-here")).returncode == 1  # a missing file is a failed file
+    assert "1 pass, 1 unfinished, 2 fail" in human.stdout and "Traceback" not in human.stderr
+    missing = knock("verify", str(tmp_path), "missing.knock")  # a path that does not exist: no verdict, exit 2
+    assert missing.returncode == 2 and not missing.stdout and "cannot find missing.knock" in missing.stderr
     assert knock("verify").returncode == 2  # a usage error
 
 
@@ -86,8 +87,8 @@ def test_redact_show_and_verify_a_view(tmp_path: Path) -> None:
 
 
 def test_errors_are_one_line_without_a_traceback(tmp_path: Path) -> None:
-    missing = knock("verify", "missing.knock")
-    assert missing.returncode == 1 and "FAIL" in missing.stdout and "cannot read" in missing.stdout
+    missing = knock("verify", "missing.knock")  # a path that does not exist is a usage error, not a verdict
+    assert missing.returncode == 2 and "cannot find missing.knock" in missing.stderr and not missing.stdout
     bad = [
         ["demo", "--preset", "nope", "-o", str(tmp_path / "x.knock")],
         ["demo", "--bots", "greedy,nobody", "-o", str(tmp_path / "x.knock")],

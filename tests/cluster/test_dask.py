@@ -4,8 +4,10 @@
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -95,15 +97,16 @@ def test_verify_and_export_on_the_cluster_agree_with_one_process(
     files = find_logs([str(logs)])
     with Runner(cluster.address) as runner:
         remote = audit.run(files, runner, size=25)
-        exported, parts = export.run(files, [str(logs)], str(tmp_path / "remote"), runner, actions=True, size=50)
+        exported = export.run(files, [str(logs)], str(tmp_path / "remote"), runner, actions=True, size=50)
     with Runner(None, 1) as runner:
         local = audit.run(files, runner)
-        expected, _ = export.run(files, [str(logs)], str(tmp_path / "local"), runner, actions=True, size=50)
+        expected = export.run(files, [str(logs)], str(tmp_path / "local"), runner, actions=True, size=50)
     assert remote == local
     assert sum(v.kind == "fail" for v in remote) == 1
-    assert (exported.logs, exported.hands, exported.actions) == (expected.logs, expected.hands, expected.actions)
-    assert [f for f, _ in exported.failed] == [str(logs / "game-7.knock")] and parts == 4
-    for table in ("hands", "actions"):
+    assert (exported.logs, exported.rows, exported.parts) == (expected.logs, expected.rows, expected.parts)
+    assert [f for f, _ in exported.failed] == [str(logs / "game-7.knock")]
+    assert exported.parts == dict.fromkeys(export.TABLES, 4)
+    for table in export.TABLES:
         a = ds.dataset(tmp_path / "remote" / table).to_table()
         b = ds.dataset(tmp_path / "local" / table).to_table()
         assert a.equals(b) and a.num_rows > 0
@@ -120,7 +123,7 @@ def test_s3_logs_simulated_resumed_verified_and_exported_on_the_cluster(
         again = sim.run(reference_jobs(30), runner, url, size=6)
         files = find_logs([url])
         reports = audit.run(files, runner)
-        result, _ = export.run(files, [url], f"{url}-dataset", runner, size=10)
+        result = export.run(files, [url], f"{url}-dataset", runner, size=10)
     assert (first.played, again.played, again.skipped) == (24, 6, 24)
     assert len(files) == 30 and all(v.kind == "pass" for v in reports)
     store = Store(url)
@@ -132,7 +135,10 @@ def test_s3_logs_simulated_resumed_verified_and_exported_on_the_cluster(
     fs = fsspec.filesystem("s3")
     hands = ds.dataset(f"{url}-dataset/hands".removeprefix("s3://"), filesystem=fs).to_table()
     assert hands.num_rows == result.hands == sum(v.hands for v in reports)
-    assert sorted(set(hands.column("game").to_pylist())) == sorted(f"game-{s}" for s in range(1, 31))
+    games = ds.dataset(f"{url}-dataset/games".removeprefix("s3://"), filesystem=fs, partitioning="hive").to_table()
+    assert sorted(games.column("log").to_pylist()) == sorted(f"game-{s}" for s in range(1, 31))
+    assert set(games.column("preset").to_pylist()) == {"standard"} and fs.exists(f"{url}-dataset/_SUCCESS")
+    assert set(hands.column("game").to_pylist()) == set(games.column("game").to_pylist())
 
 
 def test_the_newcomer_commands_on_a_local_cluster_and_a_scheduler(cluster: Cluster, tmp_path: Path) -> None:
@@ -151,3 +157,48 @@ def test_the_newcomer_commands_on_a_local_cluster_and_a_scheduler(cluster: Clust
     assert again.returncode == 2 and "already holds" in again.stderr
     shared = knock("simulate", "--games", "2", "--logs", "memory://x")
     assert shared.returncode == 2 and "memory://" in shared.stderr
+
+
+def run_keys(cluster: Cluster, mark: str) -> list[str]:
+    """The keys with ``mark`` still on the scheduler or held by a worker (a cancelled task still running included)."""
+    from knock.cluster.runner import _scheduler_keys, _worker_keys
+
+    keys: list[str] = cluster.client.run_on_scheduler(_scheduler_keys, mark)
+    return keys + [k for found in cluster.client.run(_worker_keys, mark).values() for k in found]
+
+
+@pytest.mark.rule("LOG-5")
+def test_ctrl_c_stops_the_clusters_tasks_and_a_rerun_resumes(cluster: Cluster, reference: Path, tmp_path: Path) -> None:
+    cluster.scale(2)
+    logs, games = tmp_path / "logs", 200
+    command = [str(Path(sys.executable).parent / "knock"), "simulate", "--games", str(games), "--bots", ",".join(BOTS),
+               "--cluster", cluster.address, "--batch", "100", "--logs", "logs"]  # fmt: skip
+    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # a suite started in the background: so would the child be
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+    run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    try:
+        deadline = time.monotonic() + 120
+        while len(list(logs.glob("*.knock"))) < 20:
+            assert time.monotonic() < deadline and run.poll() is None, "the run did not start"
+            time.sleep(0.02)
+        os.kill(run.pid, signal.SIGINT)
+        interrupted = time.monotonic()
+        out, err = run.communicate(timeout=60)
+    finally:
+        if run.poll() is None:
+            run.kill()
+            run.wait()
+    assert run.returncode == 130 and "stopped (Ctrl-C)" in out, out + err
+    written = sorted(p.name for p in logs.glob("*.knock"))
+    assert len(written) < games  # the two batches running were stopped, not run to their end
+    time.sleep(max(0.0, interrupted + 5 - time.monotonic()))
+    assert sorted(p.name for p in logs.glob("*.knock")) == written  # no new log 5 s after the interrupt
+    assert run_keys(cluster, "knock-play-batch") == []  # no task left on the scheduler or a worker
+    assert not [p for p in logs.rglob("*") if ".tmp-" in p.name]
+    (logs / "game-7.knock.tmp-0123456789ab-0a1b2c3d").write_bytes(b"left by a run killed long ago")
+    again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=180)
+    assert again.returncode == 0, again.stderr
+    skipped = int(re.search(r"([\d,]+) already written", again.stdout).group(1).replace(",", ""))  # type: ignore[union-attr]
+    assert skipped >= 10 and f"played {games - skipped} games" in again.stdout, again.stdout
+    same_logs(logs, reference, range(1, games + 1))
+    assert not [p for p in logs.rglob("*") if ".tmp-" in p.name]  # the earlier runs' leftovers are gone
