@@ -25,6 +25,7 @@ from engine.scoring import ResultKind
 from knock.cluster.runner import Runner
 from knock.cluster.storage import Store
 from replay.log import write_log
+from replay.signing import SigningKey
 
 MANIFEST = "_manifest"
 #: A game of more hands than this is reported as very long: bots that seldom knock (random against random,
@@ -75,8 +76,9 @@ class GameSummary:
                            int(d["dead_hands"]), d["log"], int(d["size"]), str(d["sha256"]), str(d["key"]))  # fmt: skip
 
 
-def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary:
-    """One game: bots seated by the job, seeded; with a store, its log written there atomically."""
+def play_one(job: Job, store: Store | None = None, tag: str = "", sign: bytes | None = None) -> GameSummary:
+    """One game: bots seated by the job, seeded; with a store, its log written there atomically (signed with the
+    secret key ``sign``, a 32-byte seed, LOG-17)."""
     rules = RuleSet.from_dict(job.rules)
     bots = [make_bot(name, job.seed * 7 + seat) for seat, name in enumerate(job.bots)]
     match = play_match(Match.new(rules, seed=job.seed, executor="compiled"), bots)
@@ -87,7 +89,8 @@ def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary
     if store is None:
         return summary
     names = [f"{name}#{seat}" for seat, name in enumerate(job.bots)]
-    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"})
+    key = SigningKey(sign) if sign is not None else None
+    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"}, key=key)
     store.write(job.log_name, data, tag)
     digest = hashlib.sha256(data).hexdigest()
     return GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, job.log_name, len(data), digest,
@@ -101,12 +104,13 @@ class Batch:
     jobs: tuple[Job, ...]
     logs: str | None = None
     tag: str = ""  #: the run's id, in temporary file names
+    sign: bytes | None = None  #: the secret key (seed) that signs the logs (LOG-17), or None
 
 
 def play_batch(batch: Batch) -> list[GameSummary]:
     """Play a batch of games (in a worker); the manifest part is written once every log of the batch is."""
     store = Store(batch.logs) if batch.logs is not None else None
-    out = [play_one(job, store, batch.tag) for job in batch.jobs]
+    out = [play_one(job, store, batch.tag, batch.sign) for job in batch.jobs]
     if store is not None and out:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
@@ -173,11 +177,11 @@ def finished(store: Store) -> dict[str, GameSummary]:
     return done
 
 
-def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str) -> Iterator[Batch]:
+def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str, sign: bytes | None = None) -> Iterator[Batch]:
     """The jobs in batches of ``size``, made one at a time as the runner asks for them."""
     it = iter(todo)
     while chunk := tuple(itertools.islice(it, size)):
-        yield Batch(chunk, logs, tag)
+        yield Batch(chunk, logs, tag, sign)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -265,6 +269,7 @@ def run(
     size: int = 0,
     tick: Callable[[int], None] | None = None,
     tally: Tally | None = None,
+    sign: bytes | None = None,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
@@ -297,7 +302,7 @@ def run(
 
     # the batch size from the games left (the manifest's entries are taken to be of this run's games)
     left = max(0, len(todo) - len(done))
-    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
+    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id, sign)
     count = 0
     for summaries in runner.map(play_batch, work):
         count += 1
