@@ -162,8 +162,9 @@ def required_key(spec: str | None) -> bytes | None:
 
 
 def published(given: list[str] | None, path: Path | None) -> frozenset[bytes] | None:
-    """The digests of ``--digest`` and ``--digests FILE`` (64 hex digits each; blank lines and ``#`` comments
-    ignored in the file), or None when neither is given."""
+    """The digests of ``--digest`` and ``--digests FILE`` (64 hex digits each; in the file, the first word of a
+    line, as ``knock serve --digests`` writes ``HEX  TABLE``; blank lines and ``#`` comments ignored), or None
+    when neither is given."""
     if not given and path is None:
         return None
     lines = [(f"--digest {d}", d) for d in given or []]
@@ -172,7 +173,9 @@ def published(given: list[str] | None, path: Path | None) -> frozenset[bytes] | 
             text = path.read_text("ascii")
         except (OSError, UnicodeDecodeError) as err:
             raise typer.BadParameter(f"LOG-19: cannot read {path}: {err}", param_hint="--digests") from None
-        lines += [(f"{path}:{n}", line.split("#")[0].strip()) for n, line in enumerate(text.splitlines(), 1)]
+        for n, line in enumerate(text.splitlines(), 1):
+            words = line.split("#")[0].split()
+            lines.append((f"{path}:{n}", words[0] if words else ""))
     out = set()
     for where, value in lines:
         if not value:
