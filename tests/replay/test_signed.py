@@ -242,3 +242,24 @@ def test_a_reader_without_the_extra_installed_gives_the_same_verdicts(signed: by
     assert alone == [judge(data, signer=KEY.public).to_json() for data in inputs]
     assert [v["verdict"] for v in alone] == ["pass", "fail", "fail"]
     assert [v["rule"] for v in alone[1:]] == ["LOG-18", "LOG-19"]
+
+
+@pytest.mark.rule("LOG-17", "LOG-5")
+def test_a_signed_log_resumes_with_its_key_only() -> None:
+    from replay.resume import ResumeError, resume
+
+    bots: list[Bot] = [GreedyBot(), GreedyBot()]
+    whole = write_log(play_match(Match.new(seed=7), bots), meta={"seed": 7}, key=KEY)
+    cut = len(whole) - sum(r.size for r in list(LogReader(whole).entries())[100:])  # after 100 records
+    out = io.BytesIO()
+    game = resume(whole[:cut], out, key=KEY)
+    assert game.verdict.kind == "unfinished"
+    play_match(game.match, bots)
+    game.writer.sync()
+    assert whole[:cut] + out.getvalue() == whole, "the rest, signed, byte for byte"
+    for key in (None, OTHER):
+        with pytest.raises(ResumeError, match="LOG-17"):
+            resume(whole[:cut], io.BytesIO(), key=key)
+    plain = write_log(play_match(Match.new(seed=7), bots), meta={"seed": 7})
+    cut = len(plain) - sum(r.size for r in list(LogReader(plain).entries())[100:])
+    assert resume(plain[:cut], io.BytesIO(), key=KEY).verdict.kind == "unfinished"  # goes on unsigned
