@@ -4,8 +4,6 @@ LOG-19, issue #35's "done when")."""
 from __future__ import annotations
 
 import random
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -14,13 +12,8 @@ from knock.conformance.tamper import resign
 from knock.web.client import ServerProcess, play_seat
 from replay.signing import SigningKey
 from replay.verdict import judge
+from tests.cli.support import run as knock
 from tests.web.support import Seat
-
-KNOCK = [sys.executable, "-m", "knock.cli"]
-
-
-def knock(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*KNOCK, *args], capture_output=True, text=True, timeout=120)
 
 
 @pytest.mark.rule("LOG-17", "LOG-18", "LOG-19", "LOG-11")
