@@ -458,12 +458,9 @@ class LogReader:
         signature (LOG-18), the order of LOG-13."""
         signer = self.header.signer
         checkpoint = value[0] == T_CHECKPOINT
-        size = (2 if checkpoint else 3) + (signer is not None)
-        if (
-            len(value) != size
-            or len(value[size - 1 - (signer is not None)]) != DIGEST_SIZE
-            or (signer is not None and len(value[-1]) != SIGNATURE_SIZE)
-        ):
+        digest_at = 1 if checkpoint else 2  # the digest's field; a signed log's signature follows it
+        sizes = [DIGEST_SIZE] if signer is None else [DIGEST_SIZE, SIGNATURE_SIZE]
+        if [len(v) for v in value[digest_at:]] != sizes:
             form = "[8, 32-byte digest" if checkpoint else "[9, record count, 32-byte digest"
             what = "a checkpoint" if checkpoint else "the trailer"
             raise LogError("LOG-2", index, f"{what} is {form}{', 64-byte signature' if signer else ''}] in "
