@@ -10,6 +10,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
@@ -263,3 +265,19 @@ def test_a_signed_log_resumes_with_its_key_only() -> None:
     plain = write_log(play_match(Match.new(seed=7), bots), meta={"seed": 7})
     cut = len(plain) - sum(r.size for r in list(LogReader(plain).entries())[100:])
     assert resume(plain[:cut], io.BytesIO(), key=KEY).verdict.kind == "unfinished"  # goes on unsigned
+
+
+@pytest.mark.rule("LOG-6", "LOG-17", "LOG-18", "LOG-19")
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_flipping_any_byte_of_a_signed_log_fails_with_a_rule(data: st.DataObject) -> None:
+    signed = SIGNED
+    at = data.draw(st.integers(0, len(signed) - 1), label="byte")
+    mask = data.draw(st.integers(1, 255), label="mask")
+    damaged = bytearray(signed)
+    damaged[at] ^= mask
+    verdict = judge(bytes(damaged), signer=KEY.public)
+    assert verdict.kind == "fail" and verdict.rule and not verdict.internal, verdict
+
+
+SIGNED = write_log(game(9), key=KEY)
