@@ -26,6 +26,7 @@ from engine.scoring import ResultKind
 from knock.cluster.runner import Runner, stopped
 from knock.cluster.storage import TEMP_MARK, Store, check_output
 from replay.log import write_log
+from replay.signing import SigningKey
 
 MANIFEST = "_manifest"
 READERS = 16  #: manifest parts read at once when a run starts again
@@ -77,8 +78,9 @@ class GameSummary:
                            int(d["dead_hands"]), d["log"], int(d["size"]), str(d["sha256"]), str(d["key"]))  # fmt: skip
 
 
-def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary:
-    """One game: bots seated by the job, seeded; with a store, its log written there atomically."""
+def play_one(job: Job, store: Store | None = None, tag: str = "", sign: bytes | None = None) -> GameSummary:
+    """One game: bots seated by the job, seeded; with a store, its log written there atomically (signed with the
+    secret key ``sign``, a 32-byte seed, LOG-17)."""
     rules = RuleSet.from_dict(job.rules)
     bots = [make_bot(name, job.seed * 7 + seat) for seat, name in enumerate(job.bots)]
     match = play_match(Match.new(rules, seed=job.seed, executor="compiled"), bots)
@@ -89,7 +91,8 @@ def play_one(job: Job, store: Store | None = None, tag: str = "") -> GameSummary
     if store is None:
         return summary
     names = [f"{name}#{seat}" for seat, name in enumerate(job.bots)]
-    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"})
+    key = SigningKey(sign) if sign is not None else None
+    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"}, key=key)
     store.write(job.log_name, data, tag)
     digest = hashlib.sha256(data).hexdigest()
     return GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, job.log_name, len(data), digest,
@@ -103,6 +106,7 @@ class Batch:
     jobs: tuple[Job, ...]
     logs: str | None = None
     tag: str = ""  #: the run's id, in temporary file names
+    sign: bytes | None = None  #: the secret key (seed) that signs the logs (LOG-17), or None
 
 
 def play_batch(batch: Batch) -> Tally:
@@ -113,7 +117,7 @@ def play_batch(batch: Batch) -> Tally:
     for job in batch.jobs:
         if stopped():  # the run was stopped on the client: the games finished are kept, in a part of their own
             break
-        out.append(play_one(job, store, batch.tag))
+        out.append(play_one(job, store, batch.tag, batch.sign))
     if store is not None and out:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
@@ -182,11 +186,11 @@ def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, Gam
     return done
 
 
-def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str) -> Iterator[Batch]:
+def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str, sign: bytes | None = None) -> Iterator[Batch]:
     """The jobs in batches of ``size``, made one at a time as the runner asks for them."""
     it = iter(todo)
     while chunk := tuple(itertools.islice(it, size)):
-        yield Batch(chunk, logs, tag)
+        yield Batch(chunk, logs, tag, sign)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -296,6 +300,7 @@ def run(
     tick: Callable[[int], None] | None = None,
     tally: Tally | None = None,
     play: Callable[[Batch], Tally] = play_batch,
+    sign: bytes | None = None,
 ) -> Report:
     """Play every job not already finished in ``logs`` (per its manifest), in batches of ``size`` games
     (0: about four batches per worker) on the runner; ``tick(n)`` after each batch of n games. Results fold
@@ -336,7 +341,7 @@ def run(
 
     # the batch size from the games left (the manifest's entries are taken to be of this run's games)
     left = max(0, len(todo) - len(done))
-    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id)
+    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id, sign)
     count = 0
     for part in runner.map(play, work):
         count += 1

@@ -60,7 +60,9 @@ from replay.claims import MAX_MAP as MAX_MAP
 from replay.claims import MAX_TEXT as MAX_TEXT
 
 FORMAT = "knock-log"
-VERSION = (1, 0)
+VERSION = (1, 0)  #: the version of an unsigned log (LOG-3)
+SIGNED_VERSION = (2, 0)  #: the version of a signed log (LOG-17); a reader reads both majors
+SIGNATURE_SIZE = 64  #: an Ed25519 signature (LOG-18)
 
 # Bare-integer records: the simple actions, and discards/knocks with the card folded in.
 PASS, TAKE, DRAW, PICKUP, DECLINE, BIG_GIN = 0, 1, 2, 3, 4, 5
@@ -422,8 +424,10 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
                "[5, seat, action]"),
     T_RESULT: (11, _result, "[6, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, [score, …]]"),
     T_GAME_OVER: (3, lambda v, _: _n(v[1]) and _numbers(v[2]), "[7, winner, [total, …]]"),
-    T_CHECKPOINT: (2, lambda v, _: type(v[1]) is bytes, "[8, bin digest]"),
-    T_TRAILER: (3, lambda v, _: _n(v[1]) and type(v[2]) is bytes, "[9, count, bin digest]"),
+    T_CHECKPOINT: (None, lambda v, _: len(v) in (2, 3) and all(type(x) is bytes for x in v[1:]),
+                   "[8, bin digest] (signed, LOG-18: [8, bin digest, bin signature])"),
+    T_TRAILER: (None, lambda v, _: len(v) in (3, 4) and _n(v[1]) and all(type(x) is bytes for x in v[2:]),
+                "[9, count, bin digest] (signed, LOG-18: [9, count, bin digest, bin signature])"),
     T_COMMIT: (2, lambda v, _: type(v[1]) is bytes, "[10, bin digest]"),
     T_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[11, bin salt]"),
     T_SEEN_DRAW: (2, lambda v, view: view and type(v[1]) is int and 0 <= v[1] < 52, "[12, card] (in a view only)"),

@@ -1,6 +1,7 @@
-"""Writing and reading Knock logs: a header, then one record per event, with a chained digest.
+"""Writing and reading Knock logs: a header, then one record per event, with a chained digest (and, in a signed
+log, every checkpoint and the trailer signed).
 
-Rules: LOG-1 .. LOG-8 (spec/log-format.md).
+Rules: LOG-1 .. LOG-8, LOG-17, LOG-18 (spec/log-format.md).
 """
 
 from __future__ import annotations
@@ -30,6 +31,8 @@ from replay.codec import (
     ACTION_CODES,
     DIGEST_SIZE,
     FORMAT,
+    SIGNATURE_SIZE,
+    SIGNED_VERSION,
     T_CHECKPOINT,
     T_COMMIT,
     T_REVEAL,
@@ -47,6 +50,8 @@ from replay.codec import (
     salt_for,
     unpacked,
 )
+from replay.ed25519 import is_public_key
+from replay.signing import SigningKey, verify_seal
 
 
 class LogError(KnockError, ValueError):
@@ -72,7 +77,8 @@ class LogTruncated(LogError):
 
 
 class LogTampered(LogError):
-    """A checkpoint or the trailer disagrees with the digest of the bytes before it (LOG-6)."""
+    """A checkpoint or the trailer disagrees with the digest of the bytes before it (LOG-6), or its signature
+    with the header's signer (LOG-18)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +92,7 @@ class Header:
     meta: dict[str, Any] = field(default_factory=dict)
     commitments: bool = False
     view: int | None = None  #: the seat a per-seat view was made for (LOG-11); None for a full log
+    signer: bytes | None = None  #: the Ed25519 public key that signs every seal (LOG-17); None: unsigned
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -98,6 +105,8 @@ class Header:
         }
         if self.commitments:
             wire["commitments"] = True
+        if self.signer is not None:
+            wire["signer"] = self.signer
         if self.view is not None:
             wire["view"] = self.view
         return wire
@@ -110,11 +119,12 @@ class Header:
         version = value.get("version")
         if not (isinstance(version, list) and len(version) == 2 and all(type(v) is int and v >= 0 for v in version)):
             raise LogError("LOG-3", 0, "the header's version must be [major, minor]")
-        if version[0] != VERSION[0]:
+        known = KNOWN_VERSIONS.get(version[0])
+        if known is None:
             raise LogError("LOG-3", 0, f"log format version {version[0]}.{version[1]} is not readable by this "
-                           f"reader (major version {VERSION[0]})")  # fmt: skip
-        unknown = sorted(set(value) - HEADER_KEYS)
-        if unknown and version[1] <= VERSION[1]:  # a later minor version may add keys an older reader ignores
+                           f"reader (major versions {VERSION[0]} and {SIGNED_VERSION[0]})")  # fmt: skip
+        unknown = sorted(set(value) - (SIGNED_HEADER_KEYS if version[0] == SIGNED_VERSION[0] else HEADER_KEYS))
+        if unknown and version[1] <= known[1]:  # a later minor version may add keys an older reader ignores
             raise LogError("LOG-1", 0, f"unknown header key {unknown[0]!r:.60} in a version {version[0]}.{version[1]} "
                            "log")  # fmt: skip
         rules, players, meta, engine = (
@@ -133,7 +143,11 @@ class Header:
         view = value.get("view")
         if view is not None and (type(view) is not int or not 0 <= view < len(players)):
             raise LogError("LOG-11", 0, "the header's 'view' must name a seat")
-        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view)
+        signer = value.get("signer")
+        if version[0] == SIGNED_VERSION[0] and (type(signer) is not bytes or not is_public_key(signer)):
+            raise LogError("LOG-17", 0, "a version-2 log names its signer: 'signer', the 32 bytes of an Ed25519 "
+                           "public key (a canonical encoding of a point of the curve)")  # fmt: skip
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view, signer)
 
     def rule_set(self) -> RuleSet:
         """The game's rule set, as a reader judges the header's ``rules`` (LOG-13's order): the preset (RULES-1),
@@ -157,8 +171,11 @@ class Header:
         return rules
 
 
-#: The header's keys (LOG-1), in the order a writer puts them.
+#: The header's keys (LOG-1), in the order a writer puts them; a signed log's (LOG-17) add ``signer``.
 HEADER_KEYS = frozenset(("format", "version", "engine", "rules", "players", "meta", "commitments", "view"))
+SIGNED_HEADER_KEYS = HEADER_KEYS | {"signer"}
+#: The versions this reader knows, by major version (LOG-3): unsigned logs are 1.0, signed ones 2.0.
+KNOWN_VERSIONS = {VERSION[0]: VERSION, SIGNED_VERSION[0]: SIGNED_VERSION}
 
 
 class LogWriter:
@@ -177,9 +194,12 @@ class LogWriter:
         meta: dict[str, Any] | None = None,
         commit_key: bytes | None = None,
         engine: str = f"knock-gin {ENGINE_VERSION}",
+        key: SigningKey | None = None,
     ) -> None:
         """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it.
-        ``engine`` is the header's name of the writer (LOG-1).
+        ``engine`` is the header's name of the writer (LOG-1). ``key`` signs the log: a version-2.0 log whose
+        header names the key's public half and whose every checkpoint and trailer is signed (LOG-17, LOG-18);
+        without it the log is version 1.0, byte for byte as before.
 
         Raises:
             LogError: among others, for a reduced-deck rule set (RULES-3): logs of reduced decks are not supported.
@@ -190,16 +210,18 @@ class LogWriter:
         self.stream = stream
         self.match = match
         self.commit_key = commit_key
+        self.key = key
         names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
         if len(names) != match.rules.players:
             raise LogError("LOG-1", 0, f"{len(names)} player names for a {match.rules.players}-seat game")
         header = Header(
-            VERSION,
+            VERSION if key is None else SIGNED_VERSION,
             engine,
             match.rules.to_dict(),
             names,
             dict(meta or {}),
             commit_key is not None,
+            signer=None if key is None else key.public,
         )
         try:
             data = pack(header.to_wire())
@@ -231,6 +253,7 @@ class LogWriter:
         event: int,
         written: int,
         commit_key: bytes | None = None,
+        key: SigningKey | None = None,
     ) -> LogWriter:
         """A writer that goes on with a log whose first bytes ``stream`` already holds: ``size`` bytes, the
         header and ``records`` records, whose digest chain is ``digest`` (LOG-6). The log's records so far are
@@ -245,6 +268,7 @@ class LogWriter:
         writer.stream = stream
         writer.match = match
         writer.commit_key = commit_key
+        writer.key = key
         writer._start(digest, records, size)
         writer._seen = event
         writer._skip = written
@@ -336,9 +360,16 @@ class LogWriter:
         if isinstance(event, HandEnded):
             if key is not None:
                 yield [T_REVEAL, salt_for(key, event.number)]
-            yield [T_CHECKPOINT, self.digest]
+            yield self._sealed([T_CHECKPOINT, self.digest])
         elif isinstance(event, GameOver):
-            yield [T_TRAILER, self.records, self.digest]
+            yield self._sealed([T_TRAILER, self.records, self.digest])
+
+    def _sealed(self, record: list[Any]) -> list[Any]:
+        """A checkpoint or the trailer, with its signature in a signed log (LOG-18): the seal is record
+        ``self.records + 1``."""
+        if self.key is not None:
+            record.append(self.key.sign_seal(None, self.records + 1, record[0], record[-1]))
+        return record
 
 
 def write_log(
@@ -348,10 +379,11 @@ def write_log(
     meta: dict[str, Any] | None = None,
     commit_key: bytes | None = None,
     engine: str = f"knock-gin {ENGINE_VERSION}",
+    key: SigningKey | None = None,
 ) -> bytes:
-    """The complete log of a game so far, as bytes."""
+    """The complete log of a game so far, as bytes (signed with ``key``, LOG-17)."""
     out = io.BytesIO()
-    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine)
+    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine, key=key)
     return out.getvalue()
 
 
@@ -422,19 +454,31 @@ class LogReader:
             yield Entry(index, value, len(raw))
 
     def _check_seal(self, index: int, value: list[Any]) -> None:
-        if value[0] == T_CHECKPOINT:
-            if len(value[1]) != DIGEST_SIZE:
-                raise LogError("LOG-2", index, "a checkpoint is [8, 32-byte digest]")
+        """A checkpoint or the trailer: its form in this log (LOG-2, LOG-18), its digest (LOG-6), then its
+        signature (LOG-18), the order of LOG-13."""
+        signer = self.header.signer
+        checkpoint = value[0] == T_CHECKPOINT
+        digest_at = 1 if checkpoint else 2  # the digest's field; a signed log's signature follows it
+        sizes = [DIGEST_SIZE] if signer is None else [DIGEST_SIZE, SIGNATURE_SIZE]
+        if [len(v) for v in value[digest_at:]] != sizes:
+            form = "[8, 32-byte digest" if checkpoint else "[9, record count, 32-byte digest"
+            what = "a checkpoint" if checkpoint else "the trailer"
+            raise LogError("LOG-2", index, f"{what} is {form}{', 64-byte signature' if signer else ''}] in "
+                           f"{'a signed (2.0)' if signer else 'an unsigned (1.x)'} log")  # fmt: skip
+        if checkpoint:
             if value[1] != self.digest:
                 raise LogTampered("LOG-6", index, "checkpoint digest does not match the records before it "
                                   "(a record was changed, removed, inserted or reordered)")  # fmt: skip
+        else:
+            if value[1] != index - 1:
+                raise LogTampered("LOG-6", index, f"the trailer counts {value[1]} records, the log has {index - 1}")
+            if value[2] != self.digest:
+                raise LogTampered("LOG-6", index, "trailer digest does not match the records before it")
+        if signer is not None and not verify_seal(signer, self.header.view, index, value[0], self.digest, value[-1]):
+            raise LogTampered("LOG-18", index, f"the {'checkpoint' if checkpoint else 'trailer'}'s signature is "
+                              "not the header's signer's signature of it")  # fmt: skip
+        if checkpoint:
             self.checkpoints += 1
             return
-        if len(value[2]) != DIGEST_SIZE:
-            raise LogError("LOG-2", index, "the trailer is [9, record count, 32-byte digest]")
-        if value[1] != index - 1:
-            raise LogTampered("LOG-6", index, f"the trailer counts {value[1]} records, the log has {index - 1}")
-        if value[2] != self.digest:
-            raise LogTampered("LOG-6", index, "trailer digest does not match the records before it")
         self.trailer_seen = True
         self.trailer_digest = value[2]

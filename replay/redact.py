@@ -8,6 +8,7 @@ recomputed. A view replays in public mode (``replay.public.ViewReplayer``).
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
 import io
 import warnings
@@ -20,12 +21,14 @@ from engine.visibility import HiddenAdvice, HiddenDraw, HiddenKnock, SeatLens, S
 from replay.codec import (
     DRAW,
     KNOCK_HIDDEN,
+    SIGNED_VERSION,
     T_ADVICE,
     T_CHECKPOINT,
     T_DEAL,
     T_SEEN_DRAW,
     T_TRAILER,
     UNKNOWN,
+    VERSION,
     Record,
     chain,
     event_record,
@@ -35,12 +38,16 @@ from replay.codec import (
 from replay.log import LogError, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer, ReplayState
+from replay.signing import SigningKey
 
 __all__ = ["PublicReplayer", "redact"]
 
 
-def redact(source: BinaryIO | bytes, seat: int) -> bytes:
+def redact(source: BinaryIO | bytes, seat: int, *, key: SigningKey | None = None) -> bytes:
     """The view of a sound log for ``seat``, with a fresh digest chain over its own bytes. Rule: LOG-11.
+
+    ``key`` signs the view (LOG-18, the seat in every seal): its header names the key's public half, whoever
+    signed the log it is made of. Without it the view is unsigned (version 1.0), whether the log was or not.
 
     The view of an unfinished log (a game in progress, LOG-13) is unfinished too: it ends after the last
     record the replay has placed.
@@ -52,10 +59,11 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
     header = replayer.reader.header
     if not 0 <= seat < len(header.players):
         raise LogError("LOG-11", 0, f"no seat p{seat} in a game of {len(header.players)}")
-    wire = header.to_wire()
-    wire["view"] = seat
-    wire["meta"] = shown_meta(header.meta)
-    head = pack(wire)
+    signed = key is not None
+    version = SIGNED_VERSION if signed else header.version if header.signer is None else VERSION
+    shown = dataclasses.replace(header, version=version, meta=shown_meta(header.meta), view=seat,
+                                signer=key.public if key is not None else None)  # fmt: skip
+    head = pack(shown.to_wire())
     out = io.BytesIO()
     out.write(head)
     digest = header_digest(head)
@@ -64,10 +72,10 @@ def redact(source: BinaryIO | bytes, seat: int) -> bytes:
         rec: Any = state.record
         if state.event is not None:
             rec = view_record(lens.see(state.event))
-        elif rec[0] == T_CHECKPOINT:
-            rec = [T_CHECKPOINT, digest]
-        elif rec[0] == T_TRAILER:
-            rec = [T_TRAILER, count, digest]
+        elif rec[0] == T_CHECKPOINT or rec[0] == T_TRAILER:
+            rec = [T_CHECKPOINT, digest] if rec[0] == T_CHECKPOINT else [T_TRAILER, count, digest]
+            if key is not None:
+                rec.append(key.sign_seal(seat, count + 1, rec[0], digest))
         data = pack(rec)
         out.write(data)
         digest = chain(digest, data)

@@ -32,6 +32,7 @@ from engine.rules import RuleSet
 from replay.codec import T_COMMIT, deck_of
 from replay.log import Header, LogError, LogReader, LogTruncated, LogWriter, write_log
 from replay.replayer import Replayer
+from replay.signing import SigningKey
 from replay.verdict import VERDICT_RULE, Kind, Verdict
 
 
@@ -70,13 +71,15 @@ def resume(
     executor: ExecutorName = "compiled",
     commit_key: bytes | None = None,
     before: Callable[[Match, MatchAction], None] | None = None,
+    key: SigningKey | None = None,
 ) -> Resumed:
     """The game logged in ``data``, live, and a writer that appends to ``stream`` what comes next (by default a
     fresh ``io.BytesIO``: the writer then holds only the new bytes; give the file opened for appending to go on
     with it). ``chance``: where the next draws and deals come from (default: ``SeededChance`` of the ``seed``
     in the log's ``meta``); the log's own must be the first it gives. ``commit_key``: the secret of a log with
-    shuffle commitments (LOG-10). ``before``: a caller's check of each action as it is replayed (see
-    ``Replayer``). Rules: LOG-5, LOG-8, LOG-11, MATCH-7.
+    shuffle commitments (LOG-10). ``key``: the signer's key of a signed log (LOG-17), which signs what comes
+    next (ignored for an unsigned log, which goes on unsigned). ``before``: a caller's check of each action as
+    it is replayed (see ``Replayer``). Rules: LOG-5, LOG-8, LOG-11, LOG-17, MATCH-7.
 
     Raises:
         ResumeError: the log fails (the record and message of its verdict), is a per-seat view, holds no seed
@@ -92,6 +95,11 @@ def resume(
                           "resumes")  # fmt: skip
     if header.commitments and commit_key is None:
         raise ResumeError("LOG-10", 0, "the log commits to its shuffles: give its commit_key to go on")
+    if header.signer is None:
+        key = None  # an unsigned log goes on unsigned: a log is signed from its header on, or not at all
+    elif key is None or key.public != header.signer:
+        raise ResumeError("LOG-17", 0, "the log is signed: give its signer's key to go on" if key is None else
+                          "the key given is not the log's signer")  # fmt: skip
     if chance is None:
         seed = header.meta.get("seed")
         if type(seed) is not int:
@@ -145,7 +153,7 @@ def resume(
     assert last is not None
     out = stream if stream is not None else io.BytesIO()
     writer = LogWriter.continuing(out, match, digest=digest, records=records, size=len(data), event=last,
-                                  written=written, commit_key=commit_key)  # fmt: skip
+                                  written=written, commit_key=commit_key, key=key)  # fmt: skip
     return Resumed(match, writer, header, verdict, tuple(actions))
 
 

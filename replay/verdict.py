@@ -17,7 +17,8 @@ Verdict(kind='unfinished', record=3, rule='LOG-13', ...)
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Collection
+from dataclasses import dataclass, replace
 from typing import Any, BinaryIO, Literal
 
 from engine.errors import render
@@ -29,6 +30,8 @@ Kind = Literal["pass", "unfinished", "fail"]
 
 #: The rule that defines the three verdicts; an unfinished verdict names it.
 VERDICT_RULE = "LOG-13"
+#: The rule of a log checked against a key or a digest its verifier was given (not one the log names).
+REQUIRED_RULE = "LOG-19"
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,6 +55,7 @@ class Verdict:
     scores: tuple[int, ...] = ()  #: every seat's score: the final totals after a game over, else running
     winner: int | None = None
     internal: bool = False
+    signer: bytes | None = None  #: the public key the header names, in a signed log (LOG-17)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as a JSON object (``knock verify --json``)."""
@@ -66,16 +70,30 @@ class Verdict:
             "scores": list(self.scores),
             "winner": self.winner,
             "internal": self.internal,
+            "signer": self.signer.hex() if self.signer is not None else None,
         }
 
 
-def judge(source: bytes | BinaryIO) -> Verdict:
+def judge(
+    source: bytes | BinaryIO, *, signer: bytes | None = None, digests: Collection[bytes] | None = None
+) -> Verdict:
     """The verdict on a log or a view: pass, unfinished or fail. Never raises. Rule: LOG-13.
 
     ``source``: the bytes, or a binary stream of them, read a chunk at a time (then only the replay's state is
     in memory: the game as it stands and its running totals, never the records behind it, whatever the length).
+    ``signer``: the public key the log must be signed by, and ``digests``: the published digests its own must
+    be one of (LOG-19: ``knock verify --key``, ``--digest``, ``--digests``).
     """
-    progress = _Progress()
+    progress = _Progress(signer)
+    verdict = _verdict(source, progress)
+    if digests is not None and verdict.kind != "fail" and verdict.digest not in digests:
+        return replace(verdict, kind="fail", rule=REQUIRED_RULE, message=f"{REQUIRED_RULE}: record "
+                       f"{verdict.record}: the log's digest {verdict.digest.hex() if verdict.digest else None} is "
+                       "not a published one")  # fmt: skip
+    return verdict
+
+
+def _verdict(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
     try:
         return _judge(source, progress)
     except LogTruncated as err:
@@ -97,7 +115,8 @@ def judge(source: bytes | BinaryIO) -> Verdict:
 class _Progress:
     """How far a replay got: its reader and its game, for the verdict whatever ends it."""
 
-    def __init__(self) -> None:
+    def __init__(self, signer: bytes | None = None) -> None:
+        self.signer = signer
         self.reader: LogReader | None = None
         self.replayer: Replayer | None = None
         self.public: ViewReplayer | None = None
@@ -120,7 +139,8 @@ class _Progress:
         elif self.public is not None:
             st = self.public.state
             hands, scores, winner = st.number, st.scores, st.winner
-        return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal)
+        signer = reader.header.signer if reader is not None else None
+        return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal, signer)
 
 
 def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
@@ -128,11 +148,28 @@ def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
     if reader.header.view is None:
         progress.replayer = Replayer(reader, history=False)
         progress.reader = reader
+        _required(reader, progress.signer)
         progress.replayer.run()
     else:
         progress.public = ViewReplayer(reader)
         progress.reader = reader
+        _required(reader, progress.signer)
         progress.public.run()
     what = "strict replay" if reader.header.view is None else f"the view of p{reader.header.view}, public replay"
+    if reader.header.signer is not None:
+        what += f", signed by {reader.header.signer.hex()[:16]}…"
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip
+
+
+def _required(reader: LogReader, signer: bytes | None) -> None:
+    """The header names the signer the verifier requires (LOG-19), once the header itself is sound."""
+    if signer is None:
+        return
+    named = reader.header.signer
+    if named is None:
+        raise LogError(REQUIRED_RULE, 0, f"the log is not signed (version {reader.header.version[0]}."
+                       f"{reader.header.version[1]}), and a signature by {signer.hex()[:16]}… is required")  # fmt: skip
+    if named != signer:
+        raise LogError(REQUIRED_RULE, 0, f"the log is signed by {named.hex()[:16]}…, not by the key required "
+                       f"({signer.hex()[:16]}…)")  # fmt: skip

@@ -115,6 +115,8 @@ def outputs() -> dict[Path, bytes]:
         stem = LOGS / case.name
         out[stem.with_suffix(".knock")] = compiled.data
         answer = expected_answer(case) | ({"record": compiled.expect["record"]} if "record" in compiled.expect else {})
+        if case.verify:  # what the reader is given besides the log (LOG-19): a third party needs it too
+            answer["verify"] = case.verify
         if "record" in answer:
             answer.pop("hand", None), answer.pop("action", None)
         out[stem.with_suffix(".json")] = (json.dumps(answer, indent=1, sort_keys=True) + "\n").encode()

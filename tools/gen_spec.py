@@ -25,8 +25,10 @@ from engine.cards import DECK, Card, cards
 from engine.match import Match
 from engine.rules import DECK_DEFAULTS, LATER_DEFAULTS, PRESETS, RuleSet
 from knock.envs import spaces as env_tables
-from replay.codec import pack, unpacked
+from replay.codec import T_CHECKPOINT, T_TRAILER, pack, unpacked
 from replay.log import write_log
+from replay.redact import redact
+from replay.signing import SigningKey, seal_message
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -256,10 +258,96 @@ def example_markdown() -> str:
     return f"{len(data)} bytes, {len(values) - 1} records:\n\n```text\n" + "\n".join(lines) + "\n```\n"
 
 
+#: RFC 8032, section 7.1, tests 1 to 3 (secret key, public key, message, signature), copied from the RFC: the
+#: suite checks both Ed25519 backends against them (tests/replay/test_ed25519.py).
+RFC8032_VECTORS = (
+    ("9d61b19deffd5a60ba844af492ec2cc44449c5697b326919703bac031cae7f60",
+     "d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a", "",
+     "e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b"),
+    ("4ccd089b28ff96da9db6c346ec114e0f5b8a319f35aba624da8cf6ed4fb8a6fb",
+     "3d4017c3e843895a92b70aa74d1b7ebc9c982ccf2ec4968cc0cd55f12af4660c", "72",
+     "92a009a9f0d4cab8720e820b5f642540a2b27b5416503f8fb3762223ebdb69da085ac1e43e15996e458f3613d0f11d8c387b2eaeb4302aeeb00d291612bb0c00"),
+    ("c5aa8df43f9f837bedb7442f31dcb7b166d38535076f094b85ce3a2e0b4458f7",
+     "fc51cd8e6218a1a38da47ed00230f0580816ed13ba3303ac5deb911548908025", "af82",
+     "6291d657deec24024827e69c3abe01a30ce548a284743a445e3680d7db5ac3ac18ff9b538d16f290ae67f760984dc6594a7c15e9716ed28dc027beceea1ec40a"),
+)  # fmt: skip
+#: The key of appendix C's vectors: the seed 00 01 .. 1f (a published secret: for tests only).
+VECTOR_SEED = bytes(range(32))
+
+
+def signed_example() -> tuple[bytes, bytes]:
+    """Appendix B's game, signed with the vectors' key (LOG-17, LOG-18), and its view for p1 signed too."""
+    key = SigningKey.from_seed(VECTOR_SEED)
+    plain = example_log()
+    rules = RuleSet.preset("standard", target=20)
+    p0, p1 = cards(EXAMPLE_P0), cards(EXAMPLE_P1)
+    named = [*p0, *p1, *cards("Qh Kc")]
+    deck = [*(c for pair in zip(p0, p1, strict=True) for c in pair), *cards("Qh Kc")]
+    deck += [c for c in DECK if c not in named]
+    match = Match.scripted(rules, cuts=[cards("Qs Ks")], decks=[deck])
+    match.play(*EXAMPLE_ACTIONS)
+    signed = write_log(match, players=["p0", "p1"], engine="example", key=key)
+    assert len(signed) > len(plain)
+    return signed, redact(signed, 1, key=key)
+
+
+def _seals(data: bytes, seat: int | None) -> list[dict[str, Any]]:
+    """Every seal of a signed log as a test vector: where it is, its message and its signature."""
+    out = []
+    for number, (value, _) in enumerate(unpacked(io.BytesIO(data))):
+        if type(value) is list and value[0] in (T_CHECKPOINT, T_TRAILER):
+            out.append({
+                "seat": seat, "record": number, "type": value[0], "digest": value[-2].hex(),
+                "message": seal_message(seat, number, value[0], value[-2]).hex(), "signature": value[-1].hex(),
+            })  # fmt: skip
+    return out
+
+
+def signature_vectors() -> str:
+    """spec/signature-vectors.json: RFC 8032's vectors, and appendix C's: the seals of the signed example."""
+    signed, view = signed_example()
+    key = SigningKey.from_seed(VECTOR_SEED)
+    doc = {
+        "about": "Test vectors of signed Knock logs (spec/log-format.md, LOG-17, LOG-18, appendix C). Generated "
+        "by tools/gen_spec.py; tests/replay/test_ed25519.py and tests/spec/test_log_format.py check them.",
+        "rfc8032": [{"secret": a, "public": b, "message": c, "signature": d} for a, b, c, d in RFC8032_VECTORS],
+        "key": {"secret": VECTOR_SEED.hex(), "public": key.public.hex()},
+        "seals": _seals(signed, None) + _seals(view, 1),
+        "log": signed.hex(),
+        "view": view.hex(),
+    }
+    return json.dumps(doc, indent=1) + "\n"
+
+
+def signatures_markdown() -> str:
+    """Appendix C: the key, each seal's message and signature, and the signed example's size."""
+    signed, view = signed_example()
+    key = SigningKey.from_seed(VECTOR_SEED)
+    lines = [
+        f"The key: secret (seed) `{VECTOR_SEED.hex()}`, public `{key.public.hex()}`.",
+        "",
+        f"Appendix B's game signed with it is {len(signed)} bytes ({len(signed) - len(example_log())} more: "
+        "the header's `version` `92 02 00` and `signer` `a6 73 69 67 6e 65 72 c4 20` and the key's 32 bytes, "
+        "and 64 bytes of signature, behind a `c4 40`, in the checkpoint and the trailer, each one array item "
+        f"longer); its view for p1, signed with the same key, {len(view)} bytes.",
+        "",
+        "| seat | record | type | digest | signature |",
+        "|---|---:|---:|---|---|",
+    ]
+    for v in _seals(signed, None) + _seals(view, 1):
+        seat = "255 (full log)" if v["seat"] is None else f"{v['seat']} (view)"
+        lines.append(f"| {seat} | {v['record']} | {v['type']} | `{v['digest']}` | `{v['signature']}` |")
+    first = _seals(signed, None)[0]
+    lines += ["", f"The first seal's message, 58 bytes: `{first['message']}`."]
+    return "\n".join(lines) + "\n"
+
+
 def log_format_md() -> str:
-    """spec/log-format.md with its generated blocks (the options appendix and the worked example) filled in."""
+    """spec/log-format.md with its generated blocks (the options appendix, the worked example and the signature
+    vectors) filled in."""
     text = (SPEC / "log-format.md").read_text(encoding="utf-8")
-    for name, table in (("options", options_markdown()), ("example", example_markdown())):
+    blocks = (("options", options_markdown()), ("example", example_markdown()), ("signatures", signatures_markdown()))
+    for name, table in blocks:
         block = re.compile(rf"(<!-- generated: {name} -->\n).*?(<!-- end generated: {name} -->)", re.DOTALL)
         text = block.sub(lambda m: f"{m.group(1)}\n{table}\n{m.group(2)}", text)  # noqa: B023 -- used at once
     return text
@@ -270,6 +358,7 @@ def outputs() -> dict[Path, str]:
     return {
         SPEC / "environments.md": environments_md(),
         SPEC / "log-format.md": log_format_md(),
+        SPEC / "signature-vectors.json": signature_vectors(),
         SPEC / "transitions.json": fsm.table_json(),
         SPEC / "hand-machine.mmd": fsm.mermaid(fsm.HAND),
         SPEC / "match-machine.mmd": fsm.mermaid(fsm.MATCH),

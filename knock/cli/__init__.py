@@ -20,6 +20,7 @@ from rich.markup import escape
 
 from engine.errors import KnockError
 from knock.cli import arena, games, logs, spec
+from knock.cli import keys as keys  # knock keygen (spec/log-format.md, LOG-17)
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app, expand_optional

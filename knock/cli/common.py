@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 import sys
 from collections.abc import Callable, Sequence
+from pathlib import Path
 from typing import Annotated, Any
 
 from engine.bots import BOT_NAMES
@@ -24,6 +25,7 @@ from engine.rules import PRESETS, RuleSet, options
 from knock import __version__
 from replay.audit import ViewEvent
 from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
+from replay.signing import KeyFileError, SigningKey, load_signing_key
 
 try:
     import typer
@@ -220,6 +222,21 @@ JSON_DOC = typer.Option(
     "--json", metavar="FILE", help="JSON instead of text: one document (an object), to stdout or FILE."
 )
 JOBS = typer.Option("--jobs", parser=whole(), metavar="N", help="Processes (0: one per core).")
+SIGN_KEY = typer.Option(
+    "--key", metavar="FILE", help="Sign the logs with this secret key file (knock keygen): format 2.0, LOG-17."
+)
+
+
+def signing_key(path: Path | None) -> SigningKey | None:
+    """The secret key of a ``--key FILE`` option; a file that is not one is a usage error naming LOG-17."""
+    if path is None:
+        return None
+    try:
+        return load_signing_key(path)
+    except KeyFileError as err:
+        raise typer.BadParameter(str(err), param_hint="--key") from None
+
+
 CLUSTER = typer.Option(
     "--cluster",
     metavar="ADDRESS",

@@ -26,6 +26,7 @@ from knock.cli.common import (
     QUIET,
     SEED,
     SETTINGS,
+    SIGN_KEY,
     app,
     bot_names,
     choice,
@@ -36,6 +37,7 @@ from knock.cli.common import (
     render,
     rule_set,
     seat_bots,
+    signing_key,
     whole,
 )
 from knock.cli.output import judged, output_file, print_table, write_json
@@ -74,6 +76,7 @@ def demo(
     force: Annotated[bool, FORCE] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only the result and the log's line.")] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
+    key: Annotated[Path | None, SIGN_KEY] = None,
 ) -> None:
     """Play a seeded game between bots; print, log and verify it.
 
@@ -85,6 +88,7 @@ def demo(
     Example: knock demo --preset three_handed --seed 7 --summary
     """
     rules = rule_set(preset, settings)
+    signer = signing_key(key)
     names = seat_bots(",".join(DEFAULT_BOTS[: rules.players]) if bots is None else bots, rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
     path = output_file(out, force) if out is not None else Path("out") / f"demo-{seed}.knock"
@@ -101,7 +105,7 @@ def demo(
         print_events(match.events, labels, history)
         console.rule()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"})
+    data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"}, key=signer)
     path.write_bytes(data)
     report = verify(data)
     judged(0 if report.ok else 1)
@@ -109,13 +113,16 @@ def demo(
         write_json({"seed": seed, "preset": rules.name, "target": rules.target, "players": labels,
                     "winner": st.winner, "hands": match.number, "totals": list(st.totals), "log": str(path),
                     "bytes": len(data), "records": report.records, "checkpoints": report.checkpoints,
-                    "verified": report.ok, "error": None if report.ok else str(report.error)}, json_out)  # fmt: skip
+                    "verified": report.ok, "error": None if report.ok else str(report.error),
+                    "signer": signer.public.hex() if signer else None}, json_out)  # fmt: skip
     if text:
         console.print(
             f"[bold]{labels[st.winner]} wins[/] after {plural(match.number, 'hand')}; totals "
             + ", ".join(f"{labels[i]} {t:,}" for i, t in enumerate(st.totals))
         )
         status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
+        if signer is not None:
+            status = f"signed by {signer.public.hex()[:16]}…, {status}"
         console.print(f"log: {path} ({plural(len(data), 'byte')}, {plural(report.records, 'record')}, "
                       f"{plural(report.checkpoints, 'checkpoint')}) {status}")  # fmt: skip
     if not report.ok:
@@ -157,6 +164,7 @@ def simulate(
     ] = 0,
     quiet: Annotated[bool, QUIET] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
+    key: Annotated[Path | None, SIGN_KEY] = None,
 ) -> None:
     """Play many seeded games between bots and summarise them.
 
@@ -172,6 +180,9 @@ def simulate(
     """
     rules = rule_set(preset, settings)
     names = seat_bots(bots, rules.players)
+    signer = signing_key(key)
+    if signer is not None and logs is None:
+        raise typer.BadParameter("--key signs the logs: give --logs DIR too", param_hint="--key")
     if logs is not None:
         check_output(logs)  # before a cluster is started; sim.run resolves it again
     todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
@@ -183,7 +194,8 @@ def simulate(
     try:
         with progress_bar(*columns, hidden=quiet or json_out == "-") as progress, runner:
             task = progress.add_task("simulating", total=games)
-            report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n), tally=tally)
+            report = sim.run(todo, runner, logs, batch, lambda n: progress.advance(task, n), tally=tally,
+                             sign=signer.seed if signer is not None else None)  # fmt: skip
     except KeyboardInterrupt:
         if logs is not None:
             Store(logs).remove_leftovers(runner.run_id)

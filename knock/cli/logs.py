@@ -23,11 +23,13 @@ from knock.cli.common import (
     JOBS,
     JSON_DOC,
     QUIET,
+    SIGN_KEY,
     app,
     console,
     plural,
     print_events,
     progress_bar,
+    signing_key,
     whole,
 )
 from knock.cli.output import json_sink, judged, output_file, write_json
@@ -37,6 +39,7 @@ from replay.audit import ViewEvent, view_events
 from replay.log import LogError, LogReader
 from replay.redact import redact
 from replay.replayer import Replayer
+from replay.signing import KeyFileError, load_public_key
 from replay.verdict import Verdict, judge
 
 #: ``knock verify``'s exit status (LOG-13): every file passes; some file fails; a usage error; none fails and some
@@ -83,6 +86,31 @@ def verify_cmd(
     ] = False,
     jobs: Annotated[int, JOBS] = 0,
     cluster: Annotated[str | None, CLUSTER] = None,
+    key: Annotated[
+        str | None,
+        typer.Option(
+            "--key",
+            metavar="PUB",
+            help="Require logs signed by this key: a key file (knock keygen) or its 64 hex digits (LOG-19).",
+        ),
+    ] = None,
+    digest: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--digest",
+            metavar="HEX",
+            help="Require each log's digest to be this published one (LOG-19); may be repeated.",
+        ),
+    ] = None,
+    digests: Annotated[
+        Path | None,
+        typer.Option(
+            "--digests",
+            metavar="FILE",
+            help="Require each log's digest to be in this file of published "
+            "digests, one a line (what knock serve --digests appends).",
+        ),
+    ] = None,
 ) -> None:
     """Judge logs and views: pass, unfinished at record N, or FAIL.
 
@@ -93,11 +121,15 @@ def verify_cmd(
 
     --json gives JSON lines, one object per file (its path and verdict), in the order of the files.
 
+    A signed log (format 2.0) is checked against its own signer always; --key also requires that signer, and
+    --digest/--digests that the log's digest (the trailer's) was published: otherwise FAIL under LOG-19.
+
     Exit status: 0 every file passes; 1 some file fails (or cannot be read);
-    3 none fails and some are unfinished; 2 a usage error (a bad option, no files found).
+    3 none fails and some are unfinished; 2 a usage error (a bad option, a key file that is not one, no files).
 
     Example: knock verify out/ tests/golden/standard-1.knock --json=out/verdicts.jsonl
     """
+    required = audit_mod.Required(required_key(key), published(digest, digests))
     check_inputs(paths)
     files = find_logs(paths)
     if not files:
@@ -109,7 +141,7 @@ def verify_cmd(
             Runner(cluster, workers) as runner:  # fmt: skip
         reached(runner, paths)
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
-        verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n))
+        verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n), required=required)
     counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
     status = EXIT_FAIL if counts["fail"] else EXIT_UNFINISHED if counts["unfinished"] else EXIT_PASS
     judged(status)  # what a closed pipe ends with: every file is judged before a line is printed
@@ -126,6 +158,44 @@ def verify_cmd(
                       f"{counts['fail']:,} fail{retried}")  # fmt: skip
     if status != EXIT_PASS:
         raise typer.Exit(status)
+
+
+def required_key(spec: str | None) -> bytes | None:
+    """The public key of ``--key`` (LOG-17: a key file that is not one is a usage error naming the rule)."""
+    if spec is None:
+        return None
+    try:
+        return load_public_key(spec)
+    except KeyFileError as err:
+        raise typer.BadParameter(str(err), param_hint="--key") from None
+
+
+def published(given: list[str] | None, path: Path | None) -> frozenset[bytes] | None:
+    """The digests of ``--digest`` and ``--digests FILE`` (64 hex digits each; in the file, the first word of a
+    line, as ``knock serve --digests`` writes ``HEX  TABLE``; blank lines and ``#`` comments ignored), or None
+    when neither is given."""
+    if not given and path is None:
+        return None
+    lines = [(f"--digest {d}", d) for d in given or []]
+    if path is not None:
+        try:
+            text = path.read_text("ascii")
+        except (OSError, UnicodeDecodeError) as err:
+            raise typer.BadParameter(f"LOG-19: cannot read {path}: {err}", param_hint="--digests") from None
+        for n, line in enumerate(text.splitlines(), 1):
+            words = line.split("#")[0].split()
+            lines.append((f"{path}:{n}", words[0] if words else ""))
+    out = set()
+    for where, value in lines:
+        if not value:
+            continue
+        if len(value) != 64 or any(c not in "0123456789abcdefABCDEF" for c in value):
+            raise typer.BadParameter(
+                f"LOG-19: {where}: a digest is 64 hexadecimal digits, not {value[:80]!r}",
+                param_hint="--digests" if where.startswith(str(path)) else "--digest",
+            )
+        out.add(bytes.fromhex(value))
+    return frozenset(out)
 
 
 @app.command(name="export")
@@ -342,11 +412,13 @@ def redact_cmd(
     force: Annotated[bool, FORCE] = False,
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing (errors still go to stderr).")] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
+    key: Annotated[Path | None, SIGN_KEY] = None,
 ) -> None:
     """Write the view of a log that one seat may receive.
 
-    The cards the seat was not shown are replaced (spec/log-format.md, LOG-11). --json gives one document: the
-    log, the seat, the view's file and size.
+    The cards the seat was not shown are replaced (spec/log-format.md, LOG-11). With --key the view is signed
+    with that key (LOG-18), without it unsigned. --json gives one document: the log, the seat, the view's file
+    and size.
 
     Exit status: 0 written; 1 the log cannot be redacted (the error names the record and rule); 2 a usage error.
 
@@ -354,8 +426,9 @@ def redact_cmd(
     """
     if out.resolve() == path.resolve():
         raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
+    signer = signing_key(key)
     output_file(out, force)
-    data = redact(path.read_bytes(), seat)
+    data = redact(path.read_bytes(), seat, key=signer)
     out.write_bytes(data)
     if json_out is not None:
         write_json({"log": str(path), "seat": seat, "out": str(out), "bytes": len(data)}, json_out)

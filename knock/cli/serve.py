@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from knock.cli.common import app
+from knock.cli.common import app, signing_key
 
 
 @app.command()
@@ -30,11 +30,29 @@ def serve(
     max_tables: Annotated[int, typer.Option(min=0, help="Tables not over at once (0: any).")] = 200,
     max_bot_tables: Annotated[int, typer.Option(min=0, help="Of them, tables with no human seat (0: any).")] = 20,
     replay_rate: Annotated[int, typer.Option(min=0, help="Replays one address may ask for a minute (0: any).")] = 20,
+    key: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Sign every new game's log and every seat's view with this secret key "
+            "file (knock keygen; LOG-17, LOG-18).",
+        ),
+    ] = None,
+    digests: Annotated[
+        Path | None,
+        typer.Option(
+            metavar="FILE",
+            help="Append each finished game's trailer digest to this file, one line "
+            "'HEX  TABLE' a game (knock verify --digests reads it; LOG-19).",
+        ),
+    ] = None,
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
-    Games not over are rebuilt from their logs at start. Example: knock serve --port 8000 --data games/
+    Games not over are rebuilt from their logs at start (a signed one needs the same --key). Example:
+    knock serve --port 8000 --data games/ --key keys/server --digests games/digests.txt
     """
+    signer = signing_key(key)
     try:
         import uvicorn
 
@@ -49,8 +67,18 @@ def serve(
     bound = sock.getsockname()[1]
     store = SQLiteStore(data, synchronous=synchronous)  # type: ignore[arg-type]
     banner = f"knock serve: listening on http://{host}:{bound} (data {data}, synchronous={synchronous.upper()})"
+    if signer is not None:
+        banner += f"; signing with {signer.public.hex()[:16]}…"
     settings = Settings(
-        tuple(allow_origin or ()), bot_delay, banner, table_rate, max_tables, max_bot_tables, replay_rate
+        tuple(allow_origin or ()),
+        bot_delay,
+        banner,
+        table_rate,
+        max_tables,
+        max_bot_tables,
+        replay_rate,
+        signer,
+        digests,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

@@ -281,7 +281,8 @@ def conform_answer(
         answer = conf.answer_case(loaded)
     elif log == "-":  # a log case is answered about its log (CONF-7)
         compiled = conf.compile_case(loaded)
-        answer = conf.answer_log(compiled.data) if compiled.data is not None else {"outcome": "none"}
+        data = compiled.data
+        answer = conf.answer_log(data, verify=loaded.verify) if data is not None else {"outcome": "none"}
     else:
-        answer = conf.answer_log(Path(log).read_bytes())
+        answer = conf.answer_log(Path(log).read_bytes(), verify=loaded.verify)
     sys.stdout.write(json.dumps(answer) + "\n")

@@ -22,6 +22,7 @@ from knock.conformance.cases import CANONICAL, Case, CaseError, CaseHand
 from replay.log import LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer
+from replay.verdict import REQUIRED_RULE, judge
 
 
 def _p(seat: int | None) -> str | None:
@@ -137,9 +138,22 @@ def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, 
 # --- replaying a log ----------------------------------------------------------------------------
 
 
-def answer_log(data: bytes, players: int | None = None, *, executor: ExecutorName = "compiled") -> dict[str, Any]:
+def answer_log(
+    data: bytes,
+    players: int | None = None,
+    *,
+    executor: ExecutorName = "compiled",
+    verify: dict[str, Any] | None = None,
+) -> dict[str, Any]:
     """Knock's answer to a log (log mode, CONF-5): replay it strictly; a log that ends cleanly before its
-    trailer is accepted as far as it goes, with ``game_over`` false (LOG-7)."""
+    trailer is accepted as far as it goes, with ``game_over`` false (LOG-7). ``verify``: a case's ``[verify]``,
+    the signer and digests the log must match (LOG-19)."""
+    if verify:
+        digests = verify.get("digests")
+        verdict = judge(data, signer=bytes.fromhex(verify["signer"]) if "signer" in verify else None,
+                        digests=None if digests is None else {bytes.fromhex(d) for d in digests})  # fmt: skip
+        if verdict.rule == REQUIRED_RULE:
+            return {"outcome": "reject", "rule": verdict.rule, "record": verdict.record, "reason": verdict.message}
     try:
         if LogReader(data).header.view is not None:
             return _answer_view(data)

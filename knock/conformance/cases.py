@@ -36,6 +36,7 @@ CASE_KEYS = {
     "hand",
     "expect",
     "tamper",
+    "verify",
     "note",
 }
 ROLES = ("box", "captain", "sitter")
@@ -46,7 +47,9 @@ EXPECT_KEYS = {"outcome", "rule", "stage", "scores", "game_over", "winner", "tot
 HAND_EXPECT_KEYS = {"result", "winner", "points", "knocker", "deadwood", "multiplier", "scores", "knock_limit"}
 STATE_KEYS = {"to_act", "phase", "knock_limit", "stock", "discard", "holding"}
 STAGES = ("rules", "draw", "deal", "action")
-TAMPER_KEYS = {"view", "truncate", "flip", "replace", "delete", "insert", "append", "append_bytes", "header", "rechain"}
+TAMPER_KEYS = {
+    "view", "truncate", "flip", "replace", "delete", "insert", "append", "append_bytes", "header", "rechain", "sign",
+}  # fmt: skip
 
 
 class CaseError(KnockError):
@@ -99,6 +102,7 @@ class Case:
     hands: tuple[CaseHand, ...]
     expect: dict[str, Any]
     tamper: dict[str, Any] | None
+    verify: dict[str, Any] | None = None  #: what the reader is given besides the log (LOG-19: signer, digests)
 
     @property
     def outcome(self) -> str:
@@ -199,7 +203,23 @@ def load_case(path: Path, root: Path | None = None) -> Case:
     hands = tuple(_load_hand(h, i + 1, path, box, drawn) for i, h in enumerate(raw_hands))
     tamper = None if "tamper" not in data else _load_tamper(data["tamper"], players, path)
     expect = _load_expect(data.get("expect"), hands, path, tamper is not None)
-    return Case(path, name, str(data.get("title", "")), tuple(rules), preset, options, draw, hands, expect, tamper)
+    verify = None if "verify" not in data else _load_verify(data["verify"], tamper is not None, path)
+    return Case(path, name, str(data.get("title", "")), tuple(rules), preset, options, draw, hands, expect, tamper,
+                verify)  # fmt: skip
+
+
+def _load_verify(table: object, log_case: bool, path: Path) -> dict[str, Any]:
+    """A case's ``[verify]`` (CONF-7): ``signer``, a public key, and ``digests``, published digests, each 32 bytes
+    in hex; only in a log case (it is what a reader of the log is given, LOG-19)."""
+    if not log_case:
+        raise CaseError(path, "[verify] is for log cases: give [tamper] too (tamper = {} changes nothing)")
+    t = dict(_check_keys(table, {"signer", "digests"}, "[verify]", path))
+    if "signer" in t and len(_hex(t["signer"], "[verify] signer", path)) != 32:
+        raise CaseError(path, "[verify] signer is a public key: 32 bytes in hex (64 digits)")
+    digests = t.get("digests", [])
+    if not isinstance(digests, list) or any(len(_hex(d, "[verify] digests", path)) != 32 for d in digests):
+        raise CaseError(path, "[verify] digests is a list of digests, each 32 bytes in hex (64 digits)")
+    return t
 
 
 Draw = tuple[tuple[Card, ...], ...]  #: the draw's rounds, each a card per seat drawing
@@ -300,7 +320,7 @@ def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
         t["view"] = seat
     if "header" in t:
         if not isinstance(t["header"], dict):
-            raise CaseError(path, "[tamper] header is a table of the header keys to set: header = { version = [2, 0] }")
+            raise CaseError(path, "[tamper] header is a table of the header keys to set: header = { version = [3, 0] }")
         _record_value(t["header"], "header", path)
     for key, at in (("replace", "record"), ("insert", "before")):
         if key in t:
@@ -311,6 +331,8 @@ def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
         number(t["delete"], "delete")
     if "rechain" in t and not isinstance(t["rechain"], bool):
         raise CaseError(path, "[tamper] rechain is true or false")
+    if "sign" in t and len(_hex(t["sign"], "sign", path)) != 32:
+        raise CaseError(path, "[tamper] sign is a secret key: 32 bytes in hex (64 digits)")
     if "append" in t:
         _record_value(t["append"], "append", path)
     if "flip" in t:

@@ -157,7 +157,7 @@ def _run(
     if compiled.data is None:
         result.modes["log"] = "skip"
     else:
-        answer = answer_log(compiled.data, executor=executor or "compiled")
+        answer = answer_log(compiled.data, executor=executor or "compiled", verify=case.verify)
         record("log", compare(dataclasses.replace(case, expect=compiled.expect), answer, log=True))
 
 

@@ -10,8 +10,9 @@ from pathlib import Path
 from typing import Any
 
 from knock.conformance.cases import CaseError
-from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
+from replay.codec import SIGNED_VERSION, T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.redact import redact
+from replay.signing import SigningKey
 
 
 def _value(v: Any) -> Any:
@@ -29,20 +30,38 @@ def _split(data: bytes) -> list[tuple[Any, bytes]]:
     return list(unpacked(io.BytesIO(data)))
 
 
-def rechain(items: list[tuple[Any, bytes]]) -> list[tuple[Any, bytes]]:
-    """Recompute every checkpoint and the trailer over the records as they now are."""
+def rechain(items: list[tuple[Any, bytes]], key: SigningKey | None = None) -> list[tuple[Any, bytes]]:
+    """Recompute every checkpoint and the trailer over the records as they now are; with ``key``, sign each as
+    the header's ``view`` (or a full log) has it (LOG-18), without one leave them unsigned."""
     out = [items[0]]
     digest = header_digest(items[0][1])
+    seat = items[0][0].get("view") if isinstance(items[0][0], dict) else None
     for i, (value, raw) in enumerate(items[1:], 1):
-        if isinstance(value, list) and value and value[0] == T_CHECKPOINT:
-            value = [T_CHECKPOINT, digest]
-            raw = pack(value)
-        elif isinstance(value, list) and value and value[0] == T_TRAILER:
-            value = [T_TRAILER, i - 1, digest]
+        if isinstance(value, list) and value and value[0] in (T_CHECKPOINT, T_TRAILER):
+            value = [T_CHECKPOINT, digest] if value[0] == T_CHECKPOINT else [T_TRAILER, i - 1, digest]
+            if key is not None:
+                value.append(key.sign_seal(seat if type(seat) is int else None, i, value[0], digest))
             raw = pack(value)
         out.append((value, raw))
         digest = chain(digest, raw)
     return out
+
+
+def signed_header(header: dict[str, Any], key: SigningKey) -> dict[str, Any]:
+    """A header as a signed log has it (LOG-17): version 2.0 and ``signer`` (before ``view``)."""
+    out = {k: v for k, v in header.items() if k not in ("signer", "view")}
+    out["version"] = list(SIGNED_VERSION)
+    out["signer"] = key.public
+    if "view" in header:
+        out["view"] = header["view"]
+    return out
+
+
+def resign(data: bytes, key: SigningKey) -> bytes:
+    """A log (or view) signed anew with ``key``: its header naming it, every seal re-signed (LOG-17, LOG-18)."""
+    items = _split(data)
+    items[0] = (head := signed_header(items[0][0], key), pack(head))
+    return b"".join(raw for _, raw in rechain(items, key))
 
 
 def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
@@ -55,6 +74,9 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
     """
     if "view" in spec:
         data = redact(data, spec["view"])
+    key = SigningKey.from_seed(bytes.fromhex(spec["sign"])) if "sign" in spec else None
+    if key is not None:
+        data = resign(data, key)
     items = _split(data)
 
     def index(v: Any, what: str) -> int:
@@ -76,7 +98,7 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
     if "delete" in spec:
         del items[index(spec["delete"], "delete")]
     if spec.get("rechain", False):
-        items = rechain(items)
+        items = rechain(items, key)
     if "append" in spec:
         items.append((_value(spec["append"]), pack(_value(spec["append"]))))
     out = bytearray(b"".join(raw for _, raw in items))

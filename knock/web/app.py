@@ -35,6 +35,7 @@ from knock.web.hub import OUTBOX_LIMIT, Connection, Hub
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
 from knock.web.tables import SpecError, TableSpec, table_spec
+from replay.signing import SigningKey
 
 STATIC = Path(__file__).resolve().parent / "static"
 
@@ -50,6 +51,8 @@ class Settings:
     max_tables: int = 200  #: tables not over at once
     max_bot_tables: int = 20  #: of them, tables with no human seat
     replay_rate: int = 20  #: replays one remote address may ask for a minute (0: no limit)
+    key: SigningKey | None = None  #: signs every new game's log and every view sent (LOG-17, LOG-18)
+    digests: Path | None = None  #: each finished game's trailer digest is appended to this file (LOG-19)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -77,7 +80,7 @@ LIST_PAGE, LIST_MAX = 50, 200
 def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     """The application over ``store``: its tables are rebuilt at start-up (PROTO-13)."""
     conf = settings or Settings()
-    hub = Hub(store, bot_delay=conf.bot_delay)
+    hub = Hub(store, bot_delay=conf.bot_delay, key=conf.key, digests=conf.digests)
 
     def allowed(request: Request | WebSocket) -> bool:
         return origin_allowed(request.headers.get("origin"), request.headers.get("host"), conf.allow_origins)

@@ -14,6 +14,7 @@ import logging
 import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from knock.web import protocol
@@ -22,6 +23,7 @@ from knock.web.recovery import RecoveryError, rebuild
 from knock.web.store import Append, Create, Fail, GroupCommit, Store
 from knock.web.tables import Key, ServerTable, TableSpec, new_table_id, new_token, token_hash
 from replay.redact import redact
+from replay.signing import SigningKey
 from replay.verdict import judge
 
 log = logging.getLogger("knock.web")
@@ -59,8 +61,14 @@ class Live:
 class Hub:
     """Every table of one server (see the module's docstring)."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.5) -> None:
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.5, key: SigningKey | None = None, digests: Path | None = None
+    ) -> None:
+        """``key`` signs every new game's log and every seat's view the server sends (LOG-17, LOG-18);
+        ``digests``: the append-only file each finished game's trailer digest is appended to (LOG-19)."""
         self.store = store
+        self.key = key
+        self.digests = digests
         self.committer = GroupCommit(store)
         self.bot_delay = bot_delay
         self.tables: dict[str, Live] = {}
@@ -84,7 +92,7 @@ class Hub:
                 continue
             try:
                 table, verdict = rebuild(g.game, spec, self.store.log(g.game), g.records, self.store.applied(g.game),
-                                         g.secret)  # fmt: skip
+                                         g.secret, self.key)  # fmt: skip
             except RecoveryError as err:
                 log.error("%s", err)
                 self.store.commit([Fail(g.game, err.message)])
@@ -115,7 +123,7 @@ class Hub:
         while table_id in self.tables:
             table_id = new_table_id()
         secret = secrets.token_bytes(32) if spec.commitments else None
-        table, head = ServerTable.new(table_id, spec, secret)
+        table, head = ServerTable.new(table_id, spec, secret, self.key)
         tokens = {seat: new_token() for seat in table.humans}
         hashes = {seat: token_hash(t) for seat, t in tokens.items()}
         await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
@@ -192,9 +200,11 @@ class Hub:
             conn.send(self._offer(live))
 
     async def seat_log(self, table_id: str, seat: int) -> bytes:
-        """A seat's own view of the game's log so far (LOG-11): the same redaction as ``knock redact``."""
+        """A seat's own view of the game's log so far (LOG-11): the same redaction as ``knock redact``, signed
+        with the server's key when it has one (LOG-18: the seat in every seal), so that the client can prove
+        what the server told it."""
         data = await asyncio.to_thread(self.store.log, table_id)
-        return await asyncio.to_thread(redact, data, seat)
+        return await asyncio.to_thread(redact, data, seat, key=self.key)
 
     def leave(self, conn: Connection) -> None:
         if conn.table is None:
@@ -257,6 +267,8 @@ class Hub:
             self._reload(live)
             raise ProtocolError("internal", "the action could not be stored; it was not applied") from None
         live.summary = summary or table.summary()
+        if summary is not None and summary["verdict"] == "pass":
+            self._publish(live.id, summary["digest"])
         if conn is not None:
             conn.send(outcome.reply)
         self._show(live)
@@ -269,13 +281,24 @@ class Hub:
         return {**table.summary(), "log_bytes": len(data), "digest": (verdict.digest or b"").hex() or "0" * 64,
                 "verdict": verdict.kind}  # fmt: skip
 
+    def _publish(self, table_id: str, digest: str) -> None:
+        """Append a finished game's trailer digest to the digests file (LOG-19): ``HEX  TABLE``, one line a game,
+        the file opened for appending each time (a list auditors fetch and ``knock verify --digests`` reads)."""
+        if self.digests is None:
+            return
+        try:
+            with self.digests.open("a", encoding="ascii") as f:
+                f.write(f"{digest}  {table_id}\n")
+        except OSError as err:
+            log.error("table %s: its digest could not be appended to %s: %s", table_id, self.digests, err)
+
     def _reload(self, live: Live) -> None:
         """Rebuild a table from the store after a failed commit (its game in memory is ahead of it)."""
         assert live.table is not None
         spec = live.table.spec
         try:
             live.table, _ = rebuild(live.id, spec, self.store.log(live.id), _stored_records(self.store, live.id),
-                                    self.store.applied(live.id), self._secrets.get(live.id))  # fmt: skip
+                                    self.store.applied(live.id), self._secrets.get(live.id), self.key)  # fmt: skip
         except Exception as err:
             live.table, live.failed = None, f"the store and the game disagree: {err}"
 

@@ -15,6 +15,7 @@ from engine.errors import KnockError
 from engine.match import SeededChance
 from knock.web.tables import Applied, ServerTable, Sink, TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
+from replay.signing import SigningKey
 from replay.verdict import Verdict
 
 
@@ -29,7 +30,13 @@ class RecoveryError(KnockError, ValueError):
 
 
 def rebuild(
-    table: str, spec: TableSpec, data: bytes, records: int, applied: Sequence[Applied], secret: bytes | None
+    table: str,
+    spec: TableSpec,
+    data: bytes,
+    records: int,
+    applied: Sequence[Applied],
+    secret: bytes | None,
+    key: SigningKey | None = None,
 ) -> tuple[ServerTable, Verdict]:
     """A stored table's game, rebuilt from its log (see the module's docstring). Rule: PROTO-13.
 
@@ -40,7 +47,7 @@ def rebuild(
     sink = Sink()
     try:
         game = resume(data, sink, chance=SeededChance(spec.seed), executor=spec.executor,
-                      commit_key=commit_key_of(secret, spec))  # fmt: skip
+                      commit_key=commit_key_of(secret, spec), key=key)  # fmt: skip
     except ResumeError as err:
         if err.rule == "MATCH-7":
             raise RecoveryError(table, "its log's draws or deals are not its seed's (MATCH-7)", err.verdict) from None

@@ -31,6 +31,7 @@ from knock.web import protocol, views
 from knock.web.protocol import Message, SeatSpec
 from replay.log import LogWriter
 from replay.narration import Voice
+from replay.signing import SigningKey
 
 #: A recipient of frames: a seat, or None for the spectators.
 Key: TypeAlias = int | None
@@ -217,12 +218,15 @@ class ServerTable:
             lens.fresh.clear()
 
     @classmethod
-    def new(cls, table: str, spec: TableSpec, secret: bytes | None = None) -> tuple[ServerTable, bytes]:
-        """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store."""
+    def new(
+        cls, table: str, spec: TableSpec, secret: bytes | None = None, key: SigningKey | None = None
+    ) -> tuple[ServerTable, bytes]:
+        """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store;
+        with ``key``, the log is signed (LOG-17)."""
         match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
         sink = Sink()
         writer = LogWriter(sink, match, players=players_of(spec), meta=meta_of(table, spec),
-                           commit_key=commit_key_of(secret, spec))  # fmt: skip
+                           commit_key=commit_key_of(secret, spec), key=key)  # fmt: skip
         return cls(table, spec, match, writer, sink), sink.take()
 
     @property

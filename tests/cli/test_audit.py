@@ -30,10 +30,10 @@ def test_a_log_that_kills_its_worker_gets_a_failed_verdict_and_the_others_theirs
     killer = files[2]
     judge = audit.judge_location
 
-    def deadly(location: str) -> Verdict:
+    def deadly(location: str, required: audit.Required = audit.NOTHING) -> Verdict:
         if location == killer:
             os._exit(9)  # as a crash of the interpreter would: no exception, the process is gone
-        return judge(location)
+        return judge(location, required)
 
     monkeypatch.setattr(audit, "judge_location", deadly)  # inherited by the forked workers
     with Runner(None, 2) as runner:

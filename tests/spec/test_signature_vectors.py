@@ -1,0 +1,53 @@
+"""spec/signature-vectors.json read as an outside implementation would: the seals' messages built from
+spec/log-format.md's words (LOG-18), not from Knock's code, and every signature checked."""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from replay import ed25519
+from replay.codec import unpacked
+from replay.verdict import judge
+
+SPEC = Path(__file__).resolve().parents[2] / "spec"
+VECTORS = json.loads((SPEC / "signature-vectors.json").read_text("utf-8"))
+
+
+@pytest.mark.rule("LOG-17", "LOG-18")
+def test_the_published_seals_verify_from_the_spec_alone() -> None:
+    public = bytes.fromhex(VECTORS["key"]["public"])
+    assert ed25519.public_key(bytes.fromhex(VECTORS["key"]["secret"])) == public
+    assert len(VECTORS["seals"]) == 4
+    for seal in VECTORS["seals"]:
+        seat = 255 if seal["seat"] is None else seal["seat"]
+        digest = bytes.fromhex(seal["digest"])
+        message = b"knock-log-seal/2" + bytes([seat]) + seal["record"].to_bytes(8, "big") + bytes([seal["type"]])
+        message += digest
+        assert len(message) == 58 and message.hex() == seal["message"]
+        assert ed25519.verify(public, message, bytes.fromhex(seal["signature"]))
+
+
+@pytest.mark.rule("LOG-6", "LOG-17", "LOG-18")
+def test_the_published_logs_are_signed_and_chained_as_the_spec_says() -> None:
+    public = bytes.fromhex(VECTORS["key"]["public"])
+    for name in ("log", "view"):
+        data = bytes.fromhex(VECTORS[name])
+        verdict = judge(data, signer=public)
+        assert verdict.kind == "pass", verdict
+        values = list(unpacked(io.BytesIO(data)))
+        header = values[0][0]
+        assert header["version"] == [2, 0] and header["signer"] == public
+        digest = hashlib.sha256(values[0][1]).digest()
+        seals = [s for s in VECTORS["seals"] if (s["seat"] is None) == (name == "log")]
+        for number, (value, raw) in enumerate(values[1:], 1):
+            if type(value) is list and value[0] in (8, 9):
+                seal = seals.pop(0)
+                assert seal["record"] == number and value[-2] == digest == bytes.fromhex(seal["digest"])
+                assert value[-1] == bytes.fromhex(seal["signature"])
+            digest = hashlib.sha256(digest + raw).digest()
+        assert not seals
