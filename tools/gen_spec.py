@@ -160,8 +160,8 @@ EXAMPLE_P1 = "2c 3d 4c 6d 8s Tc Jd Qs Kh Ks"
 EXAMPLE_ACTIONS = ("p0 pass", "p1 pass", "p0 draw", "p0 knock Kc", "p0 spread As-2s-3s-4s 5h-6h-7h 9c-9d-9h")
 
 
-def example_log() -> bytes:
-    """The worked example's log: standard rules to 20; p0 draws Qs and p1 Ks for the deal (p1 deals); p0 is
+def example_match() -> Match:
+    """The worked example's game: standard rules to 20; p0 draws Qs and p1 Ks for the deal (p1 deals); p0 is
     dealt EXAMPLE_P0, p1 EXAMPLE_P1, the upcard is Qh and the stock Kc then the rest in index order."""
     rules = RuleSet.preset("standard", target=20)
     p0, p1 = cards(EXAMPLE_P0), cards(EXAMPLE_P1)
@@ -170,7 +170,12 @@ def example_log() -> bytes:
     deck += [c for c in DECK if c not in named]
     match = Match.scripted(rules, cuts=[cards("Qs Ks")], decks=[deck])
     match.play(*EXAMPLE_ACTIONS)
-    return write_log(match, players=["p0", "p1"], engine="example")
+    return match
+
+
+def example_log() -> bytes:
+    """The worked example's log (``example_match``)."""
+    return write_log(example_match(), players=["p0", "p1"], engine="example")
 
 
 def _hex_lines(offset: int, raw: bytes, meaning: str) -> list[str]:
@@ -279,14 +284,7 @@ def signed_example() -> tuple[bytes, bytes]:
     """Appendix B's game, signed with the vectors' key (LOG-17, LOG-18), and its view for p1 signed too."""
     key = SigningKey.from_seed(VECTOR_SEED)
     plain = example_log()
-    rules = RuleSet.preset("standard", target=20)
-    p0, p1 = cards(EXAMPLE_P0), cards(EXAMPLE_P1)
-    named = [*p0, *p1, *cards("Qh Kc")]
-    deck = [*(c for pair in zip(p0, p1, strict=True) for c in pair), *cards("Qh Kc")]
-    deck += [c for c in DECK if c not in named]
-    match = Match.scripted(rules, cuts=[cards("Qs Ks")], decks=[deck])
-    match.play(*EXAMPLE_ACTIONS)
-    signed = write_log(match, players=["p0", "p1"], engine="example", key=key)
+    signed = write_log(example_match(), players=["p0", "p1"], engine="example", key=key)
     assert len(signed) > len(plain)
     return signed, redact(signed, 1, key=key)
 
