@@ -265,7 +265,7 @@ class Elsewhere(http.server.BaseHTTPRequestHandler):
 # --- a hand against a bot -------------------------------------------------------------------------------
 
 
-@pytest.mark.rule("PROTO-1", "PROTO-3", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-10")
+@pytest.mark.rule("PROTO-1", "PROTO-3", "PROTO-5", "PROTO-7", "PROTO-8", "PROTO-10", "PROTO-24")
 def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(
     server: ServerProcess, browser: Browser, lobby_game: dict[str, Any]
 ) -> None:
@@ -286,9 +286,14 @@ def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(
 
     # The connection drops: the page reconnects with the token and is sent the seat's current view (PROTO-3).
     welcomes, record = count(b, "welcome"), frames_of(b, "view")[-1]["record"]
+    events = "return [...document.querySelectorAll('ol.events li')].map((li) => li.textContent)"
+    shown = b.js(events)
     b.js("window.knockSeat.ws.close(4000)")
     b.wait(lambda: count(b, "welcome") > welcomes and "connected" in b.text(".status"), message="the reconnection")
     assert frames_of(b, "view")[-1]["record"] == record
+    # The view sent on reconnecting holds the hand's events from its deal: shown in place of those shown, not
+    # after them (PROTO-24).
+    assert shown and b.js(events) == shown
     b.wait(lambda: b.find(".play button:not([disabled])"), message="the seat's move after reconnecting")
     b.axe("the table mid-hand")
     b.shot("03-table-mid-hand")

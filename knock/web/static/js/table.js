@@ -45,7 +45,10 @@ export function openTable(root, params) {
     view: (m) => {
       state.view = m.view;
       state.legal = m.legal;
-      for (const e of m.events) addEvent(e.text);
+      // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
+      // reconnection, the answer to a view request: PROTO-24): they take the place of those shown of that hand.
+      if (m.events.length && m.events[0].kind === "hand_started") dropEvents(m.events[0].hand);
+      for (const e of m.events) addEvent(e.text, e.hand);
       if (m.events.length) announce(m.events.map((e) => e.text).join(". "));
       if (m.legal.length && m.view.to_act === (state.welcome && state.welcome.seat)) announce("Your move.");
       render();
@@ -57,7 +60,7 @@ export function openTable(root, params) {
       render();
     },
     timed_out: (m) => {
-      addEvent(`p${m.seat}'s turn timed out: ${m.action} was played for it`);
+      addEvent(`p${m.seat}'s turn timed out: ${m.action} was played for it`, state.view ? state.view.hand : 0);
       announce(`p${m.seat}'s turn timed out.`);
     },
     hand_result: (m) => {
@@ -88,11 +91,17 @@ export function openTable(root, params) {
     closed: (code) => { state.closedFor = code; render(); },
   });
 
-  function addEvent(text) {
-    state.events.push(text);
-    els.log.append(h("li", {}, text));
+  function addEvent(text, hand) {
+    state.events.push({ hand, text });
+    els.log.append(h("li", { "data-hand": String(hand) }, text));
     while (els.log.childElementCount > 200) els.log.firstElementChild.remove();
     els.log.lastElementChild.scrollIntoView({ block: "nearest" });
+  }
+
+  /** Forget the events shown of hand ``hand`` and later (a view is about to show them again). */
+  function dropEvents(hand) {
+    state.events = state.events.filter((e) => e.hand < hand);
+    for (const li of [...els.log.children]) if (Number(li.dataset.hand) >= hand) li.remove();
   }
 
   function send(action) {
