@@ -17,6 +17,7 @@ from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import CutDrawn, HandEnded, HandStarted, MatchEvent
 from engine.fsm import Phase
+from engine.rules import CutTiebreak, RuleSet
 from engine.visibility import Observation, SeatLens
 from knock.play.coach import hint
 from knock.play.saves import Save
@@ -106,7 +107,7 @@ class TerminalTable:
             elif isinstance(event, HandEnded):
                 self.score_sheet(events[: i + 2])  # the game's end, when it comes, follows the hand's
             else:
-                text = narrate(seen, self.names) + _why(seen, self.session.match.rules.players)
+                text = narrate(seen, self.names) + _why(seen, self.session.match.rules)
                 bold = "bold" if "points" in text or "no score" in text or "game over" in text else None
                 self.say(("" if bold else "  ") + text, bold)
         self.shown = len(events)
@@ -123,7 +124,7 @@ class TerminalTable:
             if isinstance(e, HandStarted):
                 self.console.rule(self.markup(hand_title(e, self.names)))
             elif not isinstance(e, HandEnded):  # the score sheet above says it
-                self.say("  " + narrate(e, self.names) + _why(e, self.session.match.rules.players))
+                self.say("  " + narrate(e, self.names) + _why(e, self.session.match.rules))
 
     def score_sheet(self, events: Sequence[MatchEvent]) -> None:
         head, rows = sheet(events, self.names)
@@ -266,14 +267,22 @@ class TerminalTable:
             self.asked_at = len(self.session.match.events)
 
 
-def _why(event: object, players: int) -> str:
+def _why(event: object, rules: RuleSet) -> str:
     """What a draw for the deal or the roles decides, said where it is drawn (MATCH-2, MATCH-3, THREE-2)."""
     if not isinstance(event, CutDrawn):
         return ""
+    players = rules.players
+    ranks = [c.rank for c in event.cards]
+    if len(set(ranks)) < len(ranks) and rules.cut_tiebreak is CutTiebreak.REDRAW:
+        if players == 3:
+            return f"{_ROLES}; tied cards draw again"
+        return " — a tie: both draw again"
     if len(event.seats) < players:
         return " — a tie breaker: the tied seats draw again to settle their order"
-    return (" — the highest card is in the box, the middle is captain, the lowest sits out" if players == 3
-            else " — the higher card deals")  # fmt: skip
+    return _ROLES if players == 3 else " — the higher card deals"
+
+
+_ROLES = " — the highest card is in the box, the middle is captain, the lowest sits out"
 
 
 _SECOND = {"does": "do", "is": "are", "sits": "sit", "may": "may"}

@@ -560,3 +560,18 @@ def test_the_draw_for_the_roles_says_what_it_decides_and_a_redraw_that_it_breaks
     assert "the draw for the roles again: " in said and "— a tie breaker: the tied seats draw again" in said
     two_out = sit(tmp_path / "d.knock", two(seed=1), Script(["q"]))
     assert not run(two_out[0]) and "— the higher card deals" in two_out[1].getvalue()
+
+
+@pytest.mark.rule("MATCH-3")
+def test_a_tied_draw_for_the_deal_says_it_is_drawn_again(tmp_path: Path) -> None:
+    from engine.events import CutDrawn
+    from engine.match import Match
+
+    def first_draw(seed: int) -> CutDrawn:
+        return next(e for e in Match.new(RuleSet.preset("standard"), seed=seed).events if isinstance(e, CutDrawn))
+
+    seed = next(s for s in range(500) if len({c.rank for c in first_draw(s).cards}) == 1)  # a tie
+    table, out = sit(tmp_path / "tie.knock", two(seed=seed), Script(["q"]))
+    assert not run(table)
+    first, second = [line for line in out.getvalue().splitlines() if "the draw for the deal" in line][:2]
+    assert first.endswith("— a tie: both draw again") and second.endswith("— the higher card deals")
