@@ -41,7 +41,7 @@ from engine.events import (
     WallDeclined,
 )
 from knock.cluster.runner import Runner, Stopped, stopped
-from knock.cluster.storage import TEMP_MARK, Store, check_output, read_bytes, relative_name, resolve
+from knock.cluster.storage import Store, check_output, read_bytes, relative_name, resolve
 from replay.codec import T_CHECKPOINT, T_TRAILER
 from replay.log import LogError
 from replay.replayer import Replayer
@@ -355,7 +355,7 @@ def run(logs: list[str], roots: list[str], out: str, runner: Runner, *, actions:
     if not store.object_store:
         store.makedirs()
     runner.reaches(out)
-    store.remove([name for name in store.sizes() if TEMP_MARK in name])  # an earlier export's, stopped or killed
+    store.remove_leftovers()  # an earlier export's, stopped or killed
     logs = [resolve(location) for location in logs]
     work = batches(logs, roots, out, runner.workers, actions=actions, size=size, tag=runner.run_id)
     for result in runner.map(export_batch, work):

@@ -11,11 +11,9 @@ Games run on the engine's compiled executor, its performance mode (``engine.fsm`
 from __future__ import annotations
 
 import hashlib
-import itertools
 import json
 import math
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, overload
 
@@ -24,12 +22,11 @@ from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from knock.cluster.runner import Runner, stopped
-from knock.cluster.storage import TEMP_MARK, Store, check_output
+from knock.cluster.storage import MANIFEST as MANIFEST  # a run's manifest folder: where it is named
+from knock.cluster.storage import Store, check_output, read_many
 from replay.log import write_log
 from replay.signing import SigningKey
 
-MANIFEST = "_manifest"
-READERS = 16  #: manifest parts read at once when a run starts again
 #: A game of more hands than this is reported as very long: bots that seldom knock (random against random,
 #: about 100 hands a game) play many dead hands; well-matched bots play 2 to 20.
 LONG_GAME = 50
@@ -101,28 +98,40 @@ def play_one(job: Job, store: Store | None = None, tag: str = "", sign: bytes | 
 
 @dataclass(frozen=True, slots=True)
 class Batch:
-    """Games played by one task; with ``logs``, their logs and a manifest part are written there."""
+    """Games played by one task; with ``logs``, their logs and a manifest part are written there. The games are
+    a ``Jobs`` range (its bounds only: planning costs the client the same for 10 games a batch as for 250) or a
+    tuple. ``done``: the manifest parts that may list some of them as finished (a run started again), read and
+    checked on the worker."""
 
-    jobs: tuple[Job, ...]
+    jobs: Sequence[Job]
     logs: str | None = None
     tag: str = ""  #: the run's id, in temporary file names
     sign: bytes | None = None  #: the secret key (seed) that signs the logs (LOG-17), or None
+    done: tuple[str, ...] = ()
 
 
 def play_batch(batch: Batch) -> Tally:
     """Play a batch of games (in a worker) and fold their results there: the client receives one tally a batch,
-    not a summary a game. The manifest part is written once every log of the batch is."""
+    not a summary a game. A game the batch's manifest parts list, whose log is there as recorded, is counted as
+    skipped, not played. The manifest part is written once every log of the batch is."""
     store = Store(batch.logs) if batch.logs is not None else None
+    done = finished_among(store, batch.done, {job.log_name for job in batch.jobs}) if store and batch.done else {}
+    tally = Tally()
     out: list[GameSummary] = []
     for job in batch.jobs:
         if stopped():  # the run was stopped on the client: the games finished are kept, in a part of their own
             break
+        if (summary := done.get(job.key)) is not None:
+            tally.add(summary, skipped=True)
+            continue
         out.append(play_one(job, store, batch.tag, batch.sign))
+        tally.add(out[-1])
     if store is not None and out:
         digest = hashlib.sha256("".join(s.key for s in out).encode()).hexdigest()[:12]
         part = json.dumps({"games": [s.to_json() for s in out]}, separators=(",", ":")).encode()
-        store.write(f"{MANIFEST}/{out[0].seed}-{len(out)}-{digest}.json", part, batch.tag)
-    return Tally.of(out)
+        seeds = [s.seed for s in out]
+        store.write(f"{MANIFEST}/{min(seeds)}-{max(seeds)}-{len(out)}-{digest}.json", part, batch.tag)
+    return tally
 
 
 class Jobs(Sequence[Job]):
@@ -136,9 +145,26 @@ class Jobs(Sequence[Job]):
         self.seats = tuple(bots[i % len(bots)] for i in range(n))
         self.wire = rules.to_dict()
         self.games, self.seed = games, seed
+        self.first = 0  #: the run's index of this sequence's first game (``part``)
+
+    def part(self, start: int, stop: int) -> Jobs:
+        """Games ``start`` to ``stop - 1`` of this sequence, as a sequence of their own holding only its bounds."""
+        start, stop, _ = slice(start, stop).indices(self.games)
+        sub = object.__new__(Jobs)
+        sub.seats, sub.wire, sub.seed = self.seats, self.wire, self.seed
+        sub.first, sub.games = self.first + start, max(0, stop - start)
+        return sub
+
+    @property
+    def seeds(self) -> tuple[int, int]:
+        """The first and the last seed (the seeds of a ``Jobs`` are consecutive)."""
+        return self.seed + self.first, self.seed + self.first + self.games - 1
 
     def __len__(self) -> int:
         return self.games
+
+    def __reduce__(self) -> tuple[Any, ...]:  # travels to workers as its bounds
+        return _jobs_part, (self.wire, self.seats, self.seed, self.first, self.games)
 
     @overload
     def __getitem__(self, i: int) -> Job: ...
@@ -149,7 +175,7 @@ class Jobs(Sequence[Job]):
             return [self[k] for k in range(*i.indices(self.games))]
         if not -self.games <= i < self.games:
             raise IndexError(i)
-        i %= self.games
+        i = i % self.games + self.first
         n = len(self.seats)
         return Job(self.wire, tuple(self.seats[(k + i) % n] for k in range(n)), self.seed + i)
 
@@ -157,28 +183,50 @@ class Jobs(Sequence[Job]):
         return (self[i] for i in range(self.games))
 
 
+def _jobs_part(wire: dict[str, Any], seats: tuple[str, ...], seed: int, first: int, games: int) -> Jobs:
+    jobs = object.__new__(Jobs)
+    jobs.wire, jobs.seats, jobs.seed, jobs.first, jobs.games = wire, seats, seed, first, games
+    return jobs
+
+
 def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job]:
     """The games of a small run as a list (``Jobs`` made whole); ``knock simulate`` keeps ``Jobs`` lazy."""
     return list(Jobs(rules, bots, games, seed))
 
 
-def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, GameSummary]:
-    """The games a store's manifest lists whose logs are there as recorded, by job key. A log is taken to
-    be as recorded when its size matches; when several games have written the same log (other bots on the
-    same seeds), when its SHA-256 matches. ``sizes``: the store's listing, if made already.
-    """
-    sizes = store.sizes() if sizes is None else sizes
+def manifest_parts(store: Store) -> list[str]:
+    """The names of a store's manifest parts (only the manifest's folder is listed, not the logs)."""
+    return sorted(n for n in store.sizes(MANIFEST) if n.endswith(".json"))
+
+
+def part_bounds(name: str) -> tuple[int, int, int] | None:
+    """A manifest part's lowest and highest seed and its number of games, from its name
+    (``_manifest/LOW-HIGH-GAMES-DIGEST.json``); None for a name of an earlier release (``FIRST-GAMES-DIGEST``), whose
+    seeds it does not bound."""
+    fields = name.rpartition("/")[2].removesuffix(".json").split("-")
+    if len(fields) == 4 and all(f.isdigit() for f in fields[:3]):
+        return int(fields[0]), int(fields[1]), int(fields[2])
+    return None
+
+
+def manifest_entries(store: Store, parts: Sequence[str]) -> Iterator[GameSummary]:
+    """Every entry of the parts named, read many at once."""
+    for data in read_many(store, parts):
+        yield from (GameSummary.from_json(entry) for entry in json.loads(data)["games"])
+
+
+def finished_among(store: Store, parts: Sequence[str], logs: set[str] | None = None) -> dict[str, GameSummary]:
+    """The games the manifest parts named list whose logs are there as recorded (of ``logs`` only, if given), by
+    job key. A log is taken to be as recorded when its size matches; when several games have written the same log
+    (other bots on the same seeds), when its SHA-256 matches."""
     by_log: dict[str, dict[str, GameSummary]] = {}
-    parts = sorted(n for n in sizes if n.startswith(f"{MANIFEST}/") and n.endswith(".json"))
-    with ThreadPoolExecutor(max_workers=READERS) as pool:  # an object store answers many reads at once
-        for start in range(0, len(parts), 4 * READERS):
-            for data in pool.map(store.read, parts[start : start + 4 * READERS]):
-                for entry in json.loads(data)["games"]:
-                    summary = GameSummary.from_json(entry)
-                    if summary.log is not None and sizes.get(summary.log) == summary.size:
-                        by_log.setdefault(summary.log, {})[summary.key] = summary
+    for summary in manifest_entries(store, parts):
+        if summary.log is not None and (logs is None or summary.log in logs):
+            by_log.setdefault(summary.log, {})[summary.key] = summary
     done: dict[str, GameSummary] = {}
     for log, entries in by_log.items():
+        size = store.size(log)
+        entries = {k: s for k, s in entries.items() if s.size == size}
         if len(entries) > 1:
             digest = hashlib.sha256(store.read(log)).hexdigest()
             entries = {k: s for k, s in entries.items() if s.sha256 == digest}
@@ -186,11 +234,59 @@ def finished(store: Store, sizes: dict[str, int] | None = None) -> dict[str, Gam
     return done
 
 
-def batches(todo: Iterable[Job], size: int, logs: str | None, tag: str, sign: bytes | None = None) -> Iterator[Batch]:
-    """The jobs in batches of ``size``, made one at a time as the runner asks for them."""
-    it = iter(todo)
-    while chunk := tuple(itertools.islice(it, size)):
-        yield Batch(chunk, logs, tag, sign)
+def finished(store: Store) -> dict[str, GameSummary]:
+    """Every game a store's manifest lists whose log is there as recorded, by job key (``finished_among``)."""
+    return finished_among(store, manifest_parts(store))
+
+
+class PartIndex:
+    """A manifest's parts by the seeds they hold: which a batch of a run started again must read. Asked for
+    batches in the order of their seeds (as a run makes them) it sweeps the parts once."""
+
+    def __init__(self, names: Sequence[str]) -> None:
+        bounded: list[tuple[int, int, str]] = []
+        self.unbounded: tuple[str, ...] = ()
+        self.games = 0  #: the games the parts list (from their names; an earlier release's names count too)
+        for name in names:
+            bounds = part_bounds(name)
+            if bounds is None:
+                self.unbounded += (name,)
+                fields = name.rpartition("/")[2].split("-")
+                self.games += int(fields[1]) if len(fields) > 1 and fields[1].isdigit() else 0
+            else:
+                bounded.append((bounds[0], bounds[1], name))
+                self.games += bounds[2]
+        self.parts = sorted(bounded)
+        self._next, self._active, self._low = 0, list[tuple[int, int, str]](), -1
+
+    def __bool__(self) -> bool:
+        return bool(self.parts or self.unbounded)
+
+    def among(self, low: int, high: int) -> tuple[str, ...]:
+        """The parts that may list a game of a seed from ``low`` to ``high``."""
+        if low < self._low:  # out of order: sweep again from the start
+            self._next, self._active = 0, []
+        self._low = low
+        while self._next < len(self.parts) and self.parts[self._next][0] <= high:
+            self._active.append(self.parts[self._next])
+            self._next += 1
+        self._active = [p for p in self._active if p[1] >= low]
+        return tuple(name for first, _, name in self._active if first <= high) + self.unbounded
+
+
+def batches(todo: Sequence[Job], size: int, logs: str | None, tag: str, sign: bytes | None = None,
+            index: PartIndex | None = None) -> Iterator[Batch]:  # fmt: skip
+    """The jobs in batches of ``size``, made one at a time as the runner asks for them: of a ``Jobs``, ranges
+    (their bounds only); with ``index``, each with the manifest parts that may list some of its games."""
+    for start in range(0, len(todo), size):
+        chunk: Sequence[Job] = (todo.part(start, start + size) if isinstance(todo, Jobs)
+                                else tuple(todo[start : start + size]))  # fmt: skip
+        done: tuple[str, ...] = ()
+        if index:
+            low, high = chunk.seeds if isinstance(chunk, Jobs) else (min(j.seed for j in chunk),
+                                                                     max(j.seed for j in chunk))  # fmt: skip
+            done = index.among(low, high)
+        yield Batch(chunk, logs, tag, sign, done)
 
 
 def batch_size(games: int, workers: int) -> int:
@@ -308,40 +404,26 @@ def run(
     runs a batch (``tools/bench_cluster.py`` gives a stand-in that plays nothing, to time the client alone).
 
     The jobs are read lazily and the runner holds a bounded number of batches in flight, so memory does not
-    grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches).
+    grow with the number of games (``Jobs`` of 10⁹ games runs until stopped in the memory of a few batches); a
+    ``Jobs`` travels as ranges, so planning costs the client per batch, not per game. Started again, the client
+    lists only the manifest's folder (its parts' names bound their seeds); each batch reads the parts that may
+    list its games and checks their logs on its worker.
     """
     tally = tally if tally is not None else Tally()
+    games, skipped = tally.games, tally.skipped
     store: Store | None = None
-    done: dict[str, GameSummary] = {}
+    index: PartIndex | None = None
     if logs is not None:  # resolved and checked here, on the client: workers see it as named
         logs = check_output(logs)
         store = Store(logs)
         if not store.object_store:
             store.makedirs()
         runner.reaches(logs)
-        sizes = store.sizes()
-        # what earlier runs stopped or killed left behind (one run writes into a folder at a time)
-        store.remove([name for name in sizes if TEMP_MARK in name])
-        done = finished(store, sizes)
-    skipped = 0
-    planned = 0
-
-    def remaining() -> Iterator[Job]:
-        nonlocal skipped, planned
-        for job in todo:
-            summary = done.get(job.key) if done else None  # a key is a digest: made only when needed
-            if summary is None:
-                planned += 1
-                yield job
-                continue
-            tally.add(summary, skipped=True)
-            skipped += 1
-            if tick:
-                tick(1)
-
+        store.remove_leftovers()  # what earlier runs stopped or killed left (one run writes into a folder at a time)
+        index = PartIndex(manifest_parts(store))  # the logs are not listed: each batch checks its own on its worker
     # the batch size from the games left (the manifest's entries are taken to be of this run's games)
-    left = max(0, len(todo) - len(done))
-    work = batches(remaining(), size or batch_size(left, runner.workers), logs, runner.run_id, sign)
+    left = max(0, len(todo) - (index.games if index else 0))
+    work = batches(todo, size or batch_size(left, runner.workers), logs, runner.run_id, sign, index)
     count = 0
     for part in runner.map(play, work):
         count += 1
@@ -350,4 +432,5 @@ def run(
             tick(part.games)
     if store is not None:
         store.remove_leftovers(runner.run_id)
-    return Report(tally, planned, skipped, runner.retried, count)
+    skipped = tally.skipped - skipped
+    return Report(tally, tally.games - games - skipped, skipped, runner.retried, count)

@@ -119,7 +119,9 @@ def verify_cmd(
     record N": every record whole and valid, no trailer — a game in progress, stopped, or cut short by a crash);
     or FAIL, naming the record and the rule.
 
-    --json gives JSON lines, one object per file (its path and verdict), in the order of the files.
+    --json gives JSON lines, one object per file (its path and verdict), in the order of the files. A folder
+    gives its *.knock files, or, if it holds a run's manifest (knock simulate --logs), the logs the manifest
+    lists (a missing one is a FAIL); a quoted glob ('out/*.knock') every file it matches.
 
     A signed log (format 2.0) is checked against its own signer always; --key also requires that signer, and
     --digest/--digests that the log's digest (the trailer's) was published: otherwise FAIL under LOG-19.
@@ -231,7 +233,8 @@ def export_cmd(
     DIR/games, DIR/seats and DIR/hands (and DIR/actions with --actions), every row keyed by its game's trailer
     digest, partitioned by preset (DIR/hands/preset=standard/part-*.parquet), DIR/_SUCCESS written last; for
     DuckDB, Polars or Spark (docs/cluster.md). A log that fails to replay gives no rows and exit status 1. --json
-    gives one document: the counts, the tables, the parts and the logs left out.
+    gives one document: the counts, the tables, the parts and the logs left out. A folder of a run (knock simulate
+    --logs) gives the logs its manifest lists.
 
     Exit status: 0 every log exported; 1 some log left out; 2 a usage error.
 

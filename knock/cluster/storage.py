@@ -1,7 +1,7 @@
 """Where logs and datasets live: a local folder or any fsspec URL (``s3://``, ``gs://``, ``file://`` …).
 
-Files are written atomically: to a temporary name beside the target, then renamed, so a reader (or a
-retried task) never sees half a file, and a task run twice leaves the same bytes. Local paths need only
+Files are written atomically: to a temporary name in the store's ``_tmp/`` folder, then renamed, so a reader
+(or a retried task) never sees half a file, and a task run twice leaves the same bytes. Local paths need only
 the standard library; URLs need fsspec and the filesystem's own package (the ``cluster`` extra brings
 fsspec and s3fs). A URL's options come from fsspec's configuration or the filesystem's usual settings,
 e.g. ``AWS_ENDPOINT_URL_S3`` or ``FSSPEC_S3_ENDPOINT_URL`` for an S3-compatible server.
@@ -11,16 +11,23 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import json
 import os
 import re
 import tempfile
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import IO, Any
 
 LOG_SUFFIX = ".knock"
 TEMP_MARK = ".tmp-"  #: temporary files are named ``NAME.tmp-RUN-ATTEMPT``; never ``*.knock``
+#: The folder of a store's temporary files (``_tmp/a~game-1.knock.tmp-RUN-ATTEMPT`` becomes ``a/game-1.knock``):
+#: one folder, so that what stopped or killed runs left behind is found without listing the whole store.
+MANIFEST = "_manifest"  #: a run's manifest: the folder of its parts, in its logs' folder (``knock simulate``)
+READERS = 16  #: files read at once (an object store answers many reads at once)
+TEMP_DIR = "_tmp"  # (a leading underscore: Hive, Spark and Arrow take it for a hidden folder)
 OBJECT_STORES = frozenset({"s3", "s3a", "gs", "gcs", "az", "abfs", "abfss"})
 
 
@@ -143,7 +150,7 @@ class Store:
         return bool(OBJECT_STORES.intersection([protocols] if isinstance(protocols, str) else protocols))
 
     def _temp(self, name: str, tag: str) -> str:
-        return f"{name}{TEMP_MARK}{tag}-{uuid.uuid4().hex[:8]}"
+        return f"{TEMP_DIR}/{name.replace('/', '~')}{TEMP_MARK}{tag}-{uuid.uuid4().hex[:8]}"
 
     def write(self, name: str, data: bytes, tag: str) -> None:
         """Write a whole file atomically: under a temporary name, then renamed (on an object store, one upload).
@@ -157,6 +164,7 @@ class Store:
         else:
             temp = self._temp(name, tag)
             self.fs.makedirs(self._full(name.rpartition("/")[0]), exist_ok=True)
+            self.fs.makedirs(self._full(TEMP_DIR), exist_ok=True)
             self.fs.pipe_file(self._full(temp), data)
             self.fs.mv(self._full(temp), self._full(name))
 
@@ -168,6 +176,7 @@ class Store:
         if self.fs is None:
             temp = self._full(self._temp(name, tag))
             Path(temp).parent.mkdir(parents=True, exist_ok=True)
+            Path(self._full(name)).parent.mkdir(parents=True, exist_ok=True)
             try:
                 with open(temp, "wb") as stream:
                     yield stream
@@ -185,6 +194,7 @@ class Store:
             else:
                 temp = self._temp(name, tag)
                 self.fs.makedirs(self._full(name.rpartition("/")[0]), exist_ok=True)
+                self.fs.makedirs(self._full(TEMP_DIR), exist_ok=True)
                 self.fs.put_file(local, self._full(temp))
                 self.fs.mv(self._full(temp), self._full(name))
 
@@ -223,9 +233,23 @@ class Store:
             else:
                 self.fs.rm(self._full(name))
 
-    def remove_leftovers(self, tag: str, folder: str = "") -> int:
-        """Remove the temporary files of a run (``tag``) that lost attempts left behind; returns how many."""
-        names = [n for n in self.sizes(folder) if f"{TEMP_MARK}{tag}-" in n]
+    def size(self, name: str) -> int | None:
+        """A file's size, or None where there is none."""
+        if self.fs is None:
+            try:
+                return os.stat(self._full(name)).st_size
+            except (FileNotFoundError, NotADirectoryError):
+                return None
+        self.fs.invalidate_cache(self._full(name))
+        try:
+            return int(self.fs.size(self._full(name)))
+        except FileNotFoundError:
+            return None
+
+    def remove_leftovers(self, tag: str | None = None) -> int:
+        """Remove the temporary files of a run (``tag``) that lost attempts left behind, or (None) every run's: what
+        runs stopped or killed left; returns how many. Only the temporary folder is listed, not the store."""
+        names = [n for n in self.sizes(TEMP_DIR) if tag is None or f"{TEMP_MARK}{tag}-" in n]
         self.remove(names)
         return len(names)
 
@@ -259,13 +283,38 @@ def natural_key(name: str) -> tuple[tuple[int, int | str], ...]:
     return tuple((1, int(part)) if part.isdigit() else (0, part) for part in re.split(r"(\d+)", name) if part)
 
 
+def read_many(store: Store, names: Sequence[str]) -> Iterator[bytes]:
+    """The bytes of each file named, in order, read ``READERS`` at a time."""
+    with ThreadPoolExecutor(max_workers=READERS) as pool:
+        for start in range(0, len(names), 4 * READERS):
+            yield from pool.map(store.read, names[start : start + 4 * READERS])
+
+
+def manifest_logs(location: str) -> list[str] | None:
+    """The logs a run's manifest lists (``_manifest/``), if the folder holds one: each once, in natural order, in
+    the form of ``location``; None for a folder without a manifest (or not a folder)."""
+    store = Store(location)
+    parts = sorted(n for n in store.sizes(MANIFEST) if n.endswith(".json"))
+    if not parts:
+        return None
+    names = {entry["log"] for data in read_many(store, parts) for entry in json.loads(data)["games"] if entry["log"]}
+    base = location.rstrip("/") if is_url(location) else location
+    return [f"{base}/{name}" if is_url(location) else str(Path(location) / name)
+            for name in sorted(names, key=natural_key)]  # fmt: skip
+
+
 def find_logs(locations: list[str]) -> list[str]:
-    """The logs named: files, the ``*.knock`` files of folders (recursively), and what a quoted glob
-    (``'out/*.knock'``) matches; each a local path or a URL, in the form given, a folder's or a glob's in natural
-    order (``game-2`` before ``game-10``). A name that matches nothing is kept, so that reading it reports the error.
+    """The logs named: files, the logs of folders, and what a quoted glob (``'out/*.knock'``) matches; each a local
+    path or a URL, in the form given, a folder's or a glob's in natural order (``game-2`` before ``game-10``). A
+    folder that holds a run's manifest (``knock simulate``) gives the logs the manifest lists, without listing the
+    folder (a listed log that is missing is then reported missing); any other folder its ``*.knock`` files,
+    recursively. A name that matches nothing is kept, so that reading it reports the error.
     """
     out: list[str] = []
     for loc in locations:
+        if (listed := manifest_logs(loc)) is not None:
+            out += listed
+            continue
         if not is_url(loc):
             p = Path(loc)
             if p.is_dir():

@@ -195,7 +195,8 @@ def test_ctrl_c_stops_the_clusters_tasks_and_a_rerun_resumes(cluster: Cluster, r
     assert sorted(p.name for p in logs.glob("*.knock")) == written  # no new log 5 s after the interrupt
     assert run_keys(cluster, "knock-play-batch") == []  # no task left on the scheduler or a worker
     assert not [p for p in logs.rglob("*") if ".tmp-" in p.name]
-    (logs / "game-7.knock.tmp-0123456789ab-0a1b2c3d").write_bytes(b"left by a run killed long ago")
+    (logs / "_tmp").mkdir(exist_ok=True)
+    (logs / "_tmp" / "game-7.knock.tmp-0123456789ab-0a1b2c3d").write_bytes(b"left by a run killed long ago")
     again = subprocess.run(command, capture_output=True, text=True, cwd=tmp_path, timeout=180)
     assert again.returncode == 0, again.stderr
     skipped = int(re.search(r"([\d,]+) already written", again.stdout).group(1).replace(",", ""))  # type: ignore[union-attr]
