@@ -2,9 +2,14 @@
 import { announce, fill, h, seatName } from "./dom.js";
 import { Seat } from "./net.js";
 import { renderBoard } from "./board.js";
-import { cardActionFor, renderActions, splitActions } from "./actions.js";
+import { actionName, cardActionFor, renderActions, splitActions } from "./actions.js";
+import { cardRow } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
+
+/** How long the pause at a hand's end lasts at most, in seconds; with a turn timer, at most a third of it (the
+ *  server's timer for the next turn runs meanwhile: the pause leaves the player two thirds of his turn). */
+const PAUSE = 30;
 
 /** Open the table ``params`` names (``table``, and ``seat`` + ``token`` or ``spectate``) in ``root``. */
 export function openTable(root, params) {
@@ -13,14 +18,18 @@ export function openTable(root, params) {
   const state = {
     welcome: null, view: null, legal: [], events: [], hands: [], game: null, log: null, refusal: null,
     knockMode: false, status: "connecting…", closedFor: null,
+    pause: null, // the hand_result shown until the player goes on, and when it ends by itself
+    turn: null, // the turn the timer counts: {key, since} (since: when this page was first shown it)
+    drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
   };
+  let ticker = null;
   const els = {
     status: h("p", { class: "status", role: "status" }, state.status),
     who: h("p", { class: "who" }),
     refusal: h("div", { class: "refusal", role: "alert" }),
     play: h("div", { class: "play" }),
     showdown: h("div", { class: "last-hand" }),
-    log: h("ol", { class: "events", "aria-label": "Events, newest last" }),
+    log: h("ol", { class: "events", "aria-label": "Events, newest last", tabindex: "0" }),
     sheet: h("div", { class: "sheet-box" }),
     offer: h("div", { class: "offer" }),
   };
@@ -43,6 +52,14 @@ export function openTable(root, params) {
       fill(els.who, you, " ", `Rules: ${m.rules.name}, to ${m.rules.target}.`, m.turn_timeout ? ` Turn timeout ${m.turn_timeout} s.` : "");
     },
     view: (m) => {
+      const before = state.view;
+      if (before && before.hand === m.view.hand && m.view.cards.length === before.cards.length + 1) {
+        state.drawn = m.view.cards.find((c) => !before.cards.includes(c)) || null;
+      } else if (!before || before.hand !== m.view.hand || m.view.cards.length < before.cards.length) {
+        state.drawn = m.view.taken;
+      }
+      const key = `${m.view.hand}/${m.view.to_act}/${m.view.phase}`;
+      if (!state.turn || state.turn.key !== key) state.turn = { key, since: performance.now() };
       state.view = m.view;
       state.legal = m.legal;
       // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
@@ -60,7 +77,8 @@ export function openTable(root, params) {
       render();
     },
     timed_out: (m) => {
-      addEvent(`p${m.seat}'s turn timed out: ${m.action} was played for it`, state.view ? state.view.hand : 0);
+      addEvent(`${seatName(players(), m.seat)}'s turn timed out: ${actionName(m.action, state.view)} was played for it`,
+        state.view ? state.view.hand : 0);
       announce(`p${m.seat}'s turn timed out.`);
     },
     hand_result: (m) => {
@@ -69,6 +87,10 @@ export function openTable(root, params) {
         renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}` }),
         h("p", {}, `Scores: ${m.scores.map((s, i) => `${seatName(players(), i)} ${s}`).join(", ")}`)));
       announce(`Hand ${m.hand} is over. ${resultText(m.result)}`);
+      const timeout = state.welcome && state.welcome.turn_timeout;
+      const wait = timeout ? Math.max(2, Math.min(PAUSE, timeout / 3)) : PAUSE;
+      state.pause = { result: m, until: performance.now() + wait * 1000 };
+      render();
     },
     game_result: (m) => {
       state.game = m;
@@ -122,10 +144,22 @@ export function openTable(root, params) {
     const knockMode = state.knockMode || (byCard.knock.size > 0 && byCard.discard.size === 0);
     const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); } };
     const view = state.view;
+    if (state.pause) {
+      els.showdown.hidden = true; // the pause shows it
+      fill(els.play, pausePanel(state.pause.result), timer());
+      if (wasHere) els.play.querySelector("button.continue")?.focus();
+      tick();
+      fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
+      return;
+    }
+    const seated = state.welcome && state.welcome.seat !== null;
     fill(els.play,
-      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx) }),
-      state.welcome && state.welcome.seat !== null ? renderActions(state.legal, view, ctx) : null,
-      state.welcome && state.welcome.seat !== null ? typed() : null);
+      timer(),
+      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn }),
+      seated ? renderActions(state.legal, view, ctx) : null,
+      discards(view),
+      seated ? typed() : null);
+    tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
     els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
     fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
@@ -135,6 +169,63 @@ export function openTable(root, params) {
       const first = els.play.querySelector(".actions button:not([disabled]), .hand .card-button:not([disabled])");
       (again || first)?.focus();
     }
+  }
+
+  /** The pause at a hand's end: the showdown with both hands face up (the spread, the defence with its layoffs),
+   *  the points and the scores, until the player goes on or the pause's time is up. */
+  function pausePanel(m) {
+    const left = Math.max(0, Math.ceil((state.pause.until - performance.now()) / 1000));
+    const next = state.game ? "See the game's end" : "Deal the next hand";
+    return h("section", { class: "pause", "aria-labelledby": "pause-title" },
+      h("h3", { id: "pause-title" }, `Hand ${m.hand} is over`),
+      renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}: both hands face up` }),
+      h("p", { class: "pause-scores" }, `Scores: ${m.scores.map((sc, i) => `${seatName(players(), i)} ${sc}`).join(", ")}`),
+      h("p", { class: "pause-go" }, h("button", { type: "button", class: "primary continue", onclick: endPause }, next),
+        " ", h("span", { class: "muted pause-left" }, `(goes on by itself in ${left} s)`)));
+  }
+
+  function endPause() {
+    if (!state.pause) return;
+    state.pause = null;
+    render();
+    els.play.querySelector(".actions button:not([disabled]), .hand .card-button:not([disabled]), .defences input")?.focus();
+  }
+
+  /** The turn timer, when the table has one: whose turn, and the seconds left as this page counts them (from the
+   *  first view of the turn it was sent; the server's timer decides). */
+  function timer() {
+    const timeout = state.welcome && state.welcome.turn_timeout;
+    if (!timeout || !state.view || state.view.to_act === null || state.view.over) return null;
+    const mine = state.welcome.seat === state.view.to_act;
+    return h("p", { class: `turn-timer${mine ? " mine" : ""}`, role: "timer", "aria-live": "off" },
+      h("span", { class: "timer-who" }, mine ? "Your turn" : `${seatName(players(), state.view.to_act)}'s turn`),
+      " ", h("span", { class: "timer-left" }, ""));
+  }
+
+  /** Update the timer's seconds and the pause's, once a second while either is shown. */
+  function tick() {
+    const timeout = state.welcome && state.welcome.turn_timeout;
+    const el = els.play.querySelector(".timer-left");
+    if (el && state.turn) {
+      const left = Math.max(0, Math.ceil(timeout - (performance.now() - state.turn.since) / 1000));
+      el.textContent = `${left} s left of ${timeout} s`;
+    }
+    if (state.pause) {
+      const left = Math.ceil((state.pause.until - performance.now()) / 1000);
+      if (left <= 0) { endPause(); return; }
+      const shown = els.play.querySelector(".pause-left");
+      if (shown) shown.textContent = `(goes on by itself in ${left} s)`;
+    }
+    if (!ticker && (el || state.pause)) ticker = setInterval(() => { if (!document.hidden) tick(); }, 1000);
+    if (ticker && !el && !state.pause) { clearInterval(ticker); ticker = null; }
+  }
+
+  /** The discard pile, oldest first: every card discarded this hand and still in the pile (public). */
+  function discards(view) {
+    const pile = view.discard_pile || [];
+    return h("section", { class: "discards", "aria-labelledby": "discards-title" },
+      h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
+      pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
   }
 
   function typed() {
@@ -150,5 +241,5 @@ export function openTable(root, params) {
 
   window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
   seat.open();
-  return () => seat.close();
+  return () => { if (ticker) clearInterval(ticker); seat.close(); };
 }
