@@ -115,10 +115,23 @@ class Browser:
         else:
             self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
             self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
-            self.driver.set_window_size(width, height)
-            inner = self.js("return [window.innerWidth, window.innerHeight]")
-            self.driver.set_window_size(2 * width - inner[0], 2 * height - inner[1])  # the viewport, not the frame
+            outer = (width, height)
+            for _ in range(5):  # the viewport, not the window's frame, is to be that size
+                self.driver.set_window_size(*outer)
+                inner: list[int] = self.wait(self._settled, message="the window's new size")
+                if inner == [width, height]:
+                    break
+                outer = (outer[0] + width - inner[0], outer[1] + height - inner[1])
         self.size = size
+
+    def _settled(self) -> list[int]:
+        """The viewport's size once two looks a frame apart agree (a resize is applied asynchronously), else []."""
+        inner: list[int] = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; const a = [innerWidth, innerHeight];"
+            "const same = () => a[0] === innerWidth && a[1] === innerHeight;"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(same() ? a : [])));"
+        )
+        return inner
 
     def _metrics(self, width: int, height: int) -> None:
         metrics = {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True}

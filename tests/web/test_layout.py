@@ -6,9 +6,11 @@ spectator and replayed. In each state the page is checked at 390×844 (Chromium'
 1280×800, in the one browser session resized between them: nothing is wider than the screen
 (``document.documentElement.scrollWidth`` ≤ its width), every control the state needs is on the page where a
 person can reach it (within the screen's width, and on screen once scrolled to vertically: the page scrolls
-down, never sideways), axe-core finds no serious or critical violation, and a screenshot is saved
+down, never sideways), no meld or layoff is written in the engine's notation (``3d>4d-5d-6d``: plain words
+and the suits' symbols instead), axe-core finds no serious or critical violation, and a screenshot is saved
 (``out/screenshots/layout-STATE-SIZE.png``). Seat p0 plays in the page; p1 plays over the wire until it must
-answer the knock, and then in the page.
+answer the knock, and then in the page. At the draw, p0 arranges its hand by dragging a card (pointer events)
+and by keyboard.
 """
 
 from __future__ import annotations
@@ -19,6 +21,8 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
 
 from knock.web.client import Client, ServerProcess, choose
 from tests.web.browser import PHONE, WIDE, Browser
@@ -91,6 +95,8 @@ def check_state(b: Browser, state: str, controls: list[str]) -> None:
             assert found, f"{state} at {name}: no {css}"
             problem = b.js(REACHABLE, found[0], width)
             assert not problem, f"{state} at {name}: {css} {problem}"
+        notation = b.js("return document.body.innerText.match(/[A2-9TJQK][cdhs][->][A2-9TJQK][cdhs]/g)")
+        assert not notation, f"{state} at {name}: the engine's notation on the page: {notation[:3]}"
         b.axe(f"{state} at {name}")
         b.shot(f"layout-{state}-{name}")
     b.js("window.scrollTo(0, 0)")
@@ -151,6 +157,30 @@ def click_action(b: Browser, action: str) -> int:
     return int(ack["next"])
 
 
+def hand_order(b: Browser) -> list[str]:
+    order: list[str] = b.js(
+        "return [...document.querySelectorAll('#your-hand-title ~ .hand-groups li')].map(li => li.dataset.card)"
+    )
+    return order
+
+
+def arrange_the_hand(b: Browser) -> None:
+    """The player arranges his hand: drags its first card onto its third (pointer events: Selenium's actions
+    are W3C pointer input), moves a card with Alt+Right, and groups it by melds again."""
+    before = hand_order(b)
+    assert len(before) == 10 and all(before), before
+    cards = b.find("#your-hand-title ~ .hand-groups li")
+    ActionChains(b.driver).click_and_hold(cards[0]).move_to_element(cards[2]).release().perform()
+    b.wait(lambda: b.find(".card-row.arranged"), message="the hand in the player's order")
+    assert hand_order(b) == [before[1], before[2], before[0], *before[3:]]
+    b.js("arguments[0].focus()", b.one(f'.card-row.arranged li[data-card="{before[1]}"] svg[tabindex]'))
+    ActionChains(b.driver).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
+    b.wait(lambda: hand_order(b)[:3] == [before[2], before[1], before[0]], message="the card moved by keyboard")
+    assert b.js("return document.activeElement.closest('li').dataset.card") == before[1]  # it keeps the focus
+    b.one("button.regroup").click()
+    assert hand_order(b) == before and not b.find(".card-row.arranged")
+
+
 def p0_state(legal: list[str]) -> str:
     if "pass" in legal or "take" in legal:
         return "upcard-offer"
@@ -194,6 +224,8 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
             needed += [".hand .card-button"] if state in ("discard", "knock") else []
             needed += [".actions button.toggle"] if state == "knock" else []
             check_state(b, state, [*needed, ".turn-timer", ".discards"])
+            if state == "draw":
+                arrange_the_hand(b)
             if state == "discard" and "spectator" not in seen:
                 seen.add("spectator")  # the spectator watches the same moment
                 goto(b, f"{server.url}{made['spectate']}")

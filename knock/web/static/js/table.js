@@ -3,7 +3,7 @@ import { announce, fill, h, seatName } from "./dom.js";
 import { Seat } from "./net.js";
 import { renderBoard } from "./board.js";
 import { actionName, cardActionFor, renderActions, splitActions } from "./actions.js";
-import { cardRow } from "./cards.js";
+import { cardName, cardRow } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 
@@ -21,6 +21,7 @@ export function openTable(root, params) {
     pause: null, // the hand_result shown until the player goes on, and when it ends by itself
     turn: null, // the turn the timer counts: {key, since} (since: when this page was first shown it)
     drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
+    order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
   };
   let ticker = null;
   const els = {
@@ -60,6 +61,11 @@ export function openTable(root, params) {
       }
       const key = `${m.view.hand}/${m.view.to_act}/${m.view.phase}`;
       if (!state.turn || state.turn.key !== key) state.turn = { key, since: performance.now() };
+      if (before && before.hand !== m.view.hand) state.order = null;
+      if (state.order) { // the cards gone leave the order; the new join it at its end
+        state.order = state.order.filter((c) => m.view.cards.includes(c));
+        state.order.push(...m.view.cards.filter((c) => !state.order.includes(c)));
+      }
       state.view = m.view;
       state.legal = m.legal;
       // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
@@ -155,7 +161,8 @@ export function openTable(root, params) {
     const seated = state.welcome && state.welcome.seat !== null;
     fill(els.play,
       timer(),
-      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn }),
+      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
+        arrange: seated && view.role !== "sitter" && view.cards.length ? arrange : null }),
       seated ? renderActions(state.legal, view, ctx) : null,
       discards(view),
       seated ? typed() : null);
@@ -227,6 +234,37 @@ export function openTable(root, params) {
       h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
       pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
   }
+
+  /** The player's arrangement of his hand (his screen only: nothing is sent). */
+  const arrange = {
+    get order() { return state.order; },
+    shown() { // the order the hand is drawn in now: the player's, or the melds' then the deadwood
+      const v = state.view;
+      return state.order || [...(v.melds || []).flat(), ...(v.deadwood_cards || [])];
+    },
+    put(order, card) {
+      state.order = order;
+      render();
+      els.play.querySelector(`.hand li[data-card="${card}"] button, .hand li[data-card="${card}"] svg[tabindex]`)?.focus();
+      announce(`${cardName(card)} moved to place ${order.indexOf(card) + 1} of ${order.length}.`);
+    },
+    move(card, step) {
+      const order = [...arrange.shown()];
+      const at = order.indexOf(card);
+      const to = Math.max(0, Math.min(order.length - 1, at + step));
+      order.splice(at, 1);
+      order.splice(to, 0, card);
+      arrange.put(order, card);
+    },
+    moveOnto(card, onto) {
+      const order = arrange.shown().filter((c) => c !== card);
+      const was = arrange.shown().indexOf(card);
+      const at = order.indexOf(onto) + (arrange.shown().indexOf(onto) > was ? 1 : 0);
+      order.splice(at, 0, card);
+      arrange.put(order, card);
+    },
+    reset() { state.order = null; render(); },
+  };
 
   function typed() {
     const input = h("input", { id: "typed-action", name: "action", type: "text", autocomplete: "off",
