@@ -1,9 +1,10 @@
 """The table's layout from a phone to a wide screen, in a real headless Chromium against a real ``knock serve``.
 
 One game between two people is played through every state a player meets — the lobby, the upcard offer, a
-draw, a discard, a knock, the defender's answer, the pause at the showdown, game over — and watched by a
-spectator and replayed. In each state the page is checked at 390×844 (Chromium's mobile emulation) and at
-1280×800, in the one browser session resized between them: nothing is wider than the screen
+draw, a discard, a knock, the defender's answer, the pause at the showdown, game over (and its rematch) — and
+watched by a spectator and replayed, on the server and in a ``knock view`` file. In each state the page is
+checked at 390×844 (Chromium's mobile emulation) and at 1280×800, in the one browser session resized between
+them: nothing is wider than the screen
 (``document.documentElement.scrollWidth`` ≤ its width), every control the state needs is on the page where a
 person can reach it (within the screen's width, and on screen once scrolled to vertically: the page scrolls
 down, never sideways), no meld or layoff is written in the engine's notation (``3d>4d-5d-6d``: plain words
@@ -16,8 +17,11 @@ and by keyboard.
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -192,7 +196,7 @@ def p0_state(legal: list[str]) -> str:
 
 
 @pytest.mark.rule("PROTO-5", "PROTO-6", "PROTO-10")
-def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, browser: Browser) -> None:
+def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
     b = browser
     b.open(f"{server.url}/")
     b.one("form.new-table")
@@ -272,9 +276,28 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     b.one(".pause button.continue").click()
     b.wait(lambda: not b.find(".pause"), message="the pause ended")
     b.wait(lambda: b.find(".play .winner"), message="game over")
-    check_state(b, "game-over", [".play .winner", ".sheet"])
+    check_state(b, "game-over", [".play .winner", ".sheet", ".rematch button.ask-rematch"])
+
+    # Rematch (protocol 1.2): the page goes on to the series' next table, the running totals above it.
+    scores = view_of(b)["view"]["scores"]
+    b.one(".rematch button.ask-rematch").click()
+    b.wait(lambda: "Game 2 of the series" in b.text(".series"), message="the rematch's table")
+    names = ("p0 (ann)", "p1 (bob)")
+    assert all(f"{n} {points}" in b.text(".series") for n, points in zip(names, scores, strict=True)), b.text(".series")
+    assert table not in b.driver.current_url and made["seats"][1]["token"] in b.driver.current_url
 
     goto(b, f"{server.url}/#replay={table}")
     b.wait(lambda: b.find(".verdict"), timeout=30, message="the replay's verdict")
     check_state(b, "replay", ["#step", "#perspective", ".stepper button"])
+
+    # ``knock view``'s file: the same page, the same look, from disk.
+    status, log = server.get(f"/api/tables/{table}/log")
+    assert status == 200
+    (tmp_path / "game.knock").write_bytes(log)
+    done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(tmp_path / "game.knock"), "-o",
+                           str(tmp_path / "game.html")], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    goto(b, (tmp_path / "game.html").as_uri())
+    b.wait(lambda: b.find(".verdict"), message="the file's verdict")
+    check_state(b, "knock-view", ["#step", "#perspective", ".stepper button"])
     assert not b.errors()

@@ -22,11 +22,13 @@ export function openTable(root, params) {
     turn: null, // the turn the timer counts: {key, since} (since: when this page was first shown it)
     drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
     order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
+    rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
   };
   let ticker = null;
   const els = {
     status: h("p", { class: "status", role: "status" }, state.status),
     who: h("p", { class: "who" }),
+    series: h("p", { class: "series", hidden: true }),
     refusal: h("div", { class: "refusal", role: "alert" }),
     play: h("div", { class: "play" }),
     showdown: h("div", { class: "last-hand" }),
@@ -35,7 +37,7 @@ export function openTable(root, params) {
     offer: h("div", { class: "offer" }),
   };
   fill(root, h("section", { class: "table-page", "aria-labelledby": "table-title" },
-    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status),
+    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.series),
     els.refusal,
     h("div", { class: "layout" },
       h("div", { class: "main-col" }, els.play),
@@ -51,6 +53,17 @@ export function openTable(root, params) {
       state.welcome = m;
       const you = m.seat === null ? "You are watching (spectator: public information only)." : `You play ${seatName(m.players, m.seat)}.`;
       fill(els.who, you, " ", `Rules: ${m.rules.name}, to ${m.rules.target}.`, m.turn_timeout ? ` Turn timeout ${m.turn_timeout} s.` : "");
+      if (m.series) { // a rematch's table (PROTO-31): the games before it and their running totals
+        els.series.hidden = false;
+        fill(els.series, h("strong", {}, `Game ${m.series.games + 1} of the series`),
+          `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
+      }
+    },
+    rematch: (m) => {
+      state.rematch = m;
+      announce(`The rematch is ready: table ${m.table}.`);
+      if (state.asked) goToRematch();
+      else render();
     },
     view: (m) => {
       const before = state.view;
@@ -132,6 +145,36 @@ export function openTable(root, params) {
     for (const li of [...els.log.children]) if (Number(li.dataset.hand) >= hand) li.remove();
   }
 
+  function totalsText(totals) {
+    return totals.map((t, i) => `${seatName(players(), i)} ${t}`).join(", ");
+  }
+
+  function goToRematch() {
+    const m = state.rematch;
+    location.hash = token ? `table=${m.table}&seat=${state.welcome.seat}&token=${token}` : `table=${m.table}&spectate=1`;
+  }
+
+  /** At the game's end: the rematch (PROTO-29, a server of protocol 1.2), or the table it made. */
+  function rematchPanel() {
+    const w = state.welcome;
+    if (!state.view || !state.view.over || !w || (w.protocol[0] === 1 && w.protocol[1] < 2)) return null;
+    const m = state.rematch;
+    if (m) {
+      return h("section", { class: "rematch", "aria-labelledby": "rematch-title" },
+        h("h3", { id: "rematch-title" }, "Rematch ready"),
+        h("p", {}, `Table ${m.table}; running totals after ${m.games} game${m.games > 1 ? "s" : ""}: ${totalsText(m.totals)}.`),
+        h("p", {}, h("button", { type: "button", class: "primary go-rematch", onclick: goToRematch },
+          w.seat === null ? "Watch the rematch" : "Play the rematch")));
+    }
+    if (w.seat === null) return null;
+    return h("section", { class: "rematch", "aria-labelledby": "rematch-title" },
+      h("h3", { id: "rematch-title" }, "Play again?"),
+      h("p", {}, h("button", { type: "button", class: "primary ask-rematch", onclick: () => {
+        state.asked = true;
+        seat.send({ type: "rematch" });
+      } }, "Rematch"), " ", h("span", { class: "muted" }, "the same seats and rules; the totals run on")));
+  }
+
   function send(action) {
     if (seat.act(action)) {
       fill(els.refusal);
@@ -162,10 +205,11 @@ export function openTable(root, params) {
     fill(els.play,
       timer(),
       renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
-        arrange: seated && view.role !== "sitter" && view.cards.length ? arrange : null }),
+        arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
+      rematchPanel(),
       seated ? renderActions(state.legal, view, ctx) : null,
       discards(view),
-      seated ? typed() : null);
+      seated && !view.over ? typed() : null);
     tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
     els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
@@ -182,7 +226,7 @@ export function openTable(root, params) {
    *  the points and the scores, until the player goes on or the pause's time is up. */
   function pausePanel(m) {
     const left = Math.max(0, Math.ceil((state.pause.until - performance.now()) / 1000));
-    const next = state.game ? "See the game's end" : "Deal the next hand";
+    const next = state.game ? "See the game's end" : "Go on to the next hand";
     return h("section", { class: "pause", "aria-labelledby": "pause-title" },
       h("h3", { id: "pause-title" }, `Hand ${m.hand} is over`),
       renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}: both hands face up` }),
