@@ -179,8 +179,10 @@ class Hub:
             if told is not None:
                 conn.send(told)
                 return
-            stored = next(g for g in self.store.games() if g.game == live.id)
-            spec = TableSpec.from_json(stored.spec)
+            if live.table is not None:
+                spec = live.table.spec
+            else:  # over, loaded from the store as its summary
+                spec = TableSpec.from_json(next(g.spec for g in self.store.games() if g.game == live.id))
             before = spec.series["totals"] if spec.series is not None else [0] * len(spec.seats)
             totals = [a + b for a, b in zip(before, live.summary["scores"], strict=True)]
             hashes = {seat: h for h, (table, seat) in self.tokens.items() if table == live.id}

@@ -29,6 +29,7 @@ from selenium.webdriver.common.action_chains import ActionChains
 from selenium.webdriver.common.keys import Keys
 
 from knock.web.client import Client, ServerProcess, choose
+from knock.web.protocol import TABLE_BOTS
 from tests.web.browser import PHONE, WIDE, Browser
 
 #: The table: two people, seed 11, a game to 1 (its first scored hand ends it), a turn timer long enough never
@@ -201,6 +202,8 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     b.open(f"{server.url}/")
     b.one("form.new-table")
     check_state(b, "lobby", ["form.new-table button[type=submit]", "#preset", "a[href='#replay']"])
+    bots = b.js("return [...document.querySelectorAll('#seat-1-bot option')].map(o => o.value)")
+    assert bots == list(TABLE_BOTS)  # every level the server seats (engine.bots.BOT_NAMES but simple)
 
     made = made_table(server)
     table = made["table"]
