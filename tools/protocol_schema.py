@@ -253,6 +253,10 @@ def build() -> dict[str, Any]:
                 "view": ref("view"),
                 "legal": {"type": "array", "items": ref("action")},
                 "events": {"type": "array", "items": ref("event")},
+                "defences": {  # 1.2 (PROTO-32)
+                    "type": "array",
+                    "items": obj({"action": ref("action"), "deadwood": {"type": "integer", "minimum": 0}}),
+                },
             },
         ),
         "ack": msg(

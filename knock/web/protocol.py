@@ -389,11 +389,18 @@ def started(table: str, seats: Sequence[SeatSpec], rules: Mapping[str, Any]) -> 
 
 
 def view(
-    table: str, seat: int | None, record: int, body: Message, legal: Sequence[str], events: Sequence[Message]
+    table: str,
+    seat: int | None,
+    record: int,
+    body: Message,
+    legal: Sequence[str],
+    events: Sequence[Message],
+    defences: Sequence[Message] = (),
 ) -> Message:
-    """A seat's (or a spectator's) view, with its legal actions and the events since its last. Rule: PROTO-5."""
+    """A seat's (or a spectator's) view, with its legal actions, the events since its last and its defences
+    ranked (PROTO-32). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
-            "events": list(events)}  # fmt: skip
+            "events": list(events), "defences": list(defences)}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

@@ -351,7 +351,9 @@ class ServerTable:
             body = views.spectator_view(observe_spectator(m), pub, lens.seen)
         else:
             body = views.seat_view(m.observation(key), pub, lens.seen)
-        return protocol.view(self.id, key, self.record, body, self.legal(key), events)
+        legal = self.legal(key)
+        ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
+        return protocol.view(self.id, key, self.record, body, legal, events, ranked)
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""

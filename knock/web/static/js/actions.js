@@ -62,35 +62,14 @@ export function actionText(action, view) {
   return words[0].toUpperCase() + words.slice(1);
 }
 
-/** A card's point value (CARD-3: ace 1, two to nine their pips, ten and the pictures 10). */
-const VALUE = { A: 1, T: 10, J: 10, Q: 10, K: 10 };
-function cardValue(card) {
-  return VALUE[card[0]] || Number(card[0]);
-}
-
-/** The deadwood a defence offered to the seat leaves it: the value of its own cards the defence neither shows
- *  in a meld nor lays off (the seat's own cards and the offered action only: nothing hidden). */
-export function defenceLeaves(action, cards) {
-  const used = new Set(action.split(" ").slice(1).flatMap((p) => p.split(">")[0].split("-")));
-  return cards.filter((c) => !used.has(c)).reduce((sum, c) => sum + cardValue(c), 0);
-}
-
 /** Whether an action is a defence (``layoff``, with the melds shown and the cards laid off, if any). */
 export function isDefence(action) {
   return action === "layoff" || action.startsWith("layoff ");
 }
 
-/** The offered defences ranked by the deadwood each leaves, least first; ties keep the offered (engine) order. */
-export function rankDefences(legal, cards) {
-  return legal.filter(isDefence)
-    .map((action, at) => ({ action, at, deadwood: defenceLeaves(action, cards) }))
-    .sort((a, b) => a.deadwood - b.deadwood || a.at - b.at);
-}
-
-/** The defender's answer: a choice of the offered defences, ranked, each with the deadwood it leaves, the best
- *  preselected, and one button to answer with the chosen. */
-function defenceForm(legal, view, { send, disabled }) {
-  const ranked = rankDefences(legal, view.cards || []);
+/** The defender's answer: a choice of the offered defences as the server ranked them (the view's ``defences``,
+ *  PROTO-32: the least deadwood left first), each with that deadwood, the best preselected, and one button. */
+function defenceForm(ranked, view, { send, disabled }) {
   const form = h("form", { class: "defences", onsubmit: (event) => {
     event.preventDefault();
     const chosen = form.querySelector("input[type=radio]:checked");
@@ -120,7 +99,7 @@ export function splitActions(legal) {
 }
 
 /** The controls: a button for each action that is not a card's (and a knock toggle when knocking is legal). */
-export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled }) {
+export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled, defences = [] }) {
   const { byCard, other } = splitActions(legal);
   const advice = other.filter((a) => a.startsWith("advise "));
   const plain = other.filter((a) => !a.startsWith("advise "));
@@ -144,10 +123,9 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
     section.append(h("button", { type: "button", class: "toggle", "aria-pressed": knockMode ? "true" : "false",
       disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, "Knock"));
   }
-  const defences = plain.filter(isDefence);
   if (defences.length) section.append(defenceForm(defences, view, { send, disabled }));
   const list = h("ul", { class: "action-list" });
-  for (const a of plain.filter((x) => !isDefence(x))) {
+  for (const a of plain.filter((x) => !(defences.length && isDefence(x)))) { // unranked: buttons (a 1.1 server)
     list.append(h("li", {}, h("button", { type: "button", class: "action", "aria-label": actionName(a, view),
       "data-action": a, disabled: disabled || null, onclick: () => send(a) }, actionText(a, view))));
   }

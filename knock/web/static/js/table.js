@@ -81,6 +81,7 @@ export function openTable(root, params) {
       }
       state.view = m.view;
       state.legal = m.legal;
+      state.defences = m.defences || [];
       // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
       // reconnection, the answer to a view request: PROTO-24): they take the place of those shown of that hand.
       if (m.events.length && m.events[0].kind === "hand_started") dropEvents(m.events[0].hand);
@@ -191,7 +192,8 @@ export function openTable(root, params) {
     const disabled = busy || seat.pending !== null;
     const { byCard } = splitActions(state.legal);
     const knockMode = state.knockMode || (byCard.knock.size > 0 && byCard.discard.size === 0);
-    const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); } };
+    const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); },
+      defences: state.defences || [] };
     const view = state.view;
     if (state.pause) {
       els.showdown.hidden = true; // the pause shows it
