@@ -82,7 +82,11 @@ def ensure_browser() -> None:
 #: The Node packages the tests run (each a folder with package.json and package-lock.json): Ajv, which compiles
 #: the protocol's schema in strict mode (tests/protocol).
 #: The Node packages the tests run: the schema's Ajv check, and the second client written from the spec (#28).
-NODE_PACKAGES = (ROOT / "tests" / "protocol" / "js", ROOT / "tests" / "protocol" / "client")
+NODE_PACKAGES = (
+    ROOT / "tests" / "protocol" / "js",
+    ROOT / "tests" / "protocol" / "client",
+    ROOT / "tests" / "web" / "axe",
+)
 
 
 def ensure_node() -> None:

@@ -18,7 +18,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (ROOT / "spec" / "protocol.schema.json", ROOT / "knock" / "web" / "protocol.schema.json")
 #: The protocol version the schema describes (PROTO-20); ``knock.web.protocol.PROTOCOL`` must be the same.
-VERSION = (1, 1)
+VERSION = (1, 2)
 
 
 def build() -> dict[str, Any]:
@@ -209,10 +209,14 @@ def build() -> dict[str, Any]:
         ),
         "log_request": msg("log", {}, [], True),
         "quit": msg("quit", {}, [], True),
+        "rematch": msg("rematch", {}, [], True),  # 1.2 (PROTO-29)
     }
     digest = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
     rule_id = {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"}
     verdict = {"enum": ["pass", "unfinished", "fail"]}
+    games = {"type": "integer", "minimum": 1}
+    totals = {"type": "array", "items": {"type": "integer", "minimum": 0}, "minItems": 2, "maxItems": 3}
+    series = obj({"previous": ref("table_id"), "games": games, "totals": totals})
     S = {
         "welcome": msg(
             "welcome",
@@ -225,8 +229,10 @@ def build() -> dict[str, Any]:
                 "seats": {"type": "array", "items": ref("seat_info")},
                 "rules": ref("rules"),
                 "turn_timeout": nullable({"type": "number", "exclusiveMinimum": 0}),
+                "series": nullable(series),  # 1.2 (PROTO-31)
             },
         ),
+        "rematch": msg("rematch", {"table": ref("table_id"), "games": games, "totals": totals}),  # 1.2 (PROTO-30)
         "started": msg(
             "started",
             {
@@ -247,6 +253,10 @@ def build() -> dict[str, Any]:
                 "view": ref("view"),
                 "legal": {"type": "array", "items": ref("action")},
                 "events": {"type": "array", "items": ref("event")},
+                "defences": {  # 1.2 (PROTO-32)
+                    "type": "array",
+                    "items": obj({"action": ref("action"), "deadwood": {"type": "integer", "minimum": 0}}),
+                },
             },
         ),
         "ack": msg(

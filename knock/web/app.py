@@ -319,5 +319,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             await hub.act(conn, message)
         case protocol.ViewRequest():
             hub.resend(conn)
+        case protocol.Rematch():
+            await hub.rematch(conn)
         case _:  # decode refuses the other transport's messages (PROTO-21)
             raise AssertionError(f"not a message of knock serve: {message!r}")

@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,6 +75,8 @@ class Hub:
         self.tokens: dict[str, tuple[str, int]] = {}
         self.recovered: list[tuple[str, str]] = []  #: (table, verdict) of every table rebuilt at start
         self._secrets: dict[str, bytes | None] = {}
+        self._series: dict[str, Mapping[str, Any] | None] = {}  #: each table's series (PROTO-31), from its spec
+        self._next: dict[str, str] = {}  #: a table's rematch (PROTO-29)
 
     # --- start and stop --------------------------------------------------------------------------
 
@@ -84,6 +86,7 @@ class Hub:
         for g in self.store.games():
             spec = TableSpec.from_json(g.spec)
             self._secrets[g.game] = g.secret
+            self._note_series(g.game, spec)
             if g.status == "over" and g.summary is not None:
                 self.tables[g.game] = Live(g.game, None, g.summary)
                 continue
@@ -117,23 +120,78 @@ class Hub:
 
     # --- tables ----------------------------------------------------------------------------------
 
-    async def create(self, spec: TableSpec) -> tuple[str, dict[int, str]]:
-        """A new table, stored before it is answered; its seats' tokens (shown this once). Rule: PROTO-2."""
+    async def create(self, spec: TableSpec, hashes: dict[int, str] | None = None) -> tuple[str, dict[int, str]]:
+        """A new table, stored before it is answered; its seats' tokens (shown this once), or, for a rematch, the
+        hashes of the tokens it takes over (``hashes``; no token is shown). Rules: PROTO-2, PROTO-29."""
         table_id = new_table_id()
         while table_id in self.tables:
             table_id = new_table_id()
         secret = secrets.token_bytes(32) if spec.commitments else None
         table, head = ServerTable.new(table_id, spec, secret, self.key)
-        tokens = {seat: new_token() for seat in table.humans}
-        hashes = {seat: token_hash(t) for seat, t in tokens.items()}
+        tokens = {seat: new_token() for seat in table.humans} if hashes is None else {}
+        if hashes is None:
+            hashes = {seat: token_hash(t) for seat, t in tokens.items()}
         await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
         self._secrets[table_id] = secret
+        self._note_series(table_id, spec)
         live = Live(table_id, table, table.summary())
         self.tables[table_id] = live
         for seat, h in hashes.items():
             self.tokens[h] = (table_id, seat)
         self._schedule(live)
         return table_id, tokens
+
+    def _note_series(self, table_id: str, spec: TableSpec) -> None:
+        self._series[table_id] = spec.series
+        if spec.series is not None:
+            self._next[spec.series["previous"]] = table_id
+
+    def _earlier(self, table_id: str, than: str) -> bool:
+        """Whether ``table_id`` is an earlier game of the series of table ``than`` (PROTO-29)."""
+        series = self._series.get(than)
+        while series is not None:
+            if series["previous"] == table_id:
+                return True
+            series = self._series.get(series["previous"])
+        return False
+
+    def _rematch_message(self, table_id: str) -> Message | None:
+        """The ``rematch`` message of a table whose rematch is made (PROTO-30), else None."""
+        after = self._next.get(table_id)
+        series = self._series.get(after) if after is not None else None
+        return protocol.rematch(after, series["games"], series["totals"]) if after and series else None
+
+    async def rematch(self, conn: Connection) -> None:
+        """A seat asks for the next game of the table's series, once its game is over: the first asking makes it
+        (the same spec but the seed, the series' running totals, the seats' tokens taken over), and every
+        connection at the table is told; any later asking is told again. Rules: PROTO-29, PROTO-30.
+
+        Raises:
+            ProtocolError: a spectator's, or before the game's end (``bad_message``, rule PROTO-29).
+        """
+        live = self.tables[conn.table or ""]
+        if conn.seat is None:
+            raise ProtocolError("bad_message", "a spectator cannot ask for a rematch", rule="PROTO-29")
+        if live.failed or not live.summary.get("over"):
+            raise ProtocolError("bad_message", "a rematch is asked for once the game is over", rule="PROTO-29")
+        async with live.lock:
+            told = self._rematch_message(live.id)
+            if told is not None:
+                conn.send(told)
+                return
+            if live.table is not None:
+                spec = live.table.spec
+            else:  # over, loaded from the store as its summary
+                spec = TableSpec.from_json(next(g.spec for g in self.store.games() if g.game == live.id))
+            before = spec.series["totals"] if spec.series is not None else [0] * len(spec.seats)
+            totals = [a + b for a, b in zip(before, live.summary["scores"], strict=True)]
+            hashes = {seat: h for h, (table, seat) in self.tokens.items() if table == live.id}
+            await self.create(spec.rematch(live.id, totals), hashes)
+            told = self._rematch_message(live.id)
+            assert told is not None
+            for conns in live.conns.values():
+                for c in list(conns):
+                    c.send(told)
 
     def summaries(self) -> list[dict[str, Any]]:
         return [live.summary for live in self.tables.values()]
@@ -164,7 +222,7 @@ class Hub:
         if not hello.spectate:
             assert hello.token is not None
             held = self.seat_of(hello.token)
-            if held is None or held[0] != hello.table:
+            if held is None or (held[0] != hello.table and not self._earlier(hello.table, held[0])):
                 raise ProtocolError("bad_token", "this token holds no seat at this table", close=True)
             seat = held[1]
         if live.failed:
@@ -179,16 +237,21 @@ class Hub:
                                                                      "newer connection", close=True))  # fmt: skip
             others.add(conn)
             table = live.table
+            told = self._rematch_message(live.id)
             if table is None:  # over, loaded from the store: the summary and where the log is
                 conn.send(self._welcome_stored(live, seat))
                 conn.send(self._offer(live))
+                if told is not None:
+                    conn.send(told)
                 return
             conn.send(protocol.welcome(table.id, seat, table.spec.seats, table.match.rules.to_dict(),
-                                       table.spec.turn_timeout))  # fmt: skip
+                                       table.spec.turn_timeout, table.spec.series))  # fmt: skip
             conn.send(table.full_view(seat))
             if table.over:
                 conn.send(table.game_result(seat))
                 conn.send(self._offer(live))
+                if told is not None:
+                    conn.send(told)
 
     def resend(self, conn: Connection) -> None:
         """A connection's current view again, with the whole hand's events; at a table kept as its summary only,
@@ -216,7 +279,7 @@ class Hub:
     def _welcome_stored(self, live: Live, seat: int | None) -> Message:
         s = live.summary
         seats = [protocol.SeatSpec(x["player"], x["name"], x["bot"]) for x in s["seats"]]
-        return protocol.welcome(live.id, seat, seats, s["rules"], s.get("turn_timeout"))
+        return protocol.welcome(live.id, seat, seats, s["rules"], s.get("turn_timeout"), self._series.get(live.id))
 
     def _offer(self, live: Live) -> Message:
         s = live.summary

@@ -36,7 +36,7 @@ from engine.errors import KnockError, render
 TABLE_BOTS: tuple[str, ...] = tuple(b for b in BOT_NAMES if b != "simple")
 
 #: The protocol's version, [major, minor] (PROTO-1, PROTO-20).
-PROTOCOL: tuple[int, int] = (1, 1)
+PROTOCOL: tuple[int, int] = (1, 2)
 #: The server's name in ``welcome`` and ``started``.
 SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
@@ -137,7 +137,13 @@ class Quit:
     """``knock engine``: end."""
 
 
-ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """A seat asks for the next game of its table's series, once the game is over. WebSocket only. Rule:
+    PROTO-29 (protocol 1.2)."""
+
+
+ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch
 
 
 #: The deepest nesting of arrays and objects a JSON body or message may have (a table's request needs 3).
@@ -199,7 +205,7 @@ def parse_json(data: str | bytes) -> Any:
 #: The messages each transport takes (PROTO-21: one of the other transport's is ``unknown_type``, whatever its
 #: fields, and before ``hello_first``: PROTO-22's step 2 comes before its step 3 for every message).
 TRANSPORTS: dict[str, tuple[str, ...]] = {
-    "knock serve": ("hello", "act", "view"),
+    "knock serve": ("hello", "act", "view", "rematch"),
     "knock engine": ("new", "act", "view", "log", "quit"),
 }
 
@@ -333,6 +339,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "new": _new,
     "log": lambda f: LogRequest(),
     "quit": lambda f: Quit(),
+    "rematch": lambda f: Rematch(),
 }
 
 
@@ -351,14 +358,26 @@ def seat_info(seats: Sequence[SeatSpec]) -> list[Message]:
 
 
 def welcome(
-    table: str, seat: int | None, seats: Sequence[SeatSpec], rules: Mapping[str, Any], turn_timeout: float | None
+    table: str,
+    seat: int | None,
+    seats: Sequence[SeatSpec],
+    rules: Mapping[str, Any],
+    turn_timeout: float | None,
+    series: Mapping[str, Any] | None = None,
 ) -> Message:
-    """The answer to ``hello``. Rule: PROTO-3."""
+    """The answer to ``hello``; ``series`` the games before this one of a rematched table (PROTO-31). Rule:
+    PROTO-3."""
     return {
         "type": "welcome", "protocol": list(PROTOCOL), "server": SERVER, "table": table, "seat": seat,
         "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
-        "turn_timeout": turn_timeout,
+        "turn_timeout": turn_timeout, "series": dict(series) if series is not None else None,
     }  # fmt: skip
+
+
+def rematch(table: str, games: int, totals: Sequence[int]) -> Message:
+    """The next game of the series is table ``table``: the games over so far and each seat's points summed over
+    them. Rule: PROTO-30."""
+    return {"type": "rematch", "table": table, "games": games, "totals": list(totals)}
 
 
 def started(table: str, seats: Sequence[SeatSpec], rules: Mapping[str, Any]) -> Message:
@@ -370,11 +389,18 @@ def started(table: str, seats: Sequence[SeatSpec], rules: Mapping[str, Any]) -> 
 
 
 def view(
-    table: str, seat: int | None, record: int, body: Message, legal: Sequence[str], events: Sequence[Message]
+    table: str,
+    seat: int | None,
+    record: int,
+    body: Message,
+    legal: Sequence[str],
+    events: Sequence[Message],
+    defences: Sequence[Message] = (),
 ) -> Message:
-    """A seat's (or a spectator's) view, with its legal actions and the events since its last. Rule: PROTO-5."""
+    """A seat's (or a spectator's) view, with its legal actions, the events since its last and its defences
+    ranked (PROTO-32). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
-            "events": list(events)}  # fmt: skip
+            "events": list(events), "defences": list(defences)}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

@@ -35,7 +35,8 @@ Synchronous: TypeAlias = Literal["full", "normal"]
 
 @dataclass(frozen=True, slots=True)
 class Create:
-    """A new table: its spec, the commitments' secret, its seats' token hashes, its log's first bytes."""
+    """A new table: its spec, the commitments' secret, its seats' token hashes (a rematch's: those of the table
+    before it, which they now leave), its log's first bytes."""
 
     game: str
     spec: dict[str, Any]
@@ -164,7 +165,9 @@ class SQLiteStore:
                     (w.game, json.dumps(w.spec), w.secret, time.time(), w.records),
                 )
                 db.execute("INSERT INTO chunks VALUES (?, 0, ?, ?)", (w.game, w.records, w.chunk))
-                db.executemany("INSERT INTO tokens VALUES (?, ?, ?)", [(h, w.game, s) for s, h in w.tokens.items()])
+                # A rematch's table takes over its seats' tokens from the table before it (PROTO-29).
+                db.executemany("INSERT OR REPLACE INTO tokens VALUES (?, ?, ?)",
+                               [(h, w.game, s) for s, h in w.tokens.items()])  # fmt: skip
             case Append():
                 a = w.applied
                 db.execute("INSERT INTO chunks VALUES (?, ?, ?, ?)", (w.game, w.first, w.records, w.chunk))

@@ -15,7 +15,7 @@ import io
 import math
 import secrets
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 from engine.actions import Advise, parse_match_action
@@ -57,6 +57,9 @@ class TableSpec:
     bot_delay: float = 0.0
     commitments: bool = False
     executor: ExecutorName = "library"
+    #: For a table made by a rematch (PROTO-31): the table before it, the games of the series over before this
+    #: one and each seat's points summed over them. Kept with the spec in the store: it survives restarts.
+    series: Mapping[str, Any] | None = None
     rules: RuleSet = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -67,7 +70,7 @@ class TableSpec:
             "preset": self.preset, "options": dict(self.options),
             "seats": [{"player": s.player, "name": s.name, "bot": s.bot} for s in self.seats], "seed": self.seed,
             "turn_timeout": self.turn_timeout, "bot_delay": self.bot_delay, "commitments": self.commitments,
-            "executor": self.executor,
+            "executor": self.executor, **({"series": dict(self.series)} if self.series is not None else {}),
         }  # fmt: skip
 
     @staticmethod
@@ -76,7 +79,16 @@ class TableSpec:
         return TableSpec(
             data["preset"], data["options"], seats, data["seed"], data.get("turn_timeout"),
             data.get("bot_delay", 0.0), data.get("commitments", False), data.get("executor", "library"),
+            data.get("series"),
         )  # fmt: skip
+
+    def rematch(self, previous: str, totals: Sequence[int]) -> TableSpec:
+        """The spec of the next game of this table's series (PROTO-29): the same but the seed (the next one,
+        derived, so that a seeded series is reproducible) and the series, ``totals`` the running totals."""
+        games = (self.series["games"] if self.series is not None else 0) + 1
+        series = {"previous": previous, "games": games, "totals": list(totals)}
+        digest = hashlib.sha256(f"knock-rematch:{self.seed}:{games}".encode()).digest()
+        return replace(self, seed=int.from_bytes(digest[:8], "big") >> 1, series=series)
 
     def human(self, seat: int) -> bool:
         return self.seats[seat].player == "human"
@@ -339,7 +351,9 @@ class ServerTable:
             body = views.spectator_view(observe_spectator(m), pub, lens.seen)
         else:
             body = views.seat_view(m.observation(key), pub, lens.seen)
-        return protocol.view(self.id, key, self.record, body, self.legal(key), events)
+        legal = self.legal(key)
+        ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
+        return protocol.view(self.id, key, self.record, body, legal, events, ranked)
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""

@@ -13,9 +13,10 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from engine.actions import parse_match_action, shown_mask
 from engine.cards import Card, sort_cards, to_mask
 from engine.events import Advised, DefenceLaid, HandDead, HandEnded, HandScored, SpreadLaid
-from engine.melds import Arrangement, Meld, best_arrangement
+from engine.melds import Arrangement, Meld, best_arrangement, value
 from engine.rules import RuleSet
 from engine.scoring import HandResult
 from engine.standings import Standings
@@ -184,6 +185,20 @@ def seat_view(obs: MatchObservation, pub: Public, seen: Sequence[Seen]) -> Messa
         "knock_discard": str(h.knock_discard) if h.knock_discard is not None else None,
         "advice": advice(seen),
     }
+
+
+def defences(legal: Sequence[str], cards: Sequence[str], seat: int | None) -> list[Message]:
+    """The defences among ``legal`` ranked by the deadwood each leaves the seat (the value of its cards it neither
+    shows in a meld nor lays off), the least first, ties in ``legal``'s order (PROTO-26); ``[]`` when it has
+    none to choose. From the seat's own cards and its own actions only. Rule: PROTO-32."""
+    if seat is None or not any(a == "layoff" or a.startswith("layoff ") for a in legal):
+        return []
+    mask = to_mask(Card.parse(c) for c in cards)
+    ranked = []
+    for at, text in enumerate(legal):
+        if text == "layoff" or text.startswith("layoff "):
+            ranked.append((value(mask & ~shown_mask(parse_match_action(text, seat))), at, text))
+    return [{"action": text, "deadwood": left} for left, _, text in sorted(ranked)]
 
 
 def spectator_view(public: Sequence[MatchObservation], pub: Public, seen: Sequence[Seen]) -> Message:

@@ -2,7 +2,9 @@
 ``chromium-driver`` (``tools/dev.py test`` installs both when missing), with nothing downloaded.
 
 ``Browser`` wraps one session: opening pages, waiting, clicking and typing as a person would, screenshots
-(``out/screenshots/``), axe-core's accessibility check (the script ``axe-selenium-python`` ships) and the frames
+(``out/screenshots/``), axe-core's accessibility check (``axe.min.js`` of the npm package pinned in
+``tests/web/axe/``, which ``tools/dev.py`` installs with ``npm ci``), the two sizes the layout is checked at (a
+phone by Chromium's mobile emulation, and a wide window; the one session switches between them) and the frames
 the page received (``window.knockFrames``), validated against the protocol's schema.
 """
 
@@ -18,7 +20,6 @@ from typing import Any, TypeVar
 
 os.environ["SE_OFFLINE"] = "1"  # Selenium Manager must never try to fetch a driver or a browser
 
-from axe_selenium_python import Axe
 from jsonschema import Draft202012Validator
 from selenium import webdriver
 from selenium.common.exceptions import StaleElementReferenceException, WebDriverException
@@ -36,6 +37,10 @@ FLAGS = (
     "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic", "--window-size=1280,1100",
 )  # fmt: skip
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
+AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
+#: The sizes the layout is checked at: (name, width, height, mobile emulation).
+PHONE = ("phone", 390, 844, True)
+WIDE = ("wide", 1280, 800, False)
 _SCHEMA = schema()
 SERVER_MESSAGE = Draft202012Validator(
     {**{k: v for k, v in _SCHEMA.items() if k != "anyOf"}, "$ref": "#/$defs/server_message"}
@@ -61,6 +66,7 @@ class Browser:
         self.driver = webdriver.Chrome(service=Service(CHROMEDRIVER), options=options)
         self.driver.set_script_timeout(30)
         SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+        self.size: tuple[str, int, int, bool] | None = None  # set by ``resize``; None: the window as launched
 
     def quit(self) -> None:
         self.driver.quit()
@@ -100,9 +106,48 @@ class Browser:
     def js(self, script: str, *args: Any) -> Any:
         return self.driver.execute_script(script, *args)
 
+    def resize(self, size: tuple[str, int, int, bool]) -> None:
+        """Show pages at ``size`` (``PHONE`` or ``WIDE``) in this same session: a phone by Chromium's mobile
+        emulation (its width, height, a device pixel ratio of 2 and touch), a wide screen as a window that size."""
+        _, width, height, mobile = size
+        if mobile:
+            self._metrics(width, height)
+        else:
+            self.driver.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+            self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": False})
+            outer = (width, height)
+            for _ in range(5):  # the viewport, not the window's frame, is to be that size
+                self.driver.set_window_size(*outer)
+                inner: list[int] = self.wait(self._settled, message="the window's new size")
+                if inner == [width, height]:
+                    break
+                outer = (outer[0] + width - inner[0], outer[1] + height - inner[1])
+        self.size = size
+
+    def _settled(self) -> list[int]:
+        """The viewport's size once two looks a frame apart agree (a resize is applied asynchronously), else []."""
+        inner: list[int] = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1]; const a = [innerWidth, innerHeight];"
+            "const same = () => a[0] === innerWidth && a[1] === innerHeight;"
+            "requestAnimationFrame(() => requestAnimationFrame(() => done(same() ? a : [])));"
+        )
+        return inner
+
+    def _metrics(self, width: int, height: int) -> None:
+        metrics = {"width": width, "height": height, "deviceScaleFactor": 2, "mobile": True}
+        self.driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride", metrics)
+        self.driver.execute_cdp_cmd("Emulation.setTouchEmulationEnabled", {"enabled": True, "maxTouchPoints": 5})
+
     def shot(self, name: str) -> Path:
-        """A screenshot of the whole page (the window grown to the page's height for it)."""
+        """A screenshot of the whole page (the window, or the emulated screen, grown to the page's height)."""
         path = SCREENSHOTS / f"{name}.png"
+        if self.size is not None and self.size[3]:
+            _, width, height, _ = self.size
+            tall = self.js("return document.documentElement.scrollHeight")
+            self._metrics(width, min(max(int(tall), height), 4000))
+            self.driver.save_screenshot(str(path))
+            self._metrics(width, height)
+            return path
         size = self.driver.get_window_size()
         height = self.js("return document.documentElement.scrollHeight")
         self.driver.set_window_size(size["width"], min(max(int(height) + 140, size["height"]), 4000))
@@ -136,9 +181,15 @@ class Browser:
 
     def axe(self, page: str) -> dict[str, Any]:
         """axe-core over the page: no serious or critical violation."""
-        axe = Axe(self.driver)
-        axe.inject()
-        results: dict[str, Any] = axe.run()
+        assert AXE.exists(), f"{AXE} is missing: python3 tools/dev.py setup installs it (npm ci)"
+        if not self.js("return typeof window.axe === 'object'"):
+            self.js(AXE.read_text(encoding="utf-8"))
+        results: dict[str, Any] = self.driver.execute_async_script(
+            "const done = arguments[arguments.length - 1];"
+            "axe.run(document, {resultTypes: ['violations']})"
+            ".then(done, (e) => done({violations: [], error: String(e)}));"
+        )
+        assert "error" not in results, f"{page}: axe-core failed: {results.get('error')}"
         bad = [v for v in results["violations"] if v.get("impact") in BLOCKING]
         report = "; ".join(f"{v['id']} ({v['impact']}): {v['help']} at {[n['target'] for n in v['nodes']][:3]}"
                            for v in bad)  # fmt: skip

@@ -282,7 +282,7 @@ def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(
 
     moves = [keyboard_move(b) for _ in range(3)]  # the start of the hand with the keyboard alone
     assert all(moves), moves
-    b.wait(lambda: b.find(".play button:not([disabled])"), message="the seat's next move")
+    b.wait(lambda: frames_of(b, "view")[-1]["legal"], message="the seat's next move")  # the bot has moved
 
     # The connection drops: the page reconnects with the token and is sent the seat's current view (PROTO-3).
     welcomes, record = count(b, "welcome"), frames_of(b, "view")[-1]["record"]

@@ -264,3 +264,33 @@ def test_a_log_that_does_not_rebuild_is_refused_with_its_verdict() -> None:
     damaged = head[:-3] + bytes([head[-3] ^ 0x40]) + head[-2:]
     with pytest.raises(RecoveryError):
         rebuild("t", s, damaged, _records(head), [], None)
+
+
+@pytest.mark.rule("PROTO-32")
+def test_a_defenders_view_ranks_its_defences_by_the_deadwood_each_leaves() -> None:
+    """Every view's ``defences``: empty but for the defender choosing its answer, then each of its offered
+    defences once, with the deadwood it leaves (the value of its cards neither shown nor laid off, counted here
+    from the defence itself), the least first, ties in ``legal``'s order; the same for the spectator: none."""
+    seen = 0
+    for seed in range(1, 9):
+        table, _ = ServerTable.new("t", spec("standard", "human", "human", seed=seed, target=1))
+
+        def check(frames: dict[int | None, list[Message]]) -> None:
+            nonlocal seen
+            for key, fs in frames.items():
+                last = fs[-1]
+                offered = [a for a in last["legal"] if a.split(" ")[0] == "layoff"]
+                if key is None or not offered:
+                    assert last["defences"] == []
+                    continue
+                held = cards(" ".join(last["view"]["cards"]))
+                left = {}
+                for a in offered:
+                    used = {c for part in a.split(" ")[1:] for c in part.split(">")[0].split("-")}
+                    left[a] = sum(c.value for c in held if str(c) not in used)
+                ranked = sorted(offered, key=lambda a: (left[a], offered.index(a)))
+                assert last["defences"] == [{"action": a, "deadwood": left[a]} for a in ranked]
+                seen += len(offered) > 1
+
+        play(table, random.Random(seed), each=check)
+    assert seen  # some defender had a choice

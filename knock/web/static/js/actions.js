@@ -39,11 +39,51 @@ export function actionName(action, view) {
   }
 }
 
-/** Visible text for an action's button: its words, or for a spread or layoff its notation with suit symbols. */
+/** A meld short, with the suits' symbols: "5♣ 5♦ 5♥". */
+function meldShort(text) {
+  return text.split("-").map(cardText).join(" ");
+}
+
+/** Visible text for an action's button: its words; a spread or a defence short, with the suits' symbols
+ *  ("Spread 5♣ 5♦ 5♥ | 7♠ 8♠ 9♠", "Show 5♣ 5♦ 5♥; lay off 4♠ on A♠ 2♠ 3♠"), never the engine's notation. */
 export function actionText(action, view) {
-  if (/^(spread|layoff|advise) /.test(action)) return action.replace(/\b([A2-9TJQK])([cdhs])\b/g, (m) => cardText(m));
+  const [verb, ...rest] = action.split(" ").filter(Boolean);
+  if (verb === "spread") return `Spread ${rest.map(meldShort).join(" | ")}`;
+  if (verb === "layoff") {
+    const shown = rest.filter((p) => !p.includes(">")).map(meldShort);
+    const laid = rest.filter((p) => p.includes(">")).map((p) => {
+      const [card, onto] = p.split(">");
+      return `${cardText(card)} on ${meldShort(onto)}`;
+    });
+    return `Show ${shown.length ? shown.join(" | ") : "no melds"}; lay off ${laid.length ? laid.join(", ") : "nothing"}`;
+  }
+  if (verb === "advise") return `Advise: ${actionText(rest.slice(1).join(" "), view)}`;
   const words = actionName(action, view);
   return words[0].toUpperCase() + words.slice(1);
+}
+
+/** Whether an action is a defence (``layoff``, with the melds shown and the cards laid off, if any). */
+export function isDefence(action) {
+  return action === "layoff" || action.startsWith("layoff ");
+}
+
+/** The defender's answer: a choice of the offered defences as the server ranked them (the view's ``defences``,
+ *  PROTO-32: the least deadwood left first), each with that deadwood, the best preselected, and one button. */
+function defenceForm(ranked, view, { send, disabled }) {
+  const form = h("form", { class: "defences", onsubmit: (event) => {
+    event.preventDefault();
+    const chosen = form.querySelector("input[type=radio]:checked");
+    if (chosen) send(chosen.value);
+  } }, h("fieldset", {}, h("legend", {}, "Your answer: the least deadwood first"),
+    h("ol", { class: "defence-list" }, ranked.map(({ action, deadwood }, i) => {
+      const id = `defence-${i}`;
+      return h("li", {}, h("input", { type: "radio", name: "defence", id, value: action, checked: i === 0 || null,
+        "data-deadwood": String(deadwood), disabled: disabled || null }),
+      h("label", { for: id }, h("span", { class: "defence-text" }, actionText(action, view)),
+        h("span", { class: "defence-left" }, `deadwood ${deadwood}`)));
+    }))),
+  h("button", { type: "submit", class: "primary", disabled: disabled || null }, "Answer with the chosen defence"));
+  return form;
 }
 
 /** The actions the hand's cards stand for: a card's discard or knock; the rest become buttons. */
@@ -59,12 +99,17 @@ export function splitActions(legal) {
 }
 
 /** The controls: a button for each action that is not a card's (and a knock toggle when knocking is legal). */
-export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled }) {
+export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled, defences = [] }) {
   const { byCard, other } = splitActions(legal);
   const advice = other.filter((a) => a.startsWith("advise "));
   const plain = other.filter((a) => !a.startsWith("advise "));
+  const over = !legal.length && view && view.over;
   const section = h("section", { class: "actions", "aria-labelledby": "actions-title" },
-    h("h3", { id: "actions-title" }, legal.length ? "Your move" : "Waiting"));
+    h("h3", { id: "actions-title" }, legal.length ? "Your move" : over ? "Game over" : "Waiting"));
+  if (over) {
+    section.append(h("p", {}, h("a", { href: "#" }, "Make another table in the lobby")));
+    return section;
+  }
   if (!legal.length) {
     section.append(h("p", { class: "muted" }, view && view.to_act !== null ? `p${view.to_act} is to act.` : "Nobody is to act."));
     return section;
@@ -78,12 +123,13 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
     section.append(h("button", { type: "button", class: "toggle", "aria-pressed": knockMode ? "true" : "false",
       disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, "Knock"));
   }
+  if (defences.length) section.append(defenceForm(defences, view, { send, disabled }));
   const list = h("ul", { class: "action-list" });
-  for (const a of plain) {
+  for (const a of plain.filter((x) => !(defences.length && isDefence(x)))) { // unranked: buttons (a 1.1 server)
     list.append(h("li", {}, h("button", { type: "button", class: "action", "aria-label": actionName(a, view),
       "data-action": a, disabled: disabled || null, onclick: () => send(a) }, actionText(a, view))));
   }
-  if (plain.length) section.append(list);
+  if (list.childElementCount) section.append(list);
   if (advice.length) {
     section.append(h("h4", {}, "Advise the captain"));
     section.append(h("ul", { class: "action-list advice-list" }, advice.map((a) => h("li", {},
@@ -100,6 +146,6 @@ export function cardActionFor(legal, { send, knockMode, disabled }) {
     if (disabled) return null;
     const action = knockMode ? byCard.knock.get(card) : byCard.discard.get(card);
     if (!action) return null;
-    return { name: knockMode ? `knock with ${cardName(card)}` : `discard ${cardName(card)}`, run: () => send(action) };
+    return { name: knockMode ? `knock with ${cardName(card)}` : `discard ${cardName(card)}`, action, run: () => send(action) };
   };
 }

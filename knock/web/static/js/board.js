@@ -69,7 +69,7 @@ function adviceLine(view, players) {
 }
 
 /** The whole table for one view. ``cardAction(card)``: what clicking a card of the seat's hand does, or null. */
-export function renderBoard(view, { players = [], cardAction = null, title = null } = {}) {
+export function renderBoard(view, { players = [], cardAction = null, title = null, drawn = null, arrange = null } = {}) {
   const roleOf = {};
   for (const [role, seat] of Object.entries(view.roles)) roleOf[seat] = role;
   const board = h("div", { class: "board" });
@@ -99,7 +99,7 @@ export function renderBoard(view, { players = [], cardAction = null, title = nul
     } else if (view.you !== null) {
       hands.append(renderHand({ title: title || `Your hand (${seatName(players, view.you)}, ${roleName(view.role)})`,
         cards: view.cards, melds: view.melds, deadwoodCards: view.deadwood_cards, deadwood: view.deadwood,
-        cardAction, id: "your-hand" }));
+        cardAction, id: "your-hand", drawn, arrange }));
     }
   }
   board.append(hands);

@@ -42,7 +42,7 @@ export function cardSvg(card, { label = true, size = "normal" } = {}) {
   const svg = el("svg", { viewBox: "0 0 60 84", class: `card card-${size} ${isRed(card) ? "red" : "black"}` });
   if (label) {
     svg.setAttribute("role", "img");
-    svg.setAttribute("aria-label", cardName(card));
+    svg.setAttribute("aria-label", typeof label === "string" ? label : cardName(card));
   } else {
     svg.setAttribute("aria-hidden", "true");
   }
@@ -76,12 +76,13 @@ export function cardBack({ label = "a face-down card", size = "normal" } = {}) {
 }
 
 /** A card the player may click: a button named by what it does ("discard king of hearts"). */
-export function cardButton(card, name, onClick, { size = "normal" } = {}) {
+export function cardButton(card, name, onClick, { size = "normal", action = null } = {}) {
   const button = document.createElement("button");
   button.type = "button";
   button.className = "card-button";
   button.setAttribute("aria-label", name);
   button.dataset.card = card;
+  if (action) button.dataset.action = action;
   button.append(cardSvg(card, { label: false, size }));
   button.addEventListener("click", onClick);
   return button;

@@ -84,7 +84,7 @@ export function showTranscript(root, t, { title = null, more = null } = {}) {
     value: String(index), disabled: total ? null : true });
   const where = h("p", { class: "where", id: "step-where", "aria-live": "polite" });
   const board = h("div", { class: "replay-board" });
-  const events = h("ol", { class: "events", "aria-label": "Events of this hand so far" });
+  const events = h("ol", { class: "events", "aria-label": "Events of this hand so far", tabindex: "0" });
   const sheet = h("div", { class: "sheet-box" });
   const button = (label, text, go) => h("button", { type: "button", "aria-label": label, onclick: () => go(), disabled: total ? null : true }, text);
   slider.setAttribute("aria-describedby", "step-where");

@@ -2,9 +2,14 @@
 import { announce, fill, h, seatName } from "./dom.js";
 import { Seat } from "./net.js";
 import { renderBoard } from "./board.js";
-import { cardActionFor, renderActions, splitActions } from "./actions.js";
+import { actionName, cardActionFor, renderActions, splitActions } from "./actions.js";
+import { cardName, cardRow } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
+
+/** How long the pause at a hand's end lasts at most, in seconds; with a turn timer, at most a third of it (the
+ *  server's timer for the next turn runs meanwhile: the pause leaves the player two thirds of his turn). */
+const PAUSE = 30;
 
 /** Open the table ``params`` names (``table``, and ``seat`` + ``token`` or ``spectate``) in ``root``. */
 export function openTable(root, params) {
@@ -13,19 +18,26 @@ export function openTable(root, params) {
   const state = {
     welcome: null, view: null, legal: [], events: [], hands: [], game: null, log: null, refusal: null,
     knockMode: false, status: "connecting…", closedFor: null,
+    pause: null, // the hand_result shown until the player goes on, and when it ends by itself
+    turn: null, // the turn the timer counts: {key, since} (since: when this page was first shown it)
+    drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
+    order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
+    rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
   };
+  let ticker = null;
   const els = {
     status: h("p", { class: "status", role: "status" }, state.status),
     who: h("p", { class: "who" }),
+    series: h("p", { class: "series", hidden: true }),
     refusal: h("div", { class: "refusal", role: "alert" }),
     play: h("div", { class: "play" }),
     showdown: h("div", { class: "last-hand" }),
-    log: h("ol", { class: "events", "aria-label": "Events, newest last" }),
+    log: h("ol", { class: "events", "aria-label": "Events, newest last", tabindex: "0" }),
     sheet: h("div", { class: "sheet-box" }),
     offer: h("div", { class: "offer" }),
   };
   fill(root, h("section", { class: "table-page", "aria-labelledby": "table-title" },
-    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status),
+    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.series),
     els.refusal,
     h("div", { class: "layout" },
       h("div", { class: "main-col" }, els.play),
@@ -41,10 +53,35 @@ export function openTable(root, params) {
       state.welcome = m;
       const you = m.seat === null ? "You are watching (spectator: public information only)." : `You play ${seatName(m.players, m.seat)}.`;
       fill(els.who, you, " ", `Rules: ${m.rules.name}, to ${m.rules.target}.`, m.turn_timeout ? ` Turn timeout ${m.turn_timeout} s.` : "");
+      if (m.series) { // a rematch's table (PROTO-31): the games before it and their running totals
+        els.series.hidden = false;
+        fill(els.series, h("strong", {}, `Game ${m.series.games + 1} of the series`),
+          `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
+      }
+    },
+    rematch: (m) => {
+      state.rematch = m;
+      announce(`The rematch is ready: table ${m.table}.`);
+      if (state.asked) goToRematch();
+      else render();
     },
     view: (m) => {
+      const before = state.view;
+      if (before && before.hand === m.view.hand && m.view.cards.length === before.cards.length + 1) {
+        state.drawn = m.view.cards.find((c) => !before.cards.includes(c)) || null;
+      } else if (!before || before.hand !== m.view.hand || m.view.cards.length < before.cards.length) {
+        state.drawn = m.view.taken;
+      }
+      const key = `${m.view.hand}/${m.view.to_act}/${m.view.phase}`;
+      if (!state.turn || state.turn.key !== key) state.turn = { key, since: performance.now() };
+      if (before && before.hand !== m.view.hand) state.order = null;
+      if (state.order) { // the cards gone leave the order; the new join it at its end
+        state.order = state.order.filter((c) => m.view.cards.includes(c));
+        state.order.push(...m.view.cards.filter((c) => !state.order.includes(c)));
+      }
       state.view = m.view;
       state.legal = m.legal;
+      state.defences = m.defences || [];
       // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
       // reconnection, the answer to a view request: PROTO-24): they take the place of those shown of that hand.
       if (m.events.length && m.events[0].kind === "hand_started") dropEvents(m.events[0].hand);
@@ -60,7 +97,8 @@ export function openTable(root, params) {
       render();
     },
     timed_out: (m) => {
-      addEvent(`p${m.seat}'s turn timed out: ${m.action} was played for it`, state.view ? state.view.hand : 0);
+      addEvent(`${seatName(players(), m.seat)}'s turn timed out: ${actionName(m.action, state.view)} was played for it`,
+        state.view ? state.view.hand : 0);
       announce(`p${m.seat}'s turn timed out.`);
     },
     hand_result: (m) => {
@@ -69,6 +107,10 @@ export function openTable(root, params) {
         renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}` }),
         h("p", {}, `Scores: ${m.scores.map((s, i) => `${seatName(players(), i)} ${s}`).join(", ")}`)));
       announce(`Hand ${m.hand} is over. ${resultText(m.result)}`);
+      const timeout = state.welcome && state.welcome.turn_timeout;
+      const wait = timeout ? Math.max(2, Math.min(PAUSE, timeout / 3)) : PAUSE;
+      state.pause = { result: m, until: performance.now() + wait * 1000 };
+      render();
     },
     game_result: (m) => {
       state.game = m;
@@ -104,6 +146,36 @@ export function openTable(root, params) {
     for (const li of [...els.log.children]) if (Number(li.dataset.hand) >= hand) li.remove();
   }
 
+  function totalsText(totals) {
+    return totals.map((t, i) => `${seatName(players(), i)} ${t}`).join(", ");
+  }
+
+  function goToRematch() {
+    const m = state.rematch;
+    location.hash = token ? `table=${m.table}&seat=${state.welcome.seat}&token=${token}` : `table=${m.table}&spectate=1`;
+  }
+
+  /** At the game's end: the rematch (PROTO-29, a server of protocol 1.2), or the table it made. */
+  function rematchPanel() {
+    const w = state.welcome;
+    if (!state.view || !state.view.over || !w || (w.protocol[0] === 1 && w.protocol[1] < 2)) return null;
+    const m = state.rematch;
+    if (m) {
+      return h("section", { class: "rematch", "aria-labelledby": "rematch-title" },
+        h("h3", { id: "rematch-title" }, "Rematch ready"),
+        h("p", {}, `Table ${m.table}; running totals after ${m.games} game${m.games > 1 ? "s" : ""}: ${totalsText(m.totals)}.`),
+        h("p", {}, h("button", { type: "button", class: "primary go-rematch", onclick: goToRematch },
+          w.seat === null ? "Watch the rematch" : "Play the rematch")));
+    }
+    if (w.seat === null) return null;
+    return h("section", { class: "rematch", "aria-labelledby": "rematch-title" },
+      h("h3", { id: "rematch-title" }, "Play again?"),
+      h("p", {}, h("button", { type: "button", class: "primary ask-rematch", onclick: () => {
+        state.asked = true;
+        seat.send({ type: "rematch" });
+      } }, "Rematch"), " ", h("span", { class: "muted" }, "the same seats and rules; the totals run on")));
+  }
+
   function send(action) {
     if (seat.act(action)) {
       fill(els.refusal);
@@ -120,12 +192,27 @@ export function openTable(root, params) {
     const disabled = busy || seat.pending !== null;
     const { byCard } = splitActions(state.legal);
     const knockMode = state.knockMode || (byCard.knock.size > 0 && byCard.discard.size === 0);
-    const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); } };
+    const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); },
+      defences: state.defences || [] };
     const view = state.view;
+    if (state.pause) {
+      els.showdown.hidden = true; // the pause shows it
+      fill(els.play, pausePanel(state.pause.result), timer());
+      if (wasHere) els.play.querySelector("button.continue")?.focus();
+      tick();
+      fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
+      return;
+    }
+    const seated = state.welcome && state.welcome.seat !== null;
     fill(els.play,
-      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx) }),
-      state.welcome && state.welcome.seat !== null ? renderActions(state.legal, view, ctx) : null,
-      state.welcome && state.welcome.seat !== null ? typed() : null);
+      timer(),
+      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
+        arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
+      rematchPanel(),
+      seated ? renderActions(state.legal, view, ctx) : null,
+      discards(view),
+      seated && !view.over ? typed() : null);
+    tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
     els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
     fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
@@ -136,6 +223,94 @@ export function openTable(root, params) {
       (again || first)?.focus();
     }
   }
+
+  /** The pause at a hand's end: the showdown with both hands face up (the spread, the defence with its layoffs),
+   *  the points and the scores, until the player goes on or the pause's time is up. */
+  function pausePanel(m) {
+    const left = Math.max(0, Math.ceil((state.pause.until - performance.now()) / 1000));
+    const next = state.game ? "See the game's end" : "Go on to the next hand";
+    return h("section", { class: "pause", "aria-labelledby": "pause-title" },
+      h("h3", { id: "pause-title" }, `Hand ${m.hand} is over`),
+      renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}: both hands face up` }),
+      h("p", { class: "pause-scores" }, `Scores: ${m.scores.map((sc, i) => `${seatName(players(), i)} ${sc}`).join(", ")}`),
+      h("p", { class: "pause-go" }, h("button", { type: "button", class: "primary continue", onclick: endPause }, next),
+        " ", h("span", { class: "muted pause-left" }, `(goes on by itself in ${left} s)`)));
+  }
+
+  function endPause() {
+    if (!state.pause) return;
+    state.pause = null;
+    render();
+    els.play.querySelector(".actions button:not([disabled]), .hand .card-button:not([disabled]), .defences input")?.focus();
+  }
+
+  /** The turn timer, when the table has one: whose turn, and the seconds left as this page counts them (from the
+   *  first view of the turn it was sent; the server's timer decides). */
+  function timer() {
+    const timeout = state.welcome && state.welcome.turn_timeout;
+    if (!timeout || !state.view || state.view.to_act === null || state.view.over) return null;
+    const mine = state.welcome.seat === state.view.to_act;
+    return h("p", { class: `turn-timer${mine ? " mine" : ""}`, role: "timer", "aria-live": "off" },
+      h("span", { class: "timer-who" }, mine ? "Your turn" : `${seatName(players(), state.view.to_act)}'s turn`),
+      " ", h("span", { class: "timer-left" }, ""));
+  }
+
+  /** Update the timer's seconds and the pause's, once a second while either is shown. */
+  function tick() {
+    const timeout = state.welcome && state.welcome.turn_timeout;
+    const el = els.play.querySelector(".timer-left");
+    if (el && state.turn) {
+      const left = Math.max(0, Math.ceil(timeout - (performance.now() - state.turn.since) / 1000));
+      el.textContent = `${left} s left of ${timeout} s`;
+    }
+    if (state.pause) {
+      const left = Math.ceil((state.pause.until - performance.now()) / 1000);
+      if (left <= 0) { endPause(); return; }
+      const shown = els.play.querySelector(".pause-left");
+      if (shown) shown.textContent = `(goes on by itself in ${left} s)`;
+    }
+    if (!ticker && (el || state.pause)) ticker = setInterval(() => { if (!document.hidden) tick(); }, 1000);
+    if (ticker && !el && !state.pause) { clearInterval(ticker); ticker = null; }
+  }
+
+  /** The discard pile, oldest first: every card discarded this hand and still in the pile (public). */
+  function discards(view) {
+    const pile = view.discard_pile || [];
+    return h("section", { class: "discards", "aria-labelledby": "discards-title" },
+      h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
+      pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
+  }
+
+  /** The player's arrangement of his hand (his screen only: nothing is sent). */
+  const arrange = {
+    get order() { return state.order; },
+    shown() { // the order the hand is drawn in now: the player's, or the melds' then the deadwood
+      const v = state.view;
+      return state.order || [...(v.melds || []).flat(), ...(v.deadwood_cards || [])];
+    },
+    put(order, card) {
+      state.order = order;
+      render();
+      els.play.querySelector(`.hand li[data-card="${card}"] button, .hand li[data-card="${card}"] svg[tabindex]`)?.focus();
+      announce(`${cardName(card)} moved to place ${order.indexOf(card) + 1} of ${order.length}.`);
+    },
+    move(card, step) {
+      const order = [...arrange.shown()];
+      const at = order.indexOf(card);
+      const to = Math.max(0, Math.min(order.length - 1, at + step));
+      order.splice(at, 1);
+      order.splice(to, 0, card);
+      arrange.put(order, card);
+    },
+    moveOnto(card, onto) {
+      const order = arrange.shown().filter((c) => c !== card);
+      const was = arrange.shown().indexOf(card);
+      const at = order.indexOf(onto) + (arrange.shown().indexOf(onto) > was ? 1 : 0);
+      order.splice(at, 0, card);
+      arrange.put(order, card);
+    },
+    reset() { state.order = null; render(); },
+  };
 
   function typed() {
     const input = h("input", { id: "typed-action", name: "action", type: "text", autocomplete: "off",
@@ -150,5 +325,5 @@ export function openTable(root, params) {
 
   window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
   seat.open();
-  return () => seat.close();
+  return () => { if (ticker) clearInterval(ticker); seat.close(); };
 }

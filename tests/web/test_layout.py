@@ -1,0 +1,306 @@
+"""The table's layout from a phone to a wide screen, in a real headless Chromium against a real ``knock serve``.
+
+One game between two people is played through every state a player meets — the lobby, the upcard offer, a
+draw, a discard, a knock, the defender's answer, the pause at the showdown, game over (and its rematch) — and
+watched by a spectator and replayed, on the server and in a ``knock view`` file. In each state the page is
+checked at 390×844 (Chromium's mobile emulation) and at 1280×800, in the one browser session resized between
+them: nothing is wider than the screen
+(``document.documentElement.scrollWidth`` ≤ its width), every control the state needs is on the page where a
+person can reach it (within the screen's width, and on screen once scrolled to vertically: the page scrolls
+down, never sideways), no meld or layoff is written in the engine's notation (``3d>4d-5d-6d``: plain words
+and the suits' symbols instead), axe-core finds no serious or critical violation, and a screenshot is saved
+(``out/screenshots/layout-STATE-SIZE.png``). Seat p0 plays in the page; p1 plays over the wire until it must
+answer the knock, and then in the page. At the draw, p0 arranges its hand by dragging a card (pointer events)
+and by keyboard.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from selenium.webdriver.common.action_chains import ActionChains
+from selenium.webdriver.common.keys import Keys
+
+from knock.web.client import Client, ServerProcess, choose
+from knock.web.protocol import TABLE_BOTS
+from tests.web.browser import PHONE, WIDE, Browser
+
+#: The table: two people, seed 11, a game to 1 (its first scored hand ends it), a turn timer long enough never
+#: to fire while the test looks at a state (it is shown, not waited for).
+TABLE = {"options": {"target": 1}, "seed": 11, "bot_delay": 0, "turn_timeout": 900,
+         "seats": [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}]}  # fmt: skip
+
+#: Whether a control is where a person can use it: scrolled to (vertically), it lies within the screen and is
+#: what a tap at its centre would hit.
+REACHABLE = """
+const [el, width] = arguments;
+el.scrollIntoView({block: "center", inline: "nearest"});
+const r = el.getBoundingClientRect();
+if (r.width < 1 || r.height < 1) return "has no size";
+if (r.left < 0 || r.right > width + 0.5) return `is outside the screen's width (${r.left}..${r.right} of ${width})`;
+if (r.top < 0 || r.bottom > window.innerHeight + 0.5) return `is taller than the screen (${r.top}..${r.bottom})`;
+const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2);
+if (!hit || !(el === hit || el.contains(hit))) return `is covered by ${hit ? hit.outerHTML.slice(0, 80) : "nothing"}`;
+return "";
+"""
+
+#: The deepest elements reaching past the screen's right edge (for the message of a failure).
+WIDEST = """
+const width = arguments[0];
+const out = [...document.querySelectorAll("body *")].filter((e) => e.getBoundingClientRect().right > width + 0.5)
+  .filter((e) => ![...e.children].some((c) => c.getBoundingClientRect().right > width + 0.5));
+return out.slice(0, 6).map((e) =>
+  `${e.tagName.toLowerCase()}.${e.className.baseVal ?? e.className} ${Math.round(e.getBoundingClientRect().right)}`);
+"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    with ServerProcess(tmp_path_factory.mktemp("layout-serve"), "--bot-delay", "0") as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    b = Browser()
+    yield b
+    b.quit()
+
+
+def made_table(server: ServerProcess) -> dict[str, Any]:
+    request = urllib.request.Request(f"{server.url}/api/tables", json.dumps(TABLE).encode(), method="POST",
+                                     headers={"content-type": "application/json"})  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        made: dict[str, Any] = json.loads(response.read())
+    return made
+
+
+def check_state(b: Browser, state: str, controls: list[str]) -> None:
+    """The state at both sizes: no overflow, its controls reachable, axe-core clean, a screenshot each."""
+    for size in (PHONE, WIDE):
+        b.resize(size)
+        name, width = size[0], size[1]
+        # On a phone a page too wide widens window.innerWidth: the emulated screen's width is the phone's.
+        assert b.js("return screen.width" if size[3] else "return window.innerWidth") == width
+        wide = b.js("return document.documentElement.scrollWidth")
+        if wide > width:
+            b.shot(f"layout-{state}-{name}-too-wide")
+            assert wide <= width, (
+                f"{state} at {name}: the page is {wide} px wide on a {width} px screen: {b.js(WIDEST, width)}"
+            )
+        for css in controls:
+            found = b.find(css)
+            assert found, f"{state} at {name}: no {css}"
+            problem = b.js(REACHABLE, found[0], width)
+            assert not problem, f"{state} at {name}: {css} {problem}"
+        notation = b.js("return document.body.innerText.match(/[A2-9TJQK][cdhs][->][A2-9TJQK][cdhs]/g)")
+        assert not notation, f"{state} at {name}: the engine's notation on the page: {notation[:3]}"
+        b.axe(f"{state} at {name}")
+        b.shot(f"layout-{state}-{name}")
+    b.js("window.scrollTo(0, 0)")
+
+
+class Wire:
+    """Seat p1 over the wire: it plays as ``knock.web.client.choose`` does, but never knocks, and stops when it
+    must answer a knock."""
+
+    def __init__(self, server: ServerProcess, table: str, token: str) -> None:
+        self.client = Client(server.ws)
+        self.client.hello(table, token)
+        self.last: dict[str, Any] = {}
+
+    def settle(self, since: int = 0) -> dict[str, Any]:
+        """Play p1's turns until it is p0's (or p1 must answer the knock), from the view of record ``since`` on;
+        the last view."""
+        while True:
+            frame = self.client.recv()
+            if frame["type"] != "view" or frame["record"] < since:
+                continue
+            self.last = frame
+            legal = frame["legal"]
+            if not legal:
+                if frame["view"]["to_act"] != 1:
+                    return frame
+                continue
+            if any(a.startswith("layoff") for a in legal):
+                return frame
+            plain = [a for a in legal if not a.startswith(("knock", "big-gin"))]
+            action = choose({**frame, "legal": plain})
+            self.client.send({"type": "act", "action": action, "record": frame["record"]})
+
+
+def goto(b: Browser, url: str) -> None:
+    """Load ``url`` afresh (not a change of the address's fragment): its frames are its own."""
+    b.open("about:blank")
+    b.open(url)
+
+
+def view_of(b: Browser) -> dict[str, Any]:
+    frame: dict[str, Any] = b.js("return (window.knockFrames || []).filter(f => f.type === 'view').at(-1)")
+    return frame
+
+
+def click_action(b: Browser, action: str) -> int:
+    """Make ``action`` with the page's own controls: its button (a card's for a discard or a knock); the record
+    number after it."""
+    count = b.js("return window.knockFrames.length")
+    if action.startswith("knock "):
+        toggle = b.one(".actions button.toggle")
+        if toggle.get_attribute("aria-pressed") != "true":
+            toggle.click()
+    b.one(f'.play button[data-action="{action}"]:not([disabled])').click()
+    acked = "return window.knockFrames.slice(arguments[0]).find(f => f.type === 'ack')"
+    ack: dict[str, Any] = b.wait(lambda: b.js(acked,
+                                              count), message=f"the answer to {action}")  # fmt: skip
+    return int(ack["next"])
+
+
+def hand_order(b: Browser) -> list[str]:
+    order: list[str] = b.js(
+        "return [...document.querySelectorAll('#your-hand-title ~ .hand-groups li')].map(li => li.dataset.card)"
+    )
+    return order
+
+
+def arrange_the_hand(b: Browser) -> None:
+    """The player arranges his hand: drags its first card onto its third (pointer events: Selenium's actions
+    are W3C pointer input), moves a card with Alt+Right, and groups it by melds again."""
+    before = hand_order(b)
+    assert len(before) == 10 and all(before), before
+    cards = b.find("#your-hand-title ~ .hand-groups li")
+    ActionChains(b.driver).click_and_hold(cards[0]).move_to_element(cards[2]).release().perform()
+    b.wait(lambda: b.find(".card-row.arranged"), message="the hand in the player's order")
+    assert hand_order(b) == [before[1], before[2], before[0], *before[3:]]
+    b.js("arguments[0].focus()", b.one(f'.card-row.arranged li[data-card="{before[1]}"] svg[tabindex]'))
+    ActionChains(b.driver).key_down(Keys.ALT).send_keys(Keys.ARROW_RIGHT).key_up(Keys.ALT).perform()
+    b.wait(lambda: hand_order(b)[:3] == [before[2], before[1], before[0]], message="the card moved by keyboard")
+    assert b.js("return document.activeElement.closest('li').dataset.card") == before[1]  # it keeps the focus
+    b.one("button.regroup").click()
+    assert hand_order(b) == before and not b.find(".card-row.arranged")
+
+
+def p0_state(legal: list[str]) -> str:
+    if "pass" in legal or "take" in legal:
+        return "upcard-offer"
+    if "draw" in legal:
+        return "draw"
+    if any(a.startswith("knock ") for a in legal):
+        return "knock"
+    return "discard"
+
+
+@pytest.mark.rule("PROTO-5", "PROTO-6", "PROTO-10")
+def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, browser: Browser, tmp_path: Path) -> None:
+    b = browser
+    b.open(f"{server.url}/")
+    b.one("form.new-table")
+    check_state(b, "lobby", ["form.new-table button[type=submit]", "#preset", "a[href='#replay']"])
+    bots = b.js("return [...document.querySelectorAll('#seat-1-bot option')].map(o => o.value)")
+    assert bots == list(TABLE_BOTS)  # every level the server seats (engine.bots.BOT_NAMES but simple)
+
+    made = made_table(server)
+    table = made["table"]
+    links = {s["seat"]: f"{server.url}{s['link']}" for s in made["seats"]}
+    p1 = Wire(server, table, made["seats"][1]["token"])
+    goto(b, links[0])
+    b.wait(lambda: b.js("return (window.knockFrames || []).some(f => f.type === 'view')"), message="p0's first view")
+    p1.settle()
+
+    seen: set[str] = set()
+    for _ in range(120):
+        b.wait(lambda: view_of(b)["legal"] and b.find(".play button:not([disabled])"), message="p0's move")
+        frame = view_of(b)
+        legal = frame["legal"]
+        if legal[0].startswith("spread"):
+            action = choose(frame)
+            assert action is not None
+            after = click_action(b, action)
+            break
+        state = p0_state(legal)
+        if state not in seen:
+            seen.add(state)
+            # Every offered action's control: a button, or for a discard or a knock a card of the hand.
+            needed = [f'.play button[data-action="{a}"]' for a in legal if not a.startswith(("discard", "knock"))]
+            needed += [".hand .card-button"] if state in ("discard", "knock") else []
+            needed += [".actions button.toggle"] if state == "knock" else []
+            check_state(b, state, [*needed, ".turn-timer", ".discards"])
+            if state == "draw":
+                arrange_the_hand(b)
+            if state == "discard" and "spectator" not in seen:
+                seen.add("spectator")  # the spectator watches the same moment
+                goto(b, f"{server.url}{made['spectate']}")
+                b.wait(lambda: view_of(b), message="the spectator's view")
+                check_state(b, "spectator", [".board .centre", "ol.events"])
+                goto(b, links[0])
+                b.wait(lambda: view_of(b) and view_of(b)["legal"], message="p0's view again")
+        action = choose(frame) if state != "upcard-offer" else "pass"
+        assert action is not None
+        after = click_action(b, action)
+        if action in ("draw", "take", "pickup"):
+            continue  # p0 discards next
+        p1.settle(after)
+    else:
+        raise AssertionError("p0 never knocked")
+    assert seen >= {"upcard-offer", "draw", "discard", "knock", "spectator"}, seen
+
+    # p1 answers the knock in the page: its defences ranked by the deadwood each leaves, the least first and
+    # preselected.
+    answer = p1.settle(after)
+    p1.client.close()
+    goto(b, links[1])
+    b.wait(lambda: b.find(".defences input[type=radio]"), message="p1's defences")
+    check_state(b, "defence", [".defences input[type=radio]", ".defences button[type=submit]"])
+    ranked = b.js(
+        "return [...document.querySelectorAll('.defences input[type=radio]')]"
+        ".map(r => [r.value, r.checked, Number(r.dataset.deadwood)])"
+    )
+    offered = [a for a in answer["legal"] if a.startswith("layoff")]
+    assert sorted(a for a, _, _ in ranked) == sorted(offered)
+    deadwoods = [d for _, _, d in ranked]
+    assert deadwoods == sorted(deadwoods) and ranked[0][1] and not any(c for _, c, _ in ranked[1:])
+    count = b.js("return window.knockFrames.length")
+    b.one(".defences button[type=submit]").click()
+    b.wait(lambda: b.js("return window.knockFrames.slice(arguments[0]).some(f => f.type === 'hand_result')", count),
+           message="the hand's result")  # fmt: skip
+
+    # The pause: both hands face up, melds, layoffs and points, until the player goes on.
+    pause = b.one(".pause")
+    check_state(
+        b, "showdown-pause", [".pause button.continue", ".pause .showdown .spread", ".pause .showdown .defence"]
+    )
+    assert "points" in pause.text.lower() or "scores" in pause.text.lower()
+    b.one(".pause button.continue").click()
+    b.wait(lambda: not b.find(".pause"), message="the pause ended")
+    b.wait(lambda: b.find(".play .winner"), message="game over")
+    check_state(b, "game-over", [".play .winner", ".sheet", ".rematch button.ask-rematch"])
+
+    # Rematch (protocol 1.2): the page goes on to the series' next table, the running totals above it.
+    scores = view_of(b)["view"]["scores"]
+    b.one(".rematch button.ask-rematch").click()
+    b.wait(lambda: "Game 2 of the series" in b.text(".series"), message="the rematch's table")
+    names = ("p0 (ann)", "p1 (bob)")
+    assert all(f"{n} {points}" in b.text(".series") for n, points in zip(names, scores, strict=True)), b.text(".series")
+    assert table not in b.driver.current_url and made["seats"][1]["token"] in b.driver.current_url
+
+    goto(b, f"{server.url}/#replay={table}")
+    b.wait(lambda: b.find(".verdict"), timeout=30, message="the replay's verdict")
+    check_state(b, "replay", ["#step", "#perspective", ".stepper button"])
+
+    # ``knock view``'s file: the same page, the same look, from disk.
+    status, log = server.get(f"/api/tables/{table}/log")
+    assert status == 200
+    (tmp_path / "game.knock").write_bytes(log)
+    done = subprocess.run([sys.executable, "-m", "knock.cli", "view", str(tmp_path / "game.knock"), "-o",
+                           str(tmp_path / "game.html")], capture_output=True, text=True, timeout=120)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    goto(b, (tmp_path / "game.html").as_uri())
+    b.wait(lambda: b.find(".verdict"), message="the file's verdict")
+    check_state(b, "knock-view", ["#step", "#perspective", ".stepper button"])
+    assert not b.errors()
