@@ -234,3 +234,12 @@ def test_the_writer_refuses_fair_with_shuffle_commitments() -> None:
     match, chance = fair_game()
     with pytest.raises(LogError, match="LOG-20"):
         write_log(match, fair=chance, commit_key=b"k")
+
+
+@pytest.mark.rule("LOG-20")
+def test_a_fair_log_is_not_resumed(game: tuple[bytes, Match]) -> None:
+    from replay.resume import ResumeError, resume
+
+    data, _ = game
+    with pytest.raises(ResumeError, match="LOG-20"):
+        resume(data[: len(data) // 2])
