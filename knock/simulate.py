@@ -18,7 +18,8 @@ from dataclasses import dataclass, field
 from typing import Any, overload
 
 from engine.bots import make_bot, play_match
-from engine.match import Match
+from engine.fairdeal import FairChance, demo_chance
+from engine.match import Match, SeededChance
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from knock.cluster.runner import Runner, stopped
@@ -34,11 +35,12 @@ LONG_GAME = 50
 
 @dataclass(frozen=True, slots=True)
 class Job:
-    """One game to play: its rule set, the bot at each seat, and its seed."""
+    """One game to play: its rule set, the bot at each seat, its seed, and whether it is dealt fairly (DEAL-5)."""
 
     rules: dict[str, Any]
     bots: tuple[str, ...]
     seed: int
+    fair: bool = False
 
     @property
     def log_name(self) -> str:
@@ -47,7 +49,8 @@ class Job:
     @property
     def key(self) -> str:
         """What the game is, as a digest: a manifest entry stands for this job only if its key matches."""
-        text = json.dumps([self.rules, list(self.bots), self.seed], sort_keys=True, separators=(",", ":"))
+        what: list[Any] = [self.rules, list(self.bots), self.seed] + (["fair"] if self.fair else [])
+        text = json.dumps(what, sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -80,7 +83,8 @@ def play_one(job: Job, store: Store | None = None, tag: str = "", sign: bytes | 
     secret key ``sign``, a 32-byte seed, LOG-17)."""
     rules = RuleSet.from_dict(job.rules)
     bots = [make_bot(name, job.seed * 7 + seat) for seat, name in enumerate(job.bots)]
-    match = play_match(Match.new(rules, seed=job.seed, executor="compiled"), bots)
+    chance = demo_chance(rules.players, job.seed) if job.fair else SeededChance(job.seed)
+    match = play_match(Match(rules, chance, executor="compiled"), bots)
     st = match.standings()
     assert st.winner is not None
     dead = sum(1 for r in match.results if r.kind is ResultKind.DEAD)
@@ -89,7 +93,8 @@ def play_one(job: Job, store: Store | None = None, tag: str = "", sign: bytes | 
         return summary
     names = [f"{name}#{seat}" for seat, name in enumerate(job.bots)]
     key = SigningKey(sign) if sign is not None else None
-    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"}, key=key)
+    fair = chance if isinstance(chance, FairChance) else None
+    data = write_log(match, players=names, meta={"seed": job.seed, "tool": "knock simulate"}, key=key, fair=fair)
     store.write(job.log_name, data, tag)
     digest = hashlib.sha256(data).hexdigest()
     return GameSummary(job.seed, job.bots, st.winner, st.totals, match.number, dead, job.log_name, len(data), digest,
@@ -140,8 +145,9 @@ class Jobs(Sequence[Job]):
     is planned in the same memory as one of ten.
     """
 
-    def __init__(self, rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> None:
+    def __init__(self, rules: RuleSet, bots: Sequence[str], games: int, seed: int, fair: bool = False) -> None:
         n = rules.players
+        self.fair = fair
         self.seats = tuple(bots[i % len(bots)] for i in range(n))
         self.wire = rules.to_dict()
         self.games, self.seed = games, seed
@@ -177,7 +183,7 @@ class Jobs(Sequence[Job]):
             raise IndexError(i)
         i = i % self.games + self.first
         n = len(self.seats)
-        return Job(self.wire, tuple(self.seats[(k + i) % n] for k in range(n)), self.seed + i)
+        return Job(self.wire, tuple(self.seats[(k + i) % n] for k in range(n)), self.seed + i, self.fair)
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(self.games))

@@ -61,7 +61,7 @@ from replay.claims import MAX_TEXT as MAX_TEXT
 
 FORMAT = "knock-log"
 VERSION = (1, 0)  #: the version of an unsigned log (LOG-3)
-SIGNED_VERSION = (2, 0)  #: the version of a signed log (LOG-17); a reader reads both majors
+SIGNED_VERSION = (2, 0)  #: the version of a signed log (LOG-17) or a fair one (LOG-20); a reader reads both majors
 SIGNATURE_SIZE = 64  #: an Ed25519 signature (LOG-18)
 
 # Bare-integer records: the simple actions, and discards/knocks with the card folded in.
@@ -70,6 +70,8 @@ DISCARD_BASE, KNOCK_BASE = 8, 64
 # Array records: [type, ...].
 T_CUT, T_HAND, T_DEAL, T_SPREAD, T_LAYOFF, T_ADVICE, T_RESULT, T_GAME_OVER, T_CHECKPOINT, T_TRAILER = range(10)
 T_COMMIT, T_REVEAL = 10, 11
+# Fair dealing (LOG-20, version 2.0): a hand's server commitment, the seats' seeds, the server's seed revealed.
+T_FAIR_COMMIT, T_SEEDS, T_FAIR_REVEAL = 13, 14, 15
 # Per-seat views only (LOG-11): the viewer's own stock draw with its card, an opponent's knock with its card
 # hidden, and the code of a card the seat has not seen.
 T_SEEN_DRAW, KNOCK_HIDDEN, UNKNOWN = 12, KNOCK_BASE + 52, 255
@@ -87,6 +89,9 @@ RECORD_NAMES = {
     T_COMMIT: "commit",
     T_REVEAL: "reveal",
     T_SEEN_DRAW: "seen draw",
+    T_FAIR_COMMIT: "server commitment",
+    T_SEEDS: "seeds",
+    T_FAIR_REVEAL: "server seed",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -390,6 +395,18 @@ def _layoff_form(v: list[Any]) -> bool:
     return True
 
 
+def _bin32(v: Any) -> bool:
+    return type(v) is bytes and len(v) == 32
+
+
+def _seeds_form(v: list[Any]) -> bool:
+    """The seats' seeds of a fair hand (LOG-21): two or three seeds of 32 bytes, and the seats supplied."""
+    seeds, supplied = v[1], v[2]
+    if type(seeds) is not list or not 2 <= len(seeds) <= 3 or not all(_bin32(x) for x in seeds):
+        return False
+    return _numbers(supplied) and len(supplied) <= 3
+
+
 def _action(v: Any, view: bool) -> bool:
     if type(v) is int:
         return v in ACTION_CODES or (view and v == KNOCK_HIDDEN)
@@ -431,6 +448,9 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_COMMIT: (2, lambda v, _: type(v[1]) is bytes, "[10, bin digest]"),
     T_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[11, bin salt]"),
     T_SEEN_DRAW: (2, lambda v, view: view and type(v[1]) is int and 0 <= v[1] < 52, "[12, card] (in a view only)"),
+    T_FAIR_COMMIT: (2, lambda v, _: _bin32(v[1]), "[13, bin 32 commitment]"),
+    T_SEEDS: (3, lambda v, _: _seeds_form(v), "[14, [bin 32 seed, …], [seat, …]]"),
+    T_FAIR_REVEAL: (2, lambda v, _: _bin32(v[1]), "[15, bin 32 server seed]"),
 }  # fmt: skip
 
 

@@ -1,6 +1,6 @@
 """The record grammar of a log, as data: which record kinds each reader state accepts, and where each leads.
 
-Rules: LOG-4, LOG-6, LOG-10, LOG-11, LOG-12 (spec/log-format.md).
+Rules: LOG-4, LOG-6, LOG-10, LOG-11, LOG-12, LOG-20 (spec/log-format.md).
 
 A reader is always *at* a state (``At``): where the game stands as far as the records go. Each state
 accepts a few record kinds (``Kind``); a record moves the reader to one of the row's next states. Where a
@@ -40,11 +40,14 @@ from replay.codec import (
     T_COMMIT,
     T_CUT,
     T_DEAL,
+    T_FAIR_COMMIT,
+    T_FAIR_REVEAL,
     T_GAME_OVER,
     T_HAND,
     T_LAYOFF,
     T_RESULT,
     T_REVEAL,
+    T_SEEDS,
     T_SEEN_DRAW,
     T_SPREAD,
     T_TRAILER,
@@ -75,6 +78,9 @@ class Kind(enum.Enum):
     TRAILER = "trailer"
     COMMIT = "commit"
     REVEAL = "reveal"
+    FAIR_COMMIT = "server commitment"  #: a fair hand's commitment to the server's seed (LOG-20)
+    SEEDS = "seeds"  #: a fair hand's seats' seeds (LOG-21)
+    FAIR_REVEAL = "server seed"  #: a fair hand's server seed, revealed after its result (LOG-22)
     SEEN_DRAW = "seen draw"  #: views only: the seat's own stock draw, with its card
     HIDDEN_KNOCK = "hidden knock"  #: views only: an opponent's knock, its card hidden
     BAD_CODE = "bad code"  #: an integer that is no action code (or a boolean)
@@ -110,10 +116,11 @@ def _array_kinds(view: bool) -> tuple[Kind, ...]:
     by_type = {T_CUT: Kind.CUT, T_HAND: Kind.HAND, T_DEAL: Kind.DEAL, T_SPREAD: Kind.SPREAD, T_LAYOFF: Kind.LAYOFF,
                T_ADVICE: Kind.ADVICE, T_RESULT: Kind.RESULT, T_GAME_OVER: Kind.GAME_OVER,
                T_CHECKPOINT: Kind.CHECKPOINT, T_TRAILER: Kind.TRAILER, T_COMMIT: Kind.COMMIT,
-               T_REVEAL: Kind.REVEAL}  # fmt: skip
+               T_REVEAL: Kind.REVEAL, T_FAIR_COMMIT: Kind.FAIR_COMMIT, T_SEEDS: Kind.SEEDS,
+               T_FAIR_REVEAL: Kind.FAIR_REVEAL}  # fmt: skip
     if view:
         by_type[T_SEEN_DRAW] = Kind.SEEN_DRAW
-    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_SEEN_DRAW + 1))
+    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_FAIR_REVEAL + 1))
 
 
 _INT_KINDS = {False: _int_kinds(False), True: _int_kinds(True)}
@@ -142,6 +149,8 @@ class At(enum.Enum):
 
     CUT = "cut"  #: the draw for the first deal
     COMMITTED = "committed"  #: a shuffle commitment read; its hand comes next (LOG-10)
+    FAIR_COMMITTED = "fair_committed"  #: a fair hand's server commitment read; the seats' seeds come next (LOG-20)
+    SEEDED = "seeded"  #: a fair hand's seeds read; (the first hand's draw, then) its hand comes next (LOG-20)
     DEAL = "deal"  #: a hand record read; its deal comes next
     UPCARD_OFFER = "upcard_offer"
     DRAW = "draw"
@@ -166,6 +175,8 @@ class At(enum.Enum):
 STANDS_FOR: dict[At, frozenset[enum.Enum]] = {
     At.CUT: frozenset({MatchPhase.CUT}),
     At.COMMITTED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
+    At.FAIR_COMMITTED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
+    At.SEEDED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
     At.DEAL: frozenset({MatchPhase.HAND, Phase.DEAL}),
     **{At(p.value): frozenset({MatchPhase.HAND, p}) for p in Phase if p not in (Phase.DEAL, Phase.HAND_OVER)},
     At.HAND_OVER: frozenset({MatchPhase.ROTATE, MatchPhase.GAME_OVER, Phase.HAND_OVER}),
@@ -203,6 +214,11 @@ GRAMMAR: tuple[Row, ...] = (
     Row(A.CUT, K.COMMIT, (A.COMMITTED,), ()),
     Row(A.CUT, K.HAND, (A.DEAL,), ("start",)),
     Row(A.COMMITTED, K.HAND, (A.DEAL,), ("start", "rotate")),
+    # A fair hand (LOG-20): the server's commitment, the seats' seeds, (the first hand's draw,) the hand.
+    Row(A.CUT, K.FAIR_COMMIT, (A.FAIR_COMMITTED,), ()),
+    Row(A.FAIR_COMMITTED, K.SEEDS, (A.SEEDED,), ()),
+    Row(A.SEEDED, K.CUT, (A.SEEDED,), ("draw_cut",)),
+    Row(A.SEEDED, K.HAND, (A.DEAL,), ("start", "rotate")),
     Row(A.DEAL, K.DEAL, (A.UPCARD_OFFER,), ("deal",)),
     # Play: every player action of the hand machine, and the sitter's advice while the captain acts (THREE-7).
     Row(A.UPCARD_OFFER, K.PASS, (A.UPCARD_OFFER, A.DRAW), ("pass_upcard",)),
@@ -223,10 +239,12 @@ GRAMMAR: tuple[Row, ...] = (
     Row(A.SCORE, K.RESULT, (A.HAND_OVER,), ("score", "end_hand")),
     Row(A.DEAD_HAND, K.RESULT, (A.HAND_OVER,), ("end_dead", "end_hand")),
     Row(A.HAND_OVER, K.REVEAL, (A.REVEALED,), ()),
+    Row(A.HAND_OVER, K.FAIR_REVEAL, (A.REVEALED,), ()),
     Row(A.HAND_OVER, K.CHECKPOINT, (A.ROTATE,), ()),
     Row(A.REVEALED, K.CHECKPOINT, (A.ROTATE,), ()),
     # Between hands: the next deal, or the game's end and the trailer.
     Row(A.ROTATE, K.COMMIT, (A.COMMITTED,), ()),
+    Row(A.ROTATE, K.FAIR_COMMIT, (A.FAIR_COMMITTED,), ()),
     Row(A.ROTATE, K.HAND, (A.DEAL,), ("rotate",)),
     Row(A.ROTATE, K.GAME_OVER, (A.GAME_OVER,), ("end_hand",)),  # the end the hand's result reached (game_won)
     Row(A.GAME_OVER, K.TRAILER, (A.END,), ()),

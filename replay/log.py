@@ -1,7 +1,7 @@
 """Writing and reading Knock logs: a header, then one record per event, with a chained digest (and, in a signed
 log, every checkpoint and the trailer signed).
 
-Rules: LOG-1 .. LOG-8, LOG-17, LOG-18 (spec/log-format.md).
+Rules: LOG-1 .. LOG-8, LOG-17, LOG-18, LOG-20 (spec/log-format.md).
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from __future__ import annotations
 import io
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, BinaryIO
+from typing import Any, BinaryIO, Protocol
 
 from engine import __version__ as ENGINE_VERSION
 from engine.cards import Card
@@ -25,6 +25,7 @@ from engine.events import (
     HandStarted,
     MatchEvent,
 )
+from engine.fairdeal import FairSeeds
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import (
@@ -35,7 +36,10 @@ from replay.codec import (
     SIGNED_VERSION,
     T_CHECKPOINT,
     T_COMMIT,
+    T_FAIR_COMMIT,
+    T_FAIR_REVEAL,
     T_REVEAL,
+    T_SEEDS,
     T_TRAILER,
     VERSION,
     CodecError,
@@ -52,6 +56,12 @@ from replay.codec import (
 )
 from replay.ed25519 import is_public_key
 from replay.signing import SigningKey, verify_seal
+
+
+class FairSource(Protocol):
+    """Where a fair log's writer finds each hand's seeds (``engine.fairdeal.FairChance`` is one)."""
+
+    def seeds(self, number: int) -> FairSeeds: ...
 
 
 class LogError(KnockError, ValueError):
@@ -93,6 +103,7 @@ class Header:
     commitments: bool = False
     view: int | None = None  #: the seat a per-seat view was made for (LOG-11); None for a full log
     signer: bytes | None = None  #: the Ed25519 public key that signs every seal (LOG-17); None: unsigned
+    fair: bool = False  #: every hand is dealt fairly, from its seeds (LOG-20, DEAL-5)
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -105,6 +116,8 @@ class Header:
         }
         if self.commitments:
             wire["commitments"] = True
+        if self.fair:
+            wire["fair"] = True
         if self.signer is not None:
             wire["signer"] = self.signer
         if self.view is not None:
@@ -144,10 +157,20 @@ class Header:
         if view is not None and (type(view) is not int or not 0 <= view < len(players)):
             raise LogError("LOG-11", 0, "the header's 'view' must name a seat")
         signer = value.get("signer")
-        if version[0] == SIGNED_VERSION[0] and (type(signer) is not bytes or not is_public_key(signer)):
+        fair = value.get("fair", False)
+        if type(fair) is not bool:
+            raise LogError("LOG-20", 0, "the header's 'fair' must be true or false")
+        if fair and commitments:
+            raise LogError("LOG-20", 0, "a fair log commits to each hand's server seed: it declares no shuffle "
+                           "commitments (LOG-10) as well")  # fmt: skip
+        if version[0] == SIGNED_VERSION[0] and (
+            (signer is None and not fair)
+            or (signer is not None and (type(signer) is not bytes or not is_public_key(signer)))
+        ):
             raise LogError("LOG-17", 0, "a version-2 log names its signer: 'signer', the 32 bytes of an Ed25519 "
-                           "public key (a canonical encoding of a point of the curve)")  # fmt: skip
-        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view, signer)
+                           "public key (a canonical encoding of a point of the curve), unless it is fair "
+                           "(LOG-20)")  # fmt: skip
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view, signer, fair)
 
     def rule_set(self) -> RuleSet:
         """The game's rule set, as a reader judges the header's ``rules`` (LOG-13's order): the preset (RULES-1),
@@ -171,9 +194,10 @@ class Header:
         return rules
 
 
-#: The header's keys (LOG-1), in the order a writer puts them; a signed log's (LOG-17) add ``signer``.
+#: The header's keys (LOG-1), in the order a writer puts them; a version-2.0 log's add ``fair`` (LOG-20) and
+#: ``signer`` (LOG-17).
 HEADER_KEYS = frozenset(("format", "version", "engine", "rules", "players", "meta", "commitments", "view"))
-SIGNED_HEADER_KEYS = HEADER_KEYS | {"signer"}
+SIGNED_HEADER_KEYS = HEADER_KEYS | {"signer", "fair"}
 #: The versions this reader knows, by major version (LOG-3): unsigned logs are 1.0, signed ones 2.0.
 KNOWN_VERSIONS = {VERSION[0]: VERSION, SIGNED_VERSION[0]: SIGNED_VERSION}
 
@@ -195,11 +219,15 @@ class LogWriter:
         commit_key: bytes | None = None,
         engine: str = f"knock-gin {ENGINE_VERSION}",
         key: SigningKey | None = None,
+        fair: FairSource | None = None,
     ) -> None:
-        """``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's salt is derived from it.
-        ``engine`` is the header's name of the writer (LOG-1). ``key`` signs the log: a version-2.0 log whose
-        header names the key's public half and whose every checkpoint and trailer is signed (LOG-17, LOG-18);
-        without it the log is version 1.0, byte for byte as before.
+        """``fair`` (the game's ``engine.fairdeal.FairChance``, or any source of each hand's seeds) writes a fair
+        log: version 2.0, ``fair: true`` in the header, each hand's server commitment and seats' seeds before it
+        and the server's seed after its result (LOG-20 .. LOG-22). ``commit_key`` (a secret) turns on shuffle
+        commitments (LOG-10): each hand's salt is derived from it. ``engine`` is the header's name of the writer
+        (LOG-1). ``key`` signs the log: a version-2.0 log whose header names the key's public half and whose every
+        checkpoint and trailer is signed (LOG-17, LOG-18); without ``key`` and ``fair`` the log is version 1.0,
+        byte for byte as before.
 
         Raises:
             LogError: among others, for a reduced-deck rule set (RULES-3): logs of reduced decks are not supported.
@@ -211,17 +239,21 @@ class LogWriter:
         self.match = match
         self.commit_key = commit_key
         self.key = key
+        self.fair = fair
+        if fair is not None and commit_key is not None:
+            raise LogError("LOG-20", 0, "a fair log commits to each hand's server seed: it takes no commit_key")
         names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
         if len(names) != match.rules.players:
             raise LogError("LOG-1", 0, f"{len(names)} player names for a {match.rules.players}-seat game")
         header = Header(
-            VERSION if key is None else SIGNED_VERSION,
+            VERSION if key is None and fair is None else SIGNED_VERSION,
             engine,
             match.rules.to_dict(),
             names,
             dict(meta or {}),
             commit_key is not None,
             signer=None if key is None else key.public,
+            fair=fair is not None,
         )
         try:
             data = pack(header.to_wire())
@@ -269,6 +301,7 @@ class LogWriter:
         writer.match = match
         writer.commit_key = commit_key
         writer.key = key
+        writer.fair = None
         writer._start(digest, records, size)
         writer._seen = event
         writer._skip = written
@@ -347,6 +380,13 @@ class LogWriter:
     def _records(self, events: Sequence[MatchEvent], i: int, key: bytes | None) -> Iterator[Record]:
         """The records of ``events[i]``, in order; lazily, so that a seal's digest covers the records before it."""
         event = events[i]
+        fair = self.fair
+        if fair is not None and (
+            (isinstance(event, CutDrawn) and not self._drawn) or (isinstance(event, HandStarted) and event.number > 1)
+        ):
+            seeds = fair.seeds(1 if isinstance(event, CutDrawn) else event.number)
+            yield [T_FAIR_COMMIT, seeds.commitment]
+            yield [T_SEEDS, list(seeds.seats), list(seeds.supplied)]
         if isinstance(event, CutDrawn):
             self._check_draw(event)
         if key is not None and isinstance(event, HandStarted):
@@ -360,6 +400,8 @@ class LogWriter:
         if isinstance(event, HandEnded):
             if key is not None:
                 yield [T_REVEAL, salt_for(key, event.number)]
+            if fair is not None:
+                yield [T_FAIR_REVEAL, fair.seeds(event.number).server]
             yield self._sealed([T_CHECKPOINT, self.digest])
         elif isinstance(event, GameOver):
             yield self._sealed([T_TRAILER, self.records, self.digest])
@@ -380,10 +422,11 @@ def write_log(
     commit_key: bytes | None = None,
     engine: str = f"knock-gin {ENGINE_VERSION}",
     key: SigningKey | None = None,
+    fair: FairSource | None = None,
 ) -> bytes:
-    """The complete log of a game so far, as bytes (signed with ``key``, LOG-17)."""
+    """The complete log of a game so far, as bytes (signed with ``key``, LOG-17; fair with ``fair``, LOG-20)."""
     out = io.BytesIO()
-    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine, key=key)
+    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine, key=key, fair=fair)
     return out.getvalue()
 
 

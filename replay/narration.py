@@ -59,7 +59,7 @@ from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from engine.visibility import HiddenAdvice, HiddenDraw, HiddenKnock
 from replay.audit import Note, ShownDefence, ShownSpread, ViewEvent
-from replay.codec import T_CHECKPOINT, T_COMMIT, T_REVEAL, T_TRAILER
+from replay.codec import T_CHECKPOINT, T_COMMIT, T_FAIR_COMMIT, T_FAIR_REVEAL, T_REVEAL, T_SEEDS, T_TRAILER
 
 #: The suits' symbols, by their letter in card notation.
 SUIT_SYMBOLS = {"c": "♣", "d": "♦", "h": "♥", "s": "♠"}
@@ -72,7 +72,15 @@ DEAD_REASONS = {
 }
 
 #: The log's framing records, which stand for no event, by their first field (LOG-2, LOG-6, LOG-10).
-FRAMING = {T_CHECKPOINT: "checkpoint", T_TRAILER: "trailer", T_COMMIT: "shuffle commitment", T_REVEAL: "salt revealed"}
+FRAMING = {
+    T_CHECKPOINT: "checkpoint",
+    T_TRAILER: "trailer",
+    T_COMMIT: "shuffle commitment",
+    T_REVEAL: "salt revealed",
+    T_FAIR_COMMIT: "server's seed committed",
+    T_SEEDS: "seats' seeds",
+    T_FAIR_REVEAL: "server's seed revealed",
+}
 
 
 def symbols_for(stream: Any) -> bool:

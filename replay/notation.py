@@ -33,11 +33,14 @@ from replay.codec import (
     T_COMMIT,
     T_CUT,
     T_DEAL,
+    T_FAIR_COMMIT,
+    T_FAIR_REVEAL,
     T_GAME_OVER,
     T_HAND,
     T_LAYOFF,
     T_RESULT,
     T_REVEAL,
+    T_SEEDS,
     T_SEEN_DRAW,
     T_SPREAD,
     T_TRAILER,
@@ -129,7 +132,12 @@ def _text(v: Any) -> str | None:
         return f"game over: p{v[1]} wins, totals {'-'.join(map(str, v[2]))}"
     if kind == T_SEEN_DRAW:
         return f"draw {card_text(v[1])}"
-    names = {T_CHECKPOINT: "checkpoint", T_TRAILER: "trailer", T_COMMIT: "commit", T_REVEAL: "reveal"}
+    if kind == T_SEEDS and isinstance(v[1], list):
+        seeds = " ".join(x[:6].hex() + "…" if isinstance(x, bytes) else render(x, 20) for x in v[1])
+        supplied = f" (supplied: {' '.join(f'p{s}' for s in v[2])})" if isinstance(v[2], list) and v[2] else ""
+        return f"seeds {seeds}{supplied}"
+    names = {T_CHECKPOINT: "checkpoint", T_TRAILER: "trailer", T_COMMIT: "commit", T_REVEAL: "reveal",
+             T_FAIR_COMMIT: "server commitment", T_FAIR_REVEAL: "server seed"}  # fmt: skip
     if kind in names:
         digest = v[-1]
         count = f" after {v[1]} records" if kind == T_TRAILER else ""

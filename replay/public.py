@@ -17,7 +17,7 @@ a view of any length replays in the same memory (LOG-15).
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
@@ -35,6 +35,7 @@ from engine.standings import Tally
 from engine.visibility import sight
 from replay import reckoning
 from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
+from replay.fair import FairCheck, FairError
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, VIEW_ONLY, At, Kind, Row, classify
 from replay.log import Entry, Header, LogError, LogReader
 from replay.notation import record_text
@@ -211,6 +212,7 @@ class Public:
         self.facts = ViewFacts(rules, state)  #: what the rules kernel reads of the hand, as the seat sees it
         self.tally = Tally(rules, len(header.players))  #: the running totals the results must add up to
         self._committed = False
+        self.fair = FairCheck(header.fair, len(header.players))  # a fair view's seeds, and the cards it shows
         self._cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
         simple: dict[Kind, Handler] = {
             Kind.PASS: self._pass,
@@ -231,6 +233,9 @@ class Public:
             **simple,
             Kind.CUT: self._cut,
             Kind.COMMIT: self._commit,
+            Kind.FAIR_COMMIT: self._fair_record,
+            Kind.SEEDS: self._fair_record,
+            Kind.FAIR_REVEAL: self._fair_reveal,
             Kind.HAND: self._hand,
             Kind.DEAL: self._deal,
             Kind.RESULT: self._result,
@@ -243,9 +248,32 @@ class Public:
     # --- the draw and the deals ------------------------------------------------------------------
 
     def _cut(self, row: Row, entry: Entry) -> At:
+        if self.st.number:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
+            raise LogError("LOG-4", entry.index, "a cut record where the view has the next hand next")
         self._cuts.append(entry)
         self._draw_due(entry)
-        return At.CUT
+        self._fair(entry, lambda: self.fair.cut(entry.record[2]))
+        return row.next[0]
+
+    def _fair(self, entry: Entry, check: Callable[[], None]) -> None:
+        try:
+            check()
+        except FairError as err:
+            raise LogError(err.rule, entry.index, err.reason) from None
+
+    def _fair_record(self, row: Row, entry: Entry) -> At:
+        """A fair hand's server commitment or its seats' seeds (LOG-20, LOG-21): public, so a view shows them."""
+        self._check_going_on(entry)
+        if row.kind is Kind.FAIR_COMMIT:
+            self._fair(entry, lambda: self.fair.commit(entry.record, self.st.number > 0, len(self._cuts)))
+        else:
+            self._fair(entry, lambda: self.fair.take_seeds(entry.record))
+        return row.next[0]
+
+    def _fair_reveal(self, row: Row, entry: Entry) -> At:
+        """The server's seed: every card the seat was shown must follow from the seeds (DEAL-9, DEAL-10)."""
+        self._fair(entry, lambda: self.fair.reveal(entry.record, self.fair.number == 1))
+        return At.REVEALED
 
     def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
         """The seats still to draw after the rounds so far, judged as in a full log (``engine.draw``). Rules:
@@ -282,6 +310,7 @@ class Public:
         st, rec, players = self.st, entry.record, len(self.header.players)
         if self.header.commitments and not self._committed:
             raise LogError("LOG-10", entry.index, "a hand without its shuffle commitment")
+        self._fair(entry, lambda: self.fair.hand(rec[1] if len(rec) > 1 else 0))
         self._committed = False
         fields = rec[1:] if len(rec) == 6 else []
         if not fields or not all(type(v) is int or (v is None and i == 4) for i, v in enumerate(fields)):
@@ -313,6 +342,7 @@ class Public:
             raise LogError("LOG-2", entry.index, "a deal in a view is card codes, 255 for a card not seen")
         if len(codes) != 52:
             raise LogError("DEAL-4", entry.index, f"a deck order holds 52 cards, not {len(codes)}")
+        self.fair.deal(codes)
         first = None if st.viewer is None else (1 if st.viewer == st.dealer else 0)  # DEAL-3: the viewer's places
         shown = [i for i, c in enumerate(codes) if c != UNKNOWN]
         mine = [] if first is None else list(range(first, UPCARD_AT, 2))
@@ -372,6 +402,7 @@ class Public:
                 raise LogError("LOG-12", entry.index, f"{card} drawn from the stock was seen before")
             st.own.add(card)
             st.seen.add(card)
+            self.fair.stock_draw(52 - st.stock_size, rec[1])
         elif actor == st.viewer:
             raise LogError("LOG-12", entry.index, "the viewer's own draw must show its card")
         st.stock_size -= 1
@@ -499,6 +530,7 @@ class Public:
         """The checkpoint after a hand's result (the reader checked its digest, LOG-6)."""
         if self.header.commitments and not self.st.revealed:
             raise LogError("LOG-10", entry.index, "the hand ends without revealing its salt")
+        self._fair(entry, self.fair.sealed)
         return At.ROTATE
 
     def _trailer(self, row: Row, entry: Entry) -> At:

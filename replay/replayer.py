@@ -26,6 +26,7 @@ from engine.fsm import ExecutorName
 from engine.match import Chance, Match, ScriptedChance
 from engine.rules import RuleSet
 from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
+from replay.fair import FairCheck, FairError
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
 from replay.log import Entry, LogError, LogReader
 from replay.notation import record_text
@@ -246,10 +247,14 @@ class Strict:
         self._due: list[MatchEvent] = []  # the engine's events whose records come next: a result, the game's end
         self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
         self._deck_codes = b""
+        self.fair = FairCheck(reader.header.fair, rules.players)  # a fair log's seeds and deals (LOG-20)
         self.handlers: dict[Kind, Handler] = {
             **dict.fromkeys(ACTIONS, self._act),
             Kind.CUT: self._cut,
             Kind.COMMIT: self._take_commitment,
+            Kind.FAIR_COMMIT: self._fair_record,
+            Kind.SEEDS: self._fair_record,
+            Kind.FAIR_REVEAL: self._fair_reveal,
             Kind.HAND: self._hand_record,
             Kind.DEAL: self._deal,
             Kind.RESULT: self._derived,
@@ -263,9 +268,39 @@ class Strict:
 
     def _cut(self, row: Row, entry: Entry) -> At:
         """A round of the draw, judged as it comes (LOG-13: the record where the draw goes wrong is named)."""
+        if self.match is not None:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
+            raise ReplayError("LOG-4", entry.index, "a cut record where the log has the next hand next")
         self._held.append(entry)  # the engine makes the draw with the first deal
         self._draw_due(entry)
-        return At.CUT
+        self._fair(entry, lambda: self.fair.cut(entry.record[2]))
+        return row.next[0]
+
+    def _fair(self, entry: Entry, check: Callable[[], None]) -> None:
+        try:
+            check()
+        except FairError as err:
+            raise ReplayError(err.rule, entry.index, err.reason) from None
+
+    def _fair_record(self, row: Row, entry: Entry) -> At:
+        """A fair hand's server commitment or its seats' seeds (LOG-20, LOG-21), held until the hand's reveal."""
+        if self._due:  # the game is over: its end is due, not another hand
+            raise self._differs(entry)
+        if row.kind is Kind.FAIR_COMMIT:
+            cuts = sum(1 for c in self._held if c.record[0] == T_CUT)
+            self._fair(entry, lambda: self.fair.commit(entry.record, self.match is not None, cuts))
+        else:
+            self._fair(entry, lambda: self.fair.take_seeds(entry.record))
+        if self.match is None:
+            self._held.append(entry)
+        else:
+            self.ready.append((entry, None))
+        return row.next[0]
+
+    def _fair_reveal(self, row: Row | None, entry: Entry) -> At:
+        """The server's seed after the hand's result: every deal recomputed (DEAL-9, DEAL-10, LOG-22)."""
+        self._fair(entry, lambda: self.fair.reveal(entry.record, self.fair.number == 1))
+        self.ready.append((entry, None))
+        return At.REVEALED
 
     def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
         """The seats still to draw after the rounds read so far (None: the draw is decided); a round that breaks
@@ -306,6 +341,7 @@ class Strict:
         if self._due:  # the game is over: its end is due, not another hand
             raise self._differs(entry)
         self._check_drawn(entry)
+        self._fair(entry, lambda: self.fair.hand(entry.record[1]))
         self._hand = entry  # checked with its deal, which must come next
         return At.DEAL
 
@@ -318,6 +354,7 @@ class Strict:
             raise ReplayError("LOG-10", hand.index, "a hand without its shuffle commitment")
         if isinstance(entry.record, list) and len(entry.record) == 2:
             self._deck_codes = entry.record[1] if isinstance(entry.record[1], bytes) else b""
+            self.fair.deal(entry.record[1])
         if self.match is None:
             match = self._start(hand, entry)
             events = iter(match.events)
@@ -458,6 +495,7 @@ class Strict:
         """A checkpoint follows every hand's result (the reader checked its digest, LOG-6)."""
         if self._commit is not None:
             raise ReplayError("LOG-10", entry.index, "the hand ends without revealing its salt")
+        self._fair(entry, self.fair.sealed)
         self.ready.append((entry, None))
         return At.ROTATE
 
@@ -486,8 +524,10 @@ class Strict:
         words = {
             At.CUT: "the draw or the first hand",
             At.COMMITTED: "the hand",
+            At.FAIR_COMMITTED: "the seats' seeds",
+            At.SEEDED: "the hand (the first hand's draw before it)",
             At.DEAL: "the hand's deal",
-            At.HAND_OVER: "a salt or a checkpoint",
+            At.HAND_OVER: "a salt, the server's seed or a checkpoint",
             At.REVEALED: "a checkpoint",
             At.ROTATE: "the next hand or the game's end",
             At.GAME_OVER: "the trailer",

@@ -93,6 +93,9 @@ def resume(
     if header.view is not None:
         raise ResumeError("LOG-11", 0, f"a per-seat view (for p{header.view}) hides the deals: only a full log "
                           "resumes")  # fmt: skip
+    if header.fair:  # the next hands' seeds are the table's to gather (a server seed committed first, DEAL-9)
+        raise ResumeError("LOG-20", 0, "a fair game is not resumed from its log (not built): its next hands' seeds "
+                          "come from the table that deals them")  # fmt: skip
     if header.commitments and commit_key is None:
         raise ResumeError("LOG-10", 0, "the log commits to its shuffles: give its commit_key to go on")
     if header.signer is None:

@@ -158,6 +158,12 @@ def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
     what = "strict replay" if reader.header.view is None else f"the view of p{reader.header.view}, public replay"
     if reader.header.signer is not None:
         what += f", signed by {reader.header.signer.hex()[:16]}…"
+    if reader.header.fair:
+        what += (
+            ", fair: every deal recomputed from its seeds"
+            if reader.header.view is None
+            else (", fair: every card shown recomputed from the seeds")
+        )
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip
 

@@ -11,7 +11,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
 from engine.bots import BOT_NAMES, make_bot, play_match
-from engine.match import Match
+from engine.fairdeal import FairChance, demo_chance
+from engine.match import Match, SeededChance
 from engine.rules import PRESETS
 from knock import play as play_mod
 from knock import simulate as sim
@@ -46,6 +47,12 @@ from knock.cluster.storage import Store, check_output
 from replay.audit import verify
 from replay.log import write_log
 
+FAIR = typer.Option(
+    "--fair",
+    help="Deal every hand fairly (DEAL-5): each deck from a server seed committed before the seats' seeds, "
+    "recorded in a version-2.0 log (LOG-20). Here the server's seeds come from --seed and the bots' seeds are "
+    "the server's: reproducible, for trying the format; a table's are secret (knock serve).",
+)
 DEFAULT_BOTS = ("heuristic", "greedy", "random")  #: demo's bots, seat by seat, when --bots is not given
 
 
@@ -77,6 +84,7 @@ def demo(
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only the result and the log's line.")] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
     key: Annotated[Path | None, SIGN_KEY] = None,
+    fair: Annotated[bool, FAIR] = False,
 ) -> None:
     """Play a seeded game between bots; print, log and verify it.
 
@@ -92,7 +100,8 @@ def demo(
     names = seat_bots(",".join(DEFAULT_BOTS[: rules.players]) if bots is None else bots, rules.players)
     labels = [f"{n}#{i}" for i, n in enumerate(names)]
     path = output_file(out, force) if out is not None else Path("out") / f"demo-{seed}.knock"
-    match = play_match(Match.new(rules, seed=seed), [make_bot(n, seed + i) for i, n in enumerate(names)])
+    chance = demo_chance(rules.players, seed) if fair else SeededChance(seed)
+    match = play_match(Match(rules, chance), [make_bot(n, seed + i) for i, n in enumerate(names)])
     text = json_out != "-"
     st = match.standings()
     assert st.winner is not None
@@ -105,7 +114,8 @@ def demo(
         print_events(match.events, labels, history)
         console.rule()
     path.parent.mkdir(parents=True, exist_ok=True)
-    data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"}, key=signer)
+    data = write_log(match, players=labels, meta={"seed": seed, "tool": "knock demo"}, key=signer,
+                     fair=chance if isinstance(chance, FairChance) else None)  # fmt: skip
     path.write_bytes(data)
     report = verify(data)
     judged(0 if report.ok else 1)
@@ -114,7 +124,7 @@ def demo(
                     "winner": st.winner, "hands": match.number, "totals": list(st.totals), "log": str(path),
                     "bytes": len(data), "records": report.records, "checkpoints": report.checkpoints,
                     "verified": report.ok, "error": None if report.ok else str(report.error),
-                    "signer": signer.public.hex() if signer else None}, json_out)  # fmt: skip
+                    "signer": signer.public.hex() if signer else None, "fair": fair}, json_out)  # fmt: skip
     if text:
         console.print(
             f"[bold]{labels[st.winner]} wins[/] after {plural(match.number, 'hand')}; totals "
@@ -123,6 +133,8 @@ def demo(
         status = "[green]verified[/]" if report.ok else f"[red]FAILED[/]: {report.error}"
         if signer is not None:
             status = f"signed by {signer.public.hex()[:16]}…, {status}"
+        if fair:
+            status = f"fair deals, {status}"
         console.print(f"log: {path} ({plural(len(data), 'byte')}, {plural(report.records, 'record')}, "
                       f"{plural(report.checkpoints, 'checkpoint')}) {status}")  # fmt: skip
     if not report.ok:
@@ -165,6 +177,7 @@ def simulate(
     quiet: Annotated[bool, QUIET] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
     key: Annotated[Path | None, SIGN_KEY] = None,
+    fair: Annotated[bool, FAIR] = False,
 ) -> None:
     """Play many seeded games between bots and summarise them.
 
@@ -185,7 +198,7 @@ def simulate(
         raise typer.BadParameter("--key signs the logs: give --logs DIR too", param_hint="--key")
     if logs is not None:
         check_output(logs)  # before a cluster is started; sim.run resolves it again
-    todo = sim.Jobs(rules, names, games, seed)  # lazy: any --games in the same memory
+    todo = sim.Jobs(rules, names, games, seed, fair)  # lazy: any --games in the same memory
     tally = sim.Tally()
     started = time.monotonic()
     report: sim.Report | None = None

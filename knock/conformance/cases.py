@@ -48,7 +48,8 @@ HAND_EXPECT_KEYS = {"result", "winner", "points", "knocker", "deadwood", "multip
 STATE_KEYS = {"to_act", "phase", "knock_limit", "stock", "discard", "holding"}
 STAGES = ("rules", "draw", "deal", "action")
 TAMPER_KEYS = {
-    "view", "truncate", "flip", "replace", "delete", "insert", "append", "append_bytes", "header", "rechain", "sign",
+    "fair", "view", "truncate", "flip", "replace", "delete", "insert", "append", "append_bytes", "header", "rechain",
+    "sign",
 }  # fmt: skip
 
 
@@ -312,6 +313,18 @@ def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
                             f"{what} = {{ {', '.join(f'{k} = 3' for k in required)} }}")  # fmt: skip
         return tab
 
+    if "fair" in t:
+        tab = fields(t["fair"], "fair", ("server", "sent"))
+        servers, sent = tab["server"], tab["sent"]
+        if not isinstance(servers, list) or not isinstance(sent, list) or len(servers) != len(sent) or not servers:
+            raise CaseError(path, "[tamper] fair gives each hand's server seed and the seeds its seats sent: fair = "
+                            "{ server = ['hex'], sent = [['hex', '']] } ('': the server supplies it)")  # fmt: skip
+        for hand, (server, seats) in enumerate(zip(servers, sent, strict=True), 1):
+            size = len(_hex(server, f"fair server {hand}", path))
+            if size != 32 or not isinstance(seats, list) or len(seats) != players:
+                raise CaseError(path, f"[tamper] fair: hand {hand}: a 32-byte server seed and one seed a seat")
+            if any(x and len(_hex(x, f"fair sent {hand}", path)) != 32 for x in seats):
+                raise CaseError(path, f"[tamper] fair: hand {hand}: a seat's seed is 32 bytes, or '' for none")
     if "view" in t:
         view = t["view"]
         seat = view if type(view) is int else seat_of(view, "[tamper] view", path)

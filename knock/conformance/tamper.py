@@ -9,8 +9,23 @@ import io
 from pathlib import Path
 from typing import Any
 
+from engine.fairdeal import FairSeeds
 from knock.conformance.cases import CaseError
-from replay.codec import SIGNED_VERSION, T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
+from replay.codec import (
+    SIGNED_VERSION,
+    T_CHECKPOINT,
+    T_CUT,
+    T_FAIR_COMMIT,
+    T_FAIR_REVEAL,
+    T_HAND,
+    T_RESULT,
+    T_SEEDS,
+    T_TRAILER,
+    chain,
+    header_digest,
+    pack,
+    unpacked,
+)
 from replay.redact import redact
 from replay.signing import SigningKey
 
@@ -64,6 +79,32 @@ def resign(data: bytes, key: SigningKey) -> bytes:
     return b"".join(raw for _, raw in rechain(items, key))
 
 
+def fair_log(data: bytes, hands: list[FairSeeds]) -> bytes:
+    """A compiled log made fair (LOG-20): version 2.0 with ``fair: true``, each hand's server commitment and seeds
+    before it (the first hand's before the draw), its server seed after its result, the seals recomputed. The
+    case's deals are its own: a deal that does not follow from the seeds stays as it is (DEAL-10)."""
+    items = _split(data)
+    head = {**items[0][0], "version": list(SIGNED_VERSION), "fair": True}
+    out: list[tuple[Any, bytes]] = [(head, pack(head))]
+    by_number = {s.number: s for s in hands}
+
+    def fair(number: int) -> list[Any]:
+        seeds = by_number[number]
+        return [[T_FAIR_COMMIT, seeds.commitment], [T_SEEDS, list(seeds.seats), list(seeds.supplied)]]
+
+    first = True
+    for value, raw in items[1:]:
+        kind = value[0] if isinstance(value, list) and value else None
+        if (kind == T_CUT and first) or (kind == T_HAND and (first or value[1] > 1)):
+            out += [(r, pack(r)) for r in fair(value[1] if kind == T_HAND else 1)]
+            first = False
+        out.append((value, raw))
+        if kind == T_RESULT and value[1] in by_number:
+            reveal = [T_FAIR_REVEAL, by_number[value[1]].server]
+            out.append((reveal, pack(reveal)))
+    return b"".join(raw for _, raw in rechain(out))
+
+
 def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
     """Apply a case's ``[tamper]`` edits (as ``cases`` checked them: ``view`` a seat number) to its compiled
     log (CONF-7), in the order the format lists them.
@@ -72,6 +113,12 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
         CaseError: an edit the log cannot take: a record or a byte it does not have.
         LogError: the log has no view (``redact`` makes one of a sound log, finished or not).
     """
+    if "fair" in spec:
+        hands = [
+            FairSeeds.gather(n, bytes.fromhex(server), [bytes.fromhex(x) if x else None for x in sent])
+            for n, (server, sent) in enumerate(zip(spec["fair"]["server"], spec["fair"]["sent"], strict=True), 1)
+        ]
+        data = fair_log(data, hands)
     if "view" in spec:
         data = redact(data, spec["view"])
     key = SigningKey.from_seed(bytes.fromhex(spec["sign"])) if "sign" in spec else None

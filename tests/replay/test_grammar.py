@@ -38,7 +38,7 @@ from replay.replayer import Replayer, drive
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.knock"))
 TABLES: list[tuple[str, Row]] = [(spec.name, r) for spec in (HAND, MATCH) for r in spec.table]
-LOG_ONLY = {At.COMMITTED, At.REVEALED, At.END}
+LOG_ONLY = {At.COMMITTED, At.FAIR_COMMITTED, At.SEEDED, At.REVEALED, At.END}
 
 
 def stands_for(states: tuple[At, ...]) -> set[enum.Enum]:
@@ -84,7 +84,15 @@ def test_every_step_of_the_grammar_is_a_transition_of_the_tables() -> None:
             dests = {At(r.dest.value) for r in HAND.table if r.trigger == trigger and r.source is phase}
             assert set(g.next) == dests, g
         if not g.steps:  # the log's own framing
-            assert g.kind in (Kind.COMMIT, Kind.REVEAL, Kind.CHECKPOINT, Kind.TRAILER), g
+            assert g.kind in (
+                Kind.COMMIT,
+                Kind.REVEAL,
+                Kind.CHECKPOINT,
+                Kind.TRAILER,
+                Kind.FAIR_COMMIT,
+                Kind.SEEDS,
+                Kind.FAIR_REVEAL,
+            ), g
 
 
 SAMPLES = [

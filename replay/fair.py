@@ -1,0 +1,111 @@
+"""A fair log's own records (LOG-20 .. LOG-22): each hand's server commitment and seats' seeds before it, the
+server's seed after its result, and every deal recomputed from them (DEAL-5 .. DEAL-10).
+
+One checker serves the full replay (``replay.replayer``) and a view's (``replay.public``): seeds and commitments
+are public, so a view holds them as the full log does, and its reader checks every card it was shown against
+the deck the seeds give. It holds only the current hand's seeds, its deck as far as the records show it and,
+for the first hand, the draw's cards (LOG-15).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import fairdeal
+from engine.errors import InvalidDeal
+from replay.codec import UNKNOWN
+
+
+class FairError(Exception):
+    """A fair record refused: the rule and the reason (the reader adds the record's number)."""
+
+    def __init__(self, rule: str, reason: str) -> None:
+        super().__init__(f"{rule}: {reason}")
+        self.rule = rule
+        self.reason = reason
+
+
+class FairCheck:
+    """The current hand's fair records as a reader meets them, for a log whose header is ``fair`` (or not).
+    Each method raises ``FairError`` for the record it is given."""
+
+    def __init__(self, fair: bool, players: int) -> None:
+        self.fair = fair
+        self.players = players
+        self.committed: bytes | None = None  # the pending commitment, until its reveal
+        self.seeds: tuple[bytes, ...] | None = None
+        self.supplied: tuple[int, ...] = ()
+        self.number = 0  # the hand the seeds are for
+        self.dealt: bytes | None = None  # the deal's codes (255 for a card a view does not show)
+        self.drawn: list[int] = []  # the first hand's draw rounds' cards, in order
+        self.seen: dict[int, int] = {}  # a view's stock draws: deck position -> the card shown
+        self.revealed = False
+
+    def _declared(self, what: str) -> None:
+        if not self.fair:
+            raise FairError("LOG-20", f"{what} in a log whose header does not declare fair dealing")
+
+    def commit(self, record: Any, started: bool, cuts: int) -> None:
+        """A hand's server commitment: after the previous hand's reveal, and before the draw of the first hand."""
+        self._declared("a server commitment")
+        if self.committed is not None:
+            raise FairError("LOG-20", "a second commitment before the hand's seed is revealed")
+        if not started and cuts:
+            raise FairError("LOG-20", "the first hand's commitment and seeds come before the draw")
+        self.committed = record[1]
+        self.seeds, self.dealt, self.revealed, self.seen = None, None, False, {}
+
+    def take_seeds(self, record: Any) -> None:
+        """The seats' seeds (one a seat of the game, in seat order) and the seats whose seed the server supplied."""
+        self._declared("seats' seeds")
+        seeds, supplied = record[1], record[2]
+        if len(seeds) != self.players:
+            raise FairError("DEAL-5", f"a fair deal takes one seed from each of the {self.players} seats, not "
+                            f"{len(seeds)}")  # fmt: skip
+        if list(supplied) != sorted(set(supplied)) or any(s >= self.players for s in supplied):
+            raise FairError("LOG-21", "the seats whose seed the server supplied are listed once each, in seat order")
+        self.seeds, self.supplied = tuple(seeds), tuple(supplied)
+
+    def cut(self, cards: bytes) -> None:
+        self.drawn.extend(cards)
+
+    def hand(self, number: int) -> None:
+        """A hand record: in a fair log its commitment and seeds came before it."""
+        if self.fair and (self.committed is None or self.seeds is None):
+            raise FairError("LOG-20", "a hand without its server commitment and seats' seeds")
+        self.number = number
+
+    def deal(self, codes: Any) -> None:
+        self.dealt = codes if type(codes) is bytes else None
+
+    def stock_draw(self, position: int, card: int) -> None:
+        """A view's own stock draw: the card at deck ``position`` (21 onwards) as the seat saw it."""
+        if self.fair and 0 <= position < 52:
+            self.seen[position] = card
+
+    def reveal(self, record: Any, first: bool) -> None:
+        """The server's seed after the hand's result: the commitment, the supplied seeds, then every card shown."""
+        self._declared("a server seed revealed")
+        if self.committed is None or self.seeds is None:
+            raise FairError("LOG-20", "a server seed is revealed only after its hand's result")
+        try:
+            deck = fairdeal.check(self.seeds, self.supplied, record[1], self.committed, self.number)
+        except InvalidDeal as err:
+            raise FairError(err.rule, err.reason) from None
+        dealt = self.dealt or b""
+        wrong = [i for i, c in enumerate(dealt) if c != UNKNOWN and c != deck[i]]
+        wrong += [i for i, c in self.seen.items() if c != deck[i]]
+        if wrong:
+            raise FairError("DEAL-10", f"hand {self.number}'s deck does not follow from its seeds (first at deck "
+                            f"position {min(wrong)})")  # fmt: skip
+        if first and self.drawn:
+            draw = fairdeal.draw_codes(record[1], self.seeds)
+            if list(draw[: len(self.drawn)]) != self.drawn:
+                raise FairError("DEAL-10", "the draw's cards do not follow from the first hand's seeds")
+            self.drawn = []
+        self.committed, self.revealed = None, True
+
+    def sealed(self) -> None:
+        """The hand's checkpoint: in a fair log the server's seed was revealed before it."""
+        if self.fair and self.committed is not None:
+            raise FairError("LOG-20", "the hand ends without revealing the server's seed")
