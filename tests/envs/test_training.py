@@ -6,6 +6,7 @@ AEC environment in self-play, and OpenSpiel's external-sampling MCCFR on a reduc
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -16,7 +17,7 @@ from knock.envs.opponents import OpponentPool, opponent
 from knock.envs.policy import load_net, save_policy
 from replay.audit import verify
 
-FAST = {"max_consecutive_discard_pickups": 4}
+FAST: dict[str, Any] = {"max_consecutive_discard_pickups": 4}
 
 
 def play_out(spec: object, seed: int) -> bytes:
