@@ -14,6 +14,7 @@ that any Gymnasium environment takes as an opponent (ENV-16).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -146,10 +147,12 @@ def train(
     seed: int = 0,
     config: Config | None = None,
     callback: Callback | None = None,
+    seconds: float | None = None,
     **options: Any,
 ) -> PolicyNet:
-    """Self-play PPO for about ``steps`` decisions; ``callback(decisions, net, stats)`` after each update
-    (stats: ``loss``, ``return`` — seat 0's mean hand return in the rollout, normalised)."""
+    """Self-play PPO for about ``steps`` decisions (or until ``seconds`` of this process's CPU time have passed);
+    ``callback(decisions, net, stats)`` after each update (stats: ``loss``, ``return``: seat 0's mean hand
+    return in the rollout, normalised)."""
     cfg = config or Config()
     torch.manual_seed(seed)
     gen = torch.Generator().manual_seed(seed)
@@ -157,8 +160,8 @@ def train(
     opt = torch.optim.Adam(net.parameters(), lr=cfg.lr)
     env = aec_env(preset, normalise=True, **options)
     env.reset(seed=seed)  # seeds the generator every later reset draws from
-    done = 0
-    while done < steps:
+    done, start = 0, time.process_time()
+    while done < steps and (seconds is None or time.process_time() - start < seconds):
         rollout, returns = collect(env, net, min(cfg.rollout, steps - done), gen)
         loss = update(net, opt, rollout, cfg, gen)
         done += len(rollout.act)
