@@ -203,11 +203,11 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "baselines.md")
     args = ap.parse_args(argv)
     if args.quick:
-        args.minutes, args.seeds, args.hand_pairs, args.game_pairs = 0.03, 1, 4, 2
+        args.minutes, args.seeds, args.hand_pairs, args.game_pairs = 0.015, 1, 2, 1
         TARGET[0] = 10
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    points, pairs = (2, 2) if args.quick else (4, 20)
+    points, pairs = (1, 1) if args.quick else (4, 20)
     curves: dict[str, list[Curve]] = {}
     table: list[str] = []
     wall = time.time()
@@ -227,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
             hands, games = rows[f"{b} hands"], rows[f"{b} games"]
             points_per_hand = float(np.mean([h[1] for h in hands]))
             table.append(f"| {method} | {b} | {cell(hands)} | {points_per_hand:+.1f} | {cell(games)} | {steps:,} |")
-    iterations = 4 if args.quick else 300
+    iterations = 2 if args.quick else 300
     spiel = [mccfr(seed, iterations, 1 if args.quick else 3) for seed in range(1, args.seeds + 1)]
     paths = plot(curves, spiel, args.out)
     write_doc(args, table, spiel, paths, time.time() - wall)
