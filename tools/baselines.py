@@ -207,7 +207,7 @@ def main(argv: list[str] | None = None) -> int:
         TARGET[0] = 10
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    points, pairs = (1, 1) if args.quick else (4, 20)
+    points, pairs = (1, 1) if args.quick else (4, 10)
     curves: dict[str, list[Curve]] = {}
     table: list[str] = []
     wall = time.time()
@@ -237,7 +237,12 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple[int, float]]], paths: list[Path],
               wall: float) -> None:  # fmt: skip
-    command = "tools/baselines.py " + ("--quick" if args.quick else f"--minutes {args.minutes:g} --seeds {args.seeds}")
+    command = "tools/baselines.py " + (
+        "--quick"
+        if args.quick
+        else f"--minutes {args.minutes:g} --seeds {args.seeds} --hand-pairs {args.hand_pairs} "
+        f"--game-pairs {args.game_pairs}"
+    )
     levels = [b for b in SEARCH_LEVELS if b in BOT_NAMES]
     search = f"`{OPPONENTS[-1]}`" if levels else "none: no search-bot level is in `BOT_NAMES` on this branch"
     lines = [
@@ -252,6 +257,19 @@ def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple
         "rate is over paired hands (the same deal with the seats swapped, a dead hand a half) and paired games "
         f"to {TARGET[0]}, with a 95% interval over the pairs of all training seeds; points are per hand, the "
         f"learner's. Search-bot level: {search}.",
+        *(
+            []
+            if args.hand_pairs >= 1000 and args.game_pairs >= 100
+            else [
+                "",
+                f"**A small run**: {args.hand_pairs} paired hands and {args.game_pairs} paired games per method and "
+                "opponent, below the sizes the baselines are meant to have (1,000 paired hands, 200 games); the "
+                "default sizes of the command give those.",
+            ]
+        ),  # fmt: skip
+        "",
+        "`n` counts seed pairs (two hands or two games each), over the training seeds together; `steps` is the "
+        "mean number of the learner's training steps; the learning curves evaluate 10 paired hands a point.",
         "",
         "| method | opponent | paired hands: win rate [95%] | points / hand | paired games: win rate [95%] | steps |",
         "|---|---|---|---|---|---|",
