@@ -266,7 +266,7 @@ def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple
                 "opponent, below the sizes the baselines are meant to have (1,000 paired hands, 200 games); the "
                 "default sizes of the command give those.",
             ]
-        ),  # fmt: skip
+        ),
         "",
         "`n` counts seed pairs (two hands or two games each), over the training seeds together; `steps` is the "
         "mean number of the learner's training steps; the learning curves evaluate 10 paired hands a point.",
