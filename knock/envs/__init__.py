@@ -9,8 +9,8 @@ registers the Gymnasium ids ``knock/Gin-v0``, ``knock/Oklahoma-v0`` and ``knock/
 from __future__ import annotations
 
 from knock.envs.aec import KnockAEC, aec_env
-from knock.envs.gym import KnockGym, gym_env, register
+from knock.envs.gym import KnockGym, gym_env, register, self_play_env
 
 register()
 
-__all__ = ["KnockAEC", "KnockGym", "aec_env", "gym_env"]
+__all__ = ["KnockAEC", "KnockGym", "aec_env", "gym_env", "self_play_env"]

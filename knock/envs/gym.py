@@ -1,12 +1,15 @@
-"""Knock as a Gymnasium environment: one seat learns, the other seats are played by a built-in bot.
+"""Knock as a Gymnasium environment: one seat learns, the other seats are played by opponents you plug in.
 
-Rules: ENV-9, ENV-10, ENV-13, ENV-14. Registered as ``knock/Gin-v0``, ``knock/Oklahoma-v0``,
-``knock/ThreeHanded-v0`` (the learner advises when he sits out) and ``knock/ThreeHanded-v1`` (he skips those hands).
+Rules: ENV-9, ENV-10, ENV-13, ENV-14, ENV-15, ENV-17, ENV-18. Registered as ``knock/Gin-v0``,
+``knock/Oklahoma-v0``, ``knock/ThreeHanded-v0`` (the learner advises when he sits out) and
+``knock/ThreeHanded-v1`` (he skips those hands).
 
 The opponent is ``engine.bots.HeuristicBot`` by default: the strongest built-in bot (it beats ``random`` in
 every one of 200 seeded games), deterministic (no generator of its own, so a seeded reset reproduces the
-episode exactly), and it sees only its own seat's observation (VIS-2). ``opponent="greedy"`` or
-``"random"`` picks another; a bot in the sitter's seat never advises.
+episode exactly), and it sees only its own seat's observation (VIS-2). ``opponent=`` takes any bot name of
+``engine.bots.BOT_NAMES``, a policy callable, a checkpoint file or an ``OpponentPool`` (``knock.envs.opponents``,
+ENV-15 .. ENV-17), one for every other seat or one per other seat; a bot in the sitter's seat never advises.
+``seat="random"`` draws the learner's seat at each reset (ENV-18); ``self_play_env`` is both, over a pool.
 
 A reset never returns a finished episode (ENV-13): when the bots end the hand (or the game) before the learner's
 first decision, the reset deals again from its generator; ``info["redeals"]`` counts the deals so passed over.
@@ -14,19 +17,20 @@ first decision, the reset deals again from its generator; ``info["redeals"]`` co
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, SupportsFloat
 
 import gymnasium
 import numpy as np
 from gymnasium import spaces
 
-from engine.bots import Bot, make_bot
 from engine.errors import IllegalAction
-from engine.fsm import Phase
 from knock.envs import encoding
 from knock.envs import spaces as T
 from knock.envs.aec import ObsDict
 from knock.envs.episode import Episode, max_hand_points, split_options
+from knock.envs.opponents import Opponent, OpponentPool, OpponentSpec
+from knock.envs.opponents import opponent as opponent_of
 
 GYM_IDS = {
     "knock/Gin-v0": "standard",
@@ -48,14 +52,14 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         self,
         preset: str = "standard",
         *,
-        seat: int = 0,
-        opponent: str = "heuristic",
+        seat: int | str = 0,
+        opponent: OpponentSpec | Sequence[OpponentSpec] = "heuristic",
         sitter: str = "advise",
         **options: Any,
     ):
         rules, env_opts = split_options(preset, options)
-        if not 0 <= seat < rules.players:
-            raise ValueError(f"ENV-9: seat must be 0..{rules.players - 1}, got {seat}")
+        if seat != "random" and not (isinstance(seat, int) and 0 <= seat < rules.players):
+            raise ValueError(f"ENV-9: seat must be 0..{rules.players - 1} or 'random' (ENV-18), got {seat!r}")
         if sitter not in SITTERS:
             raise ValueError(f"ENV-14: sitter must be one of {SITTERS}, got {sitter!r}")
         self.render_mode: str | None = env_opts.get("render_mode")
@@ -68,10 +72,17 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
             normalise=bool(env_opts.get("normalise", False)),
             advice=sitter == "advise",
         )
-        self.seat = seat
+        self.seats = seat  #: the learner's seat, or "random": drawn at each reset (ENV-18)
+        self.seat = 0 if seat == "random" else int(seat)  #: the learner's seat in this episode
         self.sitter = sitter
         self.opponent = opponent
-        self.bot: Bot = make_bot(opponent)
+        #: the opponents, one shared by every other seat or one per other seat in seat order (ENV-15)
+        self.opponents: list[Opponent] = (
+            [opponent_of(o) for o in opponent] if isinstance(opponent, list | tuple) else [opponent_of(opponent)]  # type: ignore[arg-type]
+        )
+        self.pool: OpponentPool | None = opponent if isinstance(opponent, OpponentPool) else None
+        if len(self.opponents) not in (1, rules.players - 1):
+            raise ValueError(f"ENV-15: give one opponent or {rules.players - 1}, got {len(self.opponents)}")
         self.observation_space: spaces.Space[ObsDict] = spaces.Dict(
             {
                 "observation": spaces.Box(0.0, 1.0, (T.OBS_SIZE,), np.float32),
@@ -97,8 +108,12 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         """
         super().reset(seed=seed)
         table = self.episode
+        if self.seats == "random":  # drawn first, so a fixed seat's episodes are those of before (ENV-18)
+            self.seat = int(self.np_random.integers(self.episode.players))
         table.deal(int(self.np_random.integers(2**63)))
-        self.bot = make_bot(self.opponent, int(self.np_random.integers(2**31)))  # a random bot is seeded too
+        bot_seed = int(self.np_random.integers(2**31))  # a random bot is seeded too
+        for i, o in enumerate(self.opponents):
+            o.reset(bot_seed + i)
         redeals = 0
         while not self._learner_plays():
             redeals += 1
@@ -137,20 +152,17 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
 
     def _bots_play(self) -> float:
         """The other seats' moves up to the learner's next decision; the learner's reward meanwhile."""
-        table, m = self.episode, self.episode.game
+        table = self.episode
         reward = 0.0
         while (seat := table.seat_to_act()) is not None and seat != self.seat:
-            if seat == m.sitter:
-                table.step(T.NO_ADVICE)
-                continue
-            hand = m.hand
-            assert hand is not None
-            legal = table.legal()
-            choice = self.bot.choose(hand.observation(seat), m.legal_actions())
-            if hand.phase in (Phase.KNOCK, Phase.LAYOFF) and choice not in legal.values():
-                choice = next(iter(legal.values()))  # beyond the offered options: the one of least deadwood
-            reward += table.play(choice)[self.seat]
+            reward += table.step(self.opponent_at(seat).choose(table, seat))[self.seat]
         return reward
+
+    def opponent_at(self, seat: int) -> Opponent:
+        """The opponent playing ``seat`` (not the learner's) in this episode. Rule: ENV-15."""
+        if len(self.opponents) == 1:
+            return self.opponents[0]
+        return self.opponents[(seat - self.seat) % self.episode.players - 1]
 
     def render(self) -> str | None:
         """The table as text (``render_mode="ansi"``). Rule: ENV-8."""
@@ -176,3 +188,15 @@ def register() -> None:
 def gym_env(preset: str = "standard", **options: Any) -> KnockGym:
     """Knock's Gymnasium environment: ``seat`` (default 0) against ``opponent`` bots. Rule: ENV-9."""
     return KnockGym(preset, **options)
+
+
+def self_play_env(
+    preset: str = "standard", pool: OpponentPool | None = None, *, seat: int | str = "random", **options: Any
+) -> KnockGym:
+    """Self-play for a single-agent learner: the learner at a seat drawn each episode against a member of
+    ``pool`` drawn each episode (``random`` alone when none is given); add frozen snapshots of the learner to
+    ``env.pool`` while training. Rules: ENV-17, ENV-18."""
+    pool = pool if pool is not None else OpponentPool(["random"])
+    env = KnockGym(preset, seat=seat, opponent=pool, **options)
+    env.pool = pool
+    return env

@@ -55,3 +55,34 @@ def cards_of(text: str) -> tuple[Any, ...]:
     from engine.cards import cards
 
     return cards(text)
+
+
+class LinearPolicy:
+    """A policy callable (ENV-15): a fixed random linear score over the observation, masked arg-max."""
+
+    def __init__(self, seed: int = 0) -> None:
+        self.w = np.random.default_rng(seed).normal(size=(T.ACTIONS, T.OBS_SIZE)).astype(np.float32)
+
+    def __call__(self, obs: np.ndarray, mask: np.ndarray) -> int:
+        scores = self.w @ obs
+        scores[mask == 0] = -np.inf
+        return int(scores.argmax())
+
+
+def checkpoints(folder: Any) -> dict[str, Any]:
+    """A Knock checkpoint (``.pt``, an untrained ``PolicyNet``) and an SB3 MaskablePPO zip (untrained), in
+    ``folder``: their paths by kind (ENV-16)."""
+    import torch
+    from sb3_contrib import MaskablePPO
+
+    from knock.envs import gym_env
+    from knock.envs.policy import PolicyNet, save_policy
+
+    torch.manual_seed(0)
+    pt = folder / "net.pt"
+    save_policy(PolicyNet((T.OBS_SIZE, 32, T.ACTIONS)), pt)
+    zipped = folder / "ppo.zip"
+    model = MaskablePPO("MultiInputPolicy", gym_env(), n_steps=32, batch_size=32, seed=0, device="cpu",
+                        policy_kwargs={"net_arch": [32]})  # fmt: skip
+    model.save(zipped)
+    return {"pt": pt, "zip": zipped}

@@ -14,7 +14,7 @@ from replay.replayer import iter_states
 DOC = (Path(__file__).resolve().parents[2] / "docs" / "environments.md").read_text(encoding="utf-8")
 GLANCE, DEPTH = DOC.split("\n## In depth\n")
 CODE = re.findall(r"```python\n(.*?)```", DEPTH, re.DOTALL)
-BLOCKS = dict(zip(("gymnasium", "pettingzoo", "openspiel"), CODE, strict=True))
+BLOCKS = dict(zip(("gymnasium", "pettingzoo", "openspiel"), CODE[:3], strict=True))  # the three loops come first
 
 
 def run(name: str) -> dict[str, object]:

@@ -23,7 +23,7 @@ def first_deal_over(env: KnockGym, seed: int) -> bool:
     rng, _ = gymnasium.utils.seeding.np_random(seed)
     table = Episode(env.episode.rules, advice=env.episode.advice)
     table.deal(int(rng.integers(2**63)))
-    bot = make_bot(env.opponent, int(rng.integers(2**31)))
+    bot = make_bot(str(env.opponent), int(rng.integers(2**31)))
     while (seat := table.seat_to_act()) is not None and seat != env.seat:
         m = table.game
         assert m.hand is not None

@@ -8,6 +8,7 @@ tensors and legal actions.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
 from typing import Any
 
@@ -21,6 +22,7 @@ from engine.match import Match
 from knock.envs import KnockAEC, KnockGym
 from knock.envs import spaces as T
 from knock.envs.episode import Episode
+from knock.envs.opponents import BotOpponent
 
 ALL_IDS = range(T.ACTIONS)
 
@@ -193,3 +195,27 @@ def spiel_game(params: dict[str, Any]) -> Any:
     import knock.envs.openspiel  # noqa: F401 -- registers the game
 
     return pyspiel.load_game("python_knock_gin", params)
+
+
+class OpponentTable(GymTable):
+    """A KnockGym whose opponent is ``opponent``: what it gives a seat is that opponent's choice for the seat
+    when the seat is to act (ENV-15: an opponent sees only its own seat's view)."""
+
+    def __init__(self, opponent: Any, preset: str, options: dict[str, Any], cut: Sequence[Card],
+                 deck: Sequence[Card]) -> None:  # fmt: skip
+        self.gym = KnockGym(preset, opponent=opponent, **options)
+        self.gym.reset(seed=0)
+        table = self.gym.episode
+        table.start(Match.scripted(table.rules, cuts=[cut], decks=[deck], executor="compiled"))
+
+    def outputs(self, seat: int) -> tuple[Any, ...]:
+        episode = self.gym.episode
+        if episode.seat_to_act() != seat:
+            return (None,)
+        chooser = self.gym.opponents[0]
+        if isinstance(chooser, BotOpponent):  # a copy chooses: a seeded bot's generator stays where reset left it
+            chooser = copy.deepcopy(chooser)
+        return (chooser.choose(episode, seat),)
+
+    def refusals(self, seat: int) -> tuple[str, ...]:
+        return ()  # an opponent plays; what the environment refuses is checked by GymTable
