@@ -10,6 +10,7 @@ Games run on the engine's compiled executor, its performance mode (``engine.fsm`
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import math
@@ -156,8 +157,7 @@ class Jobs(Sequence[Job]):
     def part(self, start: int, stop: int) -> Jobs:
         """Games ``start`` to ``stop - 1`` of this sequence, as a sequence of their own holding only its bounds."""
         start, stop, _ = slice(start, stop).indices(self.games)
-        sub = object.__new__(Jobs)
-        sub.seats, sub.wire, sub.seed = self.seats, self.wire, self.seed
+        sub = copy.copy(self)  # every attribute (a later one too), then the bounds
         sub.first, sub.games = self.first + start, max(0, stop - start)
         return sub
 
@@ -168,9 +168,6 @@ class Jobs(Sequence[Job]):
 
     def __len__(self) -> int:
         return self.games
-
-    def __reduce__(self) -> tuple[Any, ...]:  # travels to workers as its bounds
-        return _jobs_part, (self.wire, self.seats, self.seed, self.first, self.games)
 
     @overload
     def __getitem__(self, i: int) -> Job: ...
@@ -187,12 +184,6 @@ class Jobs(Sequence[Job]):
 
     def __iter__(self) -> Iterator[Job]:
         return (self[i] for i in range(self.games))
-
-
-def _jobs_part(wire: dict[str, Any], seats: tuple[str, ...], seed: int, first: int, games: int) -> Jobs:
-    jobs = object.__new__(Jobs)
-    jobs.wire, jobs.seats, jobs.seed, jobs.first, jobs.games = wire, seats, seed, first, games
-    return jobs
 
 
 def jobs(rules: RuleSet, bots: Sequence[str], games: int, seed: int) -> list[Job]:

@@ -85,6 +85,8 @@ def test_a_run_travels_as_seed_ranges_and_its_batches_read_only_the_parts_that_b
     assert isinstance(batch.jobs, sim.Jobs) and len(pickle.dumps(batch)) < 1000  # bounds, not 250 jobs
     assert list(pickle.loads(pickle.dumps(batch)).jobs) == [todo[i] for i in range(500, 750)]
     assert batch.jobs.seeds == (501, 750) and todo.part(5, 8)[2] == todo[7]
+    fair = sim.Jobs(RuleSet.preset("standard"), ["greedy", "random"], 10, 1, fair=True)  # DEAL-5: kept in a part
+    assert pickle.loads(pickle.dumps(fair.part(2, 4)))[1] == fair[3] and fair[3].fair
     index = sim.PartIndex([f"{sim.MANIFEST}/1-250-250-aa.json", f"{sim.MANIFEST}/251-300-50-bb.json",
                            f"{sim.MANIFEST}/260-270-11-cc.json", f"{sim.MANIFEST}/7-4-dd.json"])  # fmt: skip
     assert index.games == 250 + 50 + 11 + 4  # the last an earlier release's name, FIRST-GAMES-DIGEST
