@@ -1,6 +1,6 @@
 """The tables of one ``knock serve``: their games, their connections, their bots and timers, and the store.
 
-Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13. Every change to a table happens under its
+Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13, PROTO-33. Every change to a table happens under its
 lock: the action is applied (``ServerTable.act``), its records are committed (``GroupCommit``), and only then is it
 acknowledged and every connection at the table sent its frames. A table's bots and its turn timer are tasks
 of the hub that act through the same path. Tables share nothing but the store's commit thread.
@@ -57,7 +57,7 @@ class Live:
     conns: dict[Key, set[Connection]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
-    deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``, the event loop's clock)
+    deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
 
 
 class Hub:
@@ -401,7 +401,7 @@ class Hub:
             return
         if live.turn != turn:  # a new turn (the sitter's advice does not restart the clock)
             live.turn, live.deadline = turn, time.monotonic() + timeout
-            self._spawn(live, self._timer(live, turn, timeout))
+            self._spawn(live, self._timer(live, turn))
 
     def _turn_left(self, live: Live) -> float | None:
         """The seconds left of the current turn by its timer, rounded to a tenth; None when no timer runs (no
@@ -433,8 +433,8 @@ class Hub:
             with contextlib.suppress(ProtocolError):
                 await self._apply(live, seat, table.bot_action(seat), table.record)
 
-    async def _timer(self, live: Live, turn: tuple[int, int | None, int], timeout: float) -> None:
-        await asyncio.sleep(timeout)
+    async def _timer(self, live: Live, turn: tuple[int, int | None, int]) -> None:
+        await asyncio.sleep(max(0.0, live.deadline - time.monotonic()))
         async with live.lock:
             table = live.table
             hand = table.match.hand if table is not None else None
