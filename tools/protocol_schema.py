@@ -257,6 +257,11 @@ def build() -> dict[str, Any]:
                     "type": "array",
                     "items": obj({"action": ref("action"), "deadwood": {"type": "integer", "minimum": 0}}),
                 },
+                "turn_left": nullable({"type": "number", "minimum": 0}),  # 1.2 (PROTO-33)
+                "discards": {  # 1.2 (PROTO-34)
+                    "type": "array",
+                    "items": obj({"card": ref("card"), "seat": nullable(ref("seat")), "taken": nullable(ref("seat"))}),
+                },
             },
         ),
         "ack": msg(

@@ -1,6 +1,6 @@
 """The tables of one ``knock serve``: their games, their connections, their bots and timers, and the store.
 
-Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13. Every change to a table happens under its
+Rules: PROTO-3, PROTO-7, PROTO-9, PROTO-10, PROTO-12, PROTO-13, PROTO-33. Every change to a table happens under its
 lock: the action is applied (``ServerTable.act``), its records are committed (``GroupCommit``), and only then is it
 acknowledged and every connection at the table sent its frames. A table's bots and its turn timer are tasks
 of the hub that act through the same path. Tables share nothing but the store's commit thread.
@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -56,6 +57,7 @@ class Live:
     conns: dict[Key, set[Connection]] = field(default_factory=dict)
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
+    deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
 
 
 class Hub:
@@ -246,7 +248,7 @@ class Hub:
                 return
             conn.send(protocol.welcome(table.id, seat, table.spec.seats, table.match.rules.to_dict(),
                                        table.spec.turn_timeout, table.spec.series))  # fmt: skip
-            conn.send(table.full_view(seat))
+            conn.send(table.full_view(seat, self._turn_left(live)))
             if table.over:
                 conn.send(table.game_result(seat))
                 conn.send(self._offer(live))
@@ -258,7 +260,7 @@ class Hub:
         its log's offer again (PROTO-24: every request is answered)."""
         live = self.tables[conn.table or ""]
         if live.table is not None:
-            conn.send(live.table.full_view(conn.key))
+            conn.send(live.table.full_view(conn.key, self._turn_left(live)))
         elif not live.failed:
             conn.send(self._offer(live))
 
@@ -334,8 +336,8 @@ class Hub:
             self._publish(live.id, summary["digest"])
         if conn is not None:
             conn.send(outcome.reply)
+        self._schedule(live)  # first: the views shown carry the next turn's clock (PROTO-33)
         self._show(live)
-        self._schedule(live)
 
     def _final_summary(self, table: ServerTable, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
@@ -370,13 +372,14 @@ class Hub:
         table = live.table
         assert table is not None
         table.advance()
+        left = self._turn_left(live)
         for key, lens in table.lenses.items():
             conns = live.conns.get(key)
             if not conns:
                 lens.fresh.clear()
                 lens.results.clear()
                 continue
-            frames = table.frames(key)
+            frames = table.frames(key, left)
             if table.over:
                 frames.append(self._offer(live))
             for conn in list(conns):
@@ -393,14 +396,22 @@ class Hub:
         if table.bot_to_move() is not None:
             self._spawn(live, self._bots(live))
             return
-        seat, timeout = table.match.to_act, table.spec.turn_timeout
-        hand = table.match.hand
-        if seat is None or timeout is None or hand is None:
+        turn, timeout = _turn(table), table.spec.turn_timeout
+        if turn is None or timeout is None:
             return
-        turn = (table.match.number, seat, len(hand.events))
         if live.turn != turn:  # a new turn (the sitter's advice does not restart the clock)
-            live.turn = turn
-            self._spawn(live, self._timer(live, turn, timeout))
+            live.turn, live.deadline = turn, time.monotonic() + timeout
+            self._spawn(live, self._timer(live, turn))
+
+    def _turn_left(self, live: Live) -> float | None:
+        """The seconds left of the current turn by its timer, rounded to a tenth; None when no timer runs (no
+        timeout, a bot or nobody to act, the game over). Rule: PROTO-33."""
+        table = live.table
+        if table is None or table.over or table.spec.turn_timeout is None or table.bot_to_move() is not None:
+            return None
+        if live.turn is None or live.turn != _turn(table):
+            return None
+        return round(max(0.0, live.deadline - time.monotonic()), 1)
 
     def _spawn(self, live: Live, work: Any) -> None:
         try:
@@ -422,14 +433,12 @@ class Hub:
             with contextlib.suppress(ProtocolError):
                 await self._apply(live, seat, table.bot_action(seat), table.record)
 
-    async def _timer(self, live: Live, turn: tuple[int, int | None, int], timeout: float) -> None:
-        await asyncio.sleep(timeout)
+    async def _timer(self, live: Live, turn: tuple[int, int | None, int]) -> None:
+        await asyncio.sleep(max(0.0, live.deadline - time.monotonic()))
         async with live.lock:
             table = live.table
             hand = table.match.hand if table is not None else None
-            if table is None or hand is None or live.turn != turn or table.match.to_act != turn[1]:
-                return
-            if (table.match.number, table.match.to_act, len(hand.events)) != turn:
+            if table is None or hand is None or live.turn != turn or _turn(table) != turn:
                 return
             seat = turn[1]
             assert seat is not None
@@ -439,6 +448,13 @@ class Hub:
                     conn.send(protocol.timed_out(seat, action if key == seat else None))
             with contextlib.suppress(ProtocolError):
                 await self._apply(live, seat, action, table.record)
+
+
+def _turn(table: ServerTable) -> tuple[int, int, int] | None:
+    """The turn a person's timer would run for: (the hand's number, the seat to act, the hand's events so far);
+    None with nobody to act."""
+    hand, seat = table.match.hand, table.match.to_act
+    return None if hand is None or seat is None else (table.match.number, seat, len(hand.events))
 
 
 def _stored_records(store: Store, game: str) -> int:

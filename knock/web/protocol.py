@@ -396,11 +396,14 @@ def view(
     legal: Sequence[str],
     events: Sequence[Message],
     defences: Sequence[Message] = (),
+    turn_left: float | None = None,
+    discards: Sequence[Message] = (),
 ) -> Message:
-    """A seat's (or a spectator's) view, with its legal actions, the events since its last and its defences
-    ranked (PROTO-32). Rule: PROTO-5."""
+    """A seat's (or a spectator's) view, with its legal actions, the events since its last, its defences ranked
+    (PROTO-32), the seconds left of the turn (PROTO-33) and the hand's discards (PROTO-34). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
-            "events": list(events), "defences": list(defences)}  # fmt: skip
+            "events": list(events), "defences": list(defences), "turn_left": turn_left,
+            "discards": list(discards)}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

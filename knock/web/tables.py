@@ -342,8 +342,9 @@ class ServerTable:
                 elif isinstance(e, GameOver):
                     lens.results.append(self.game_result())
 
-    def view(self, key: Key, events: Sequence[Message]) -> Message:
-        """``key``'s view now, with ``events``. Rules: PROTO-5, PROTO-6."""
+    def view(self, key: Key, events: Sequence[Message], turn_left: float | None = None) -> Message:
+        """``key``'s view now, with ``events`` and the seconds left of the turn by the hub's timer (``turn_left``).
+        Rules: PROTO-5, PROTO-6, PROTO-33, PROTO-34."""
         m = self.match
         lens = self.lenses[key]
         pub = self._public()
@@ -353,7 +354,8 @@ class ServerTable:
             body = views.seat_view(m.observation(key), pub, lens.seen)
         legal = self.legal(key)
         ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
-        return protocol.view(self.id, key, self.record, body, legal, events, ranked)
+        seen = views.discards(lens.seen)
+        return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen)
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""
@@ -362,19 +364,19 @@ class ServerTable:
             self._pub = (len(m.events), views.Public(m.rules, m.roles(), _numbered(m), m.standings(), m.is_over))
         return self._pub[1]
 
-    def frames(self, key: Key) -> list[Message]:
+    def frames(self, key: Key, turn_left: float | None = None) -> list[Message]:
         """What ``key`` is sent after a change: the results of hands (and the game) that ended, then its view
         with the events since its last. Rule: PROTO-10."""
         lens = self.lenses[key]
         out = [addressed(r, key) for r in lens.results]
-        out.append(self.view(key, lens.fresh))
+        out.append(self.view(key, lens.fresh, turn_left))
         lens.results, lens.fresh = [], []
         return out
 
-    def full_view(self, key: Key) -> Message:
+    def full_view(self, key: Key, turn_left: float | None = None) -> Message:
         """``key``'s view with the whole current hand's events: for a connection that has just (re)joined."""
         lens = self.lenses[key]
-        return self.view(key, [views.event(lens.hand, s, lens.voice) for s in lens.seen])
+        return self.view(key, [views.event(lens.hand, s, lens.voice) for s in lens.seen], turn_left)
 
     def game_result(self, key: Key = None) -> Message:
         """The ``game_result`` message for ``key`` (a seat, None for the spectators). Rule: PROTO-10."""

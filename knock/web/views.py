@@ -15,7 +15,18 @@ from typing import Any
 
 from engine.actions import parse_match_action, shown_mask
 from engine.cards import Card, sort_cards, to_mask
-from engine.events import Advised, DefenceLaid, HandDead, HandEnded, HandScored, SpreadLaid
+from engine.events import (
+    Advised,
+    Dealt,
+    DefenceLaid,
+    Discarded,
+    DrewDiscard,
+    HandDead,
+    HandEnded,
+    HandScored,
+    SpreadLaid,
+    UpcardTaken,
+)
 from engine.melds import Arrangement, Meld, best_arrangement, value
 from engine.rules import RuleSet
 from engine.scoring import HandResult
@@ -199,6 +210,24 @@ def defences(legal: Sequence[str], cards: Sequence[str], seat: int | None) -> li
         if text == "layoff" or text.startswith("layoff "):
             ranked.append((value(mask & ~shown_mask(parse_match_action(text, seat))), at, text))
     return [{"action": text, "deadwood": left} for left, _, text in sorted(ranked)]
+
+
+def discards(seen: Sequence[Seen]) -> list[Message]:
+    """Every card put face up on the discard pile in the hand whose events (as a seat's lens saw them) are
+    ``seen``, oldest first: the upcard, then each discard and its seat, each with the seat that has picked it up
+    since (the pile's top is its last card not picked up). Public events only: a knock's face-down card is not
+    one. Rule: PROTO-34."""
+    out: list[Message] = []
+    for e in seen:
+        if isinstance(e, Dealt):
+            out = [{"card": str(e.upcard), "seat": None, "taken": None}]
+        elif isinstance(e, Discarded):
+            out.append({"card": str(e.card), "seat": e.seat, "taken": None})
+        elif isinstance(e, UpcardTaken | DrewDiscard):
+            top = next(d for d in reversed(out) if d["taken"] is None)
+            assert top["card"] == str(e.card), (top, e)
+            top["taken"] = e.seat
+    return out
 
 
 def spectator_view(public: Sequence[MatchObservation], pub: Public, seen: Sequence[Seen]) -> Message:

@@ -11,14 +11,18 @@ down, never sideways), no meld or layoff is written in the engine's notation (``
 and the suits' symbols instead), axe-core finds no serious or critical violation, and a screenshot is saved
 (``out/screenshots/layout-STATE-SIZE.png``). Seat p0 plays in the page; p1 plays over the wire until it must
 answer the knock, and then in the page. At the draw, p0 arranges its hand by dragging a card (pointer events)
-and by keyboard.
+and by keyboard. At every move of p0 the page's list of the hand's discards is the view's (PROTO-34), picked-up
+cards marked; a page opened mid-turn (the spectator's, then p0's reloaded) shows the turn's time left by the
+server's clock (PROTO-33), not the whole timeout.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import subprocess
 import sys
+import time
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,8 +37,9 @@ from knock.web.protocol import TABLE_BOTS
 from tests.web.browser import PHONE, WIDE, Browser
 
 #: The table: two people, seed 11, a game to 1 (its first scored hand ends it), a turn timer long enough never
-#: to fire while the test looks at a state (it is shown, not waited for).
-TABLE = {"options": {"target": 1}, "seed": 11, "bot_delay": 0, "turn_timeout": 900,
+#: to fire while the test looks at a state (it is shown, counted down from the server's figure, not waited for).
+TIMEOUT = 900
+TABLE = {"options": {"target": 1}, "seed": 11, "bot_delay": 0, "turn_timeout": TIMEOUT,
          "seats": [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}]}  # fmt: skip
 
 #: Whether a control is where a person can use it: scrolled to (vertically), it lies within the screen and is
@@ -186,6 +191,28 @@ def arrange_the_hand(b: Browser) -> None:
     assert hand_order(b) == before and not b.find(".card-row.arranged")
 
 
+def check_discards(b: Browser) -> int:
+    """The page's list of the hand's discards is the last view's ``discards`` (PROTO-34), oldest first, each
+    picked-up card marked with the seat that took it; how many are marked."""
+    discards = view_of(b)["discards"]
+    shown = b.js("return [...document.querySelectorAll('.discards .discard-list li')].map(li => [li.dataset.card, "
+                 "li.dataset.taken, li.querySelector('.taken-mark')?.textContent ?? null])")  # fmt: skip
+    want = [[d["card"], "" if d["taken"] is None else str(d["taken"]),
+             None if d["taken"] is None else f"→ p{d['taken']}"] for d in discards]  # fmt: skip
+    assert shown == want, (shown, want)
+    return sum(d["taken"] is not None for d in discards)
+
+
+def check_timer(b: Browser, most: float) -> None:
+    """The page's turn timer counts down from the last view's ``turn_left`` (PROTO-33), which is at most ``most``
+    and less than the table's timeout."""
+    left = view_of(b)["turn_left"]
+    assert left is not None and left <= most < TIMEOUT, (left, most)
+    shown = b.text(".turn-timer .timer-left")
+    n = int(shown.split(" s left")[0])
+    assert math.ceil(left) - 3 <= n <= math.ceil(left) and shown.endswith(f"of {TIMEOUT} s"), shown
+
+
 def p0_state(legal: list[str]) -> str:
     if "pass" in legal or "take" in legal:
         return "upcard-offer"
@@ -214,6 +241,7 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     p1.settle()
 
     seen: set[str] = set()
+    marked = 0
     for _ in range(120):
         b.wait(lambda: view_of(b)["legal"] and b.find(".play button:not([disabled])"), message="p0's move")
         frame = view_of(b)
@@ -231,15 +259,22 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
             needed += [".hand .card-button"] if state in ("discard", "knock") else []
             needed += [".actions button.toggle"] if state == "knock" else []
             check_state(b, state, [*needed, ".turn-timer", ".discards"])
+            marked = max(marked, check_discards(b))
             if state == "draw":
                 arrange_the_hand(b)
             if state == "discard" and "spectator" not in seen:
-                seen.add("spectator")  # the spectator watches the same moment
+                seen.add("spectator")  # the spectator watches the same moment, opened mid-turn
+                before, since = view_of(b)["turn_left"], time.monotonic()
                 goto(b, f"{server.url}{made['spectate']}")
                 b.wait(lambda: view_of(b), message="the spectator's view")
-                check_state(b, "spectator", [".board .centre", "ol.events"])
-                goto(b, links[0])
+                check_state(b, "spectator", [".board .centre", "ol.events", ".turn-timer", ".discards"])
+                check_discards(b)
+                check_timer(b, before - (time.monotonic() - since) + 0.5)
+                goto(b, links[0])  # p0 reloads its page mid-turn: the time left, not the whole timeout
                 b.wait(lambda: view_of(b) and view_of(b)["legal"], message="p0's view again")
+                check_timer(b, before - (time.monotonic() - since) + 0.5)
+        elif frame["discards"] and b.find(".discards"):
+            marked = max(marked, check_discards(b))
         action = choose(frame) if state != "upcard-offer" else "pass"
         assert action is not None
         after = click_action(b, action)
@@ -249,6 +284,7 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     else:
         raise AssertionError("p0 never knocked")
     assert seen >= {"upcard-offer", "draw", "discard", "knock", "spectator"}, seen
+    assert marked, "no discard was picked up in the game: the marks are untested"
 
     # p1 answers the knock in the page: its defences ranked by the deadwood each leaves, the least first and
     # preselected.

@@ -247,6 +247,30 @@ def test_a_turn_that_times_out_is_played_by_the_bot(server: ServerProcess) -> No
     assert first.view()["record"] == view["record"] + 1 and time.monotonic() - started >= 0.9
 
 
+@pytest.mark.rule("PROTO-33", "PROTO-12")
+def test_a_view_sent_mid_turn_tells_the_time_left_by_the_servers_timer(server: ServerProcess) -> None:
+    """``turn_left``: the server's count of the turn's seconds left when it sends the view, to every connection
+    (a spectator's included), less after a wait, afresh for the next turn; null where no timer runs."""
+    made = server.table({"seats": TWO, "seed": 9, "turn_timeout": 30, "bot_delay": 0})
+    first, view, second, other = to_act(server, made)
+    assert 28 < view["turn_left"] <= 30 and 28 < other["turn_left"] <= 30
+    time.sleep(1.5)
+    first.send({"type": "view"})  # mid-turn: the time left, not the timeout
+    again = first.view()
+    assert again["record"] == view["record"] and 20 < again["turn_left"] <= view["turn_left"] - 1.4
+    watcher = Seat(server.ws)
+    watcher.hello_as(list(PROTOCOL), made["table"], token=None, spectate=True)
+    watched = watcher.view()
+    assert 20 < watched["turn_left"] <= again["turn_left"]
+    assert first.act(view["legal"][0], view["record"])["type"] == "ack"
+    after = second.view()
+    assert after["record"] > view["record"] and after["turn_left"] > again["turn_left"]  # the next turn's clock
+    untimed = server.table({"seats": TWO, "seed": 9})
+    assert seated(server, untimed, 0)[1]["turn_left"] is None
+    for c in (first, second, watcher):
+        c.close()
+
+
 @pytest.mark.rule("PROTO-24", "PROTO-3", "PROTO-20", "PROTO-21")
 def test_hello_case_by_case_and_what_a_reconnection_is_sent(server: ServerProcess) -> None:
     made = server.table({"seats": TWO, "seed": 3})

@@ -294,3 +294,39 @@ def test_a_defenders_view_ranks_its_defences_by_the_deadwood_each_leaves() -> No
 
         play(table, random.Random(seed), each=check)
     assert seen  # some defender had a choice
+
+
+@pytest.mark.rule("PROTO-34", "PROTO-5", "PROTO-6")
+@pytest.mark.parametrize("preset, players", [("standard", ("human", "human")),
+                                             ("three_handed", ("human", "human", "human"))])  # fmt: skip
+def test_every_view_lists_the_hands_discards_and_who_picked_each_up(preset: str, players: tuple[str, ...]) -> None:
+    """Every view's ``discards``: the upcard, then each discard with its seat, in the order the events tell them,
+    each picked-up card marked with the seat that took it (as many marks as pickups); the cards not picked up
+    are the pile as it stands; public, so every seat and the spectator are sent the same list."""
+    picked = 0
+    for seed in (2, 5):
+        table, _ = ServerTable.new("t", spec(preset, *players, seed=seed, target=30))
+        kinds: list[tuple[str, int | None]] = []  # the hand's pile events so far, as the spectator was told
+
+        def check(frames: dict[int | None, list[Message]]) -> None:
+            nonlocal picked, kinds
+            last = {k: fs[-1] for k, fs in frames.items()}
+            lists = [v["discards"] for v in last.values()]
+            assert all(d == lists[0] for d in lists), "a seat was sent other discards"
+            watched = last[None]
+            for e in watched["events"]:
+                if e["kind"] == "hand_started":
+                    kinds = []
+                elif e["kind"] in ("discarded", "upcard_taken", "drew_discard"):
+                    kinds.append((e["kind"], e["seat"]))
+            d, v = watched["discards"], watched["view"]
+            assert d[0]["card"] == v["upcard"] and d[0]["seat"] is None
+            assert [x["seat"] for x in d[1:]] == [s for k, s in kinds if k == "discarded"]
+            takers = [s for k, s in kinds if k != "discarded"]
+            assert sorted(x["taken"] for x in d if x["taken"] is not None) == sorted(s for s in takers if s is not None)
+            assert None not in takers
+            assert [x["card"] for x in d if x["taken"] is None] == v["discard_pile"]
+            picked += sum(x["taken"] is not None for x in d)
+
+        play(table, random.Random(seed), each=check)
+    assert picked  # some card was picked up and marked

@@ -3,7 +3,7 @@ import { announce, fill, h, seatName } from "./dom.js";
 import { Seat } from "./net.js";
 import { renderBoard } from "./board.js";
 import { actionName, cardActionFor, renderActions, splitActions } from "./actions.js";
-import { cardName, cardRow } from "./cards.js";
+import { cardName, cardRow, cardSvg } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 
@@ -19,7 +19,9 @@ export function openTable(root, params) {
     welcome: null, view: null, legal: [], events: [], hands: [], game: null, log: null, refusal: null,
     knockMode: false, status: "connecting…", closedFor: null,
     pause: null, // the hand_result shown until the player goes on, and when it ends by itself
-    turn: null, // the turn the timer counts: {key, since} (since: when this page was first shown it)
+    turn: null, // the turn the timer counts: {key, left, at}: the seconds left by the server's clock (PROTO-33) at
+    // ``at`` (this page's clock, when the view came); null when no timer runs
+    discards: null, // the hand's discards, oldest first, with who picked each up (PROTO-34; null: a 1.1 server)
     drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
     order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
     rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
@@ -73,7 +75,15 @@ export function openTable(root, params) {
         state.drawn = m.view.taken;
       }
       const key = `${m.view.hand}/${m.view.to_act}/${m.view.phase}`;
-      if (!state.turn || state.turn.key !== key) state.turn = { key, since: performance.now() };
+      const timeout = state.welcome && state.welcome.turn_timeout;
+      if (m.turn_left !== undefined) { // the server's clock, in every view (protocol 1.2)
+        state.turn = m.turn_left === null ? null : { key, left: m.turn_left, at: performance.now() };
+      } else if (!timeout) {
+        state.turn = null;
+      } else if (!state.turn || state.turn.key !== key) { // a 1.1 server: counted from this page's first view of it
+        state.turn = { key, left: timeout, at: performance.now() };
+      }
+      state.discards = m.discards || null;
       if (before && before.hand !== m.view.hand) state.order = null;
       if (state.order) { // the cards gone leave the order; the new join it at its end
         state.order = state.order.filter((c) => m.view.cards.includes(c));
@@ -244,11 +254,11 @@ export function openTable(root, params) {
     els.play.querySelector(".actions button:not([disabled]), .hand .card-button:not([disabled]), .defences input")?.focus();
   }
 
-  /** The turn timer, when the table has one: whose turn, and the seconds left as this page counts them (from the
-   *  first view of the turn it was sent; the server's timer decides). */
+  /** The turn timer, while one runs: whose turn, and the seconds left, counted down from the server's figure in
+   *  the last view (PROTO-33). */
   function timer() {
     const timeout = state.welcome && state.welcome.turn_timeout;
-    if (!timeout || !state.view || state.view.to_act === null || state.view.over) return null;
+    if (!timeout || !state.turn || !state.view || state.view.to_act === null || state.view.over) return null;
     const mine = state.welcome.seat === state.view.to_act;
     return h("p", { class: `turn-timer${mine ? " mine" : ""}`, role: "timer", "aria-live": "off" },
       h("span", { class: "timer-who" }, mine ? "Your turn" : `${seatName(players(), state.view.to_act)}'s turn`),
@@ -260,7 +270,7 @@ export function openTable(root, params) {
     const timeout = state.welcome && state.welcome.turn_timeout;
     const el = els.play.querySelector(".timer-left");
     if (el && state.turn) {
-      const left = Math.max(0, Math.ceil(timeout - (performance.now() - state.turn.since) / 1000));
+      const left = Math.max(0, Math.ceil(state.turn.left - (performance.now() - state.turn.at) / 1000));
       el.textContent = `${left} s left of ${timeout} s`;
     }
     if (state.pause) {
@@ -273,12 +283,31 @@ export function openTable(root, params) {
     if (ticker && !el && !state.pause) { clearInterval(ticker); ticker = null; }
   }
 
-  /** The discard pile, oldest first: every card discarded this hand and still in the pile (public). */
+  /** The discards seen so far: every card put face up on the pile this hand, oldest first (the upcard first),
+   *  those picked up since marked with who took them (PROTO-34: public; the server writes the list). From a
+   *  server of protocol 1.1, the pile as it stands. */
   function discards(view) {
-    const pile = view.discard_pile || [];
+    if (!state.discards) {
+      const pile = view.discard_pile || [];
+      return h("section", { class: "discards", "aria-labelledby": "discards-title" },
+        h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
+        pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
+    }
+    const list = state.discards;
+    const taken = list.filter((d) => d.taken !== null).length;
+    const who = (d) => (d.seat === null ? "the upcard" : `by ${seatName(players(), d.seat)}`);
     return h("section", { class: "discards", "aria-labelledby": "discards-title" },
-      h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
-      pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
+      h("h3", { id: "discards-title" }, `Discards this hand, oldest first (${list.length}; ${taken} picked up)`),
+      list.length
+        ? h("ol", { class: "card-row discard-list", "aria-label": "every card discarded this hand, oldest first" },
+          list.map((d) => {
+            const name = `${cardName(d.card)}, ${who(d)}${d.taken === null ? "" : `, picked up by ${seatName(players(), d.taken)}`}`;
+            return h("li", { class: d.taken === null ? "in-pile" : "taken", "data-card": d.card,
+              "data-taken": d.taken === null ? "" : String(d.taken) },
+              cardSvg(d.card, { label: name, size: "tiny" }),
+              d.taken === null ? null : h("span", { class: "taken-mark", "aria-hidden": "true" }, `→ p${d.taken}`));
+          }))
+        : h("p", { class: "muted" }, "none"));
   }
 
   /** The player's arrangement of his hand (his screen only: nothing is sent). */
