@@ -1,18 +1,19 @@
 """What a seat may infer of the opponent's hand from what it saw, and worlds sampled from it. Rule: VIS-2.
 
 The search bot (``engine.search``) plays out *worlds*: the opponent's hidden cards and the stock's order, drawn
-from the cards the seat cannot see. Nothing here reads a hand; it reads a seat's observations (``Observation``)
-and remembers, within a hand, the cards the seat discarded itself:
+from the cards the seat cannot see. Nothing here reads a hand, only a seat's observation (``Observation``), and
+nothing is remembered between decisions (a bot made afresh for every move, as the web tables make theirs, reads
+the same):
 
 - the cards the opponent took from the discard pile and has not discarded since (``opponent_known``) are in his
   hand in every world;
-- the cards he discarded, and the cards of this seat's he left on the pile (he drew from the stock instead, or
-  passed the upcard), make the cards that would meld with them less likely in his hand: each such card's weight
-  is cut (``weights``), and his hidden cards are drawn by weight without replacement (``sample_world``);
+- the cards on the discard pile -- his discards, and the cards of this seat's he left there (he drew from the
+  stock instead, or passed the upcard) -- make the cards that would meld with them less likely in his hand:
+  each such card's weight is cut (``weights``), and his hidden cards are drawn by weight without replacement
+  (``sample_world``);
 - the rest of the unseen cards, shuffled, are the stock.
 
-A seat's memory is its own past observations, so two states that differ only in cards it may not see give the
-same worlds (VIS-2).
+Two states that differ only in cards the seat may not see give the same reading, hence the same worlds (VIS-2).
 """
 
 from __future__ import annotations
@@ -44,44 +45,22 @@ class Reading:
     weight: tuple[float, ...]
 
 
-class Memory:
-    """One seat's memory of its own discards in the current hand, kept from its observations only.
+def read(obs: Observation) -> Reading:
+    """The hidden cards as the seat reads them from its observation. Rule: VIS-2.
 
-    A new hand is recognised by its deal (dealer, upcard, knock limit) or by a stock that grew."""
-
-    __slots__ = ("_deal", "_mine", "_stock")
-
-    def __init__(self) -> None:
-        self._deal: tuple[object, ...] | None = None
-        self._mine = 0
-        self._stock = 99
-
-    def see(self, obs: Observation) -> None:
-        """Note a new observation (call at every decision, before ``reading``)."""
-        deal = (obs.dealer, obs.upcard, obs.knock_limit, obs.seat)
-        if deal != self._deal or obs.stock_size > self._stock:
-            self._deal, self._mine = deal, 0
-        self._stock = obs.stock_size
-
-    def discarded(self, card_bit: int) -> None:
-        """This seat discarded the card (or knocked with it)."""
-        self._mine |= card_bit
-
-    def reading(self, obs: Observation) -> Reading:
-        """The hidden cards as the seat reads them now. Rule: VIS-2."""
-        hand = to_mask(obs.hand)
-        pile = to_mask(obs.discard_pile)
-        known = to_mask(obs.opponent_known)
-        seen = hand | pile | known
-        if obs.knock_discard is not None:
-            seen |= obs.knock_discard.bit
-        deck = FULL if not obs.rules.reduced else to_mask(obs.rules.deck)
-        unseen = tuple(i for i in range(52) if (deck & ~seen) >> i & 1)
-        mine = self._mine & pile
-        let_go = pile & ~mine  # his discards (and the upcard, nobody's: a card he may have passed)
-        let_go |= mine  # and every card of this seat's left on the pile: he drew from the stock instead
-        hidden = max(0, obs.opponent_hand_size - known.bit_count())
-        return Reading(unseen, known, hidden, weights(let_go, known))
+    Every card on the discard pile is one the opponent let go: he discarded it, or it was this seat's discard
+    (or the upcard) and he drew from the stock instead; either way he is less likely to hold cards that meld
+    with it (``weights``)."""
+    hand = to_mask(obs.hand)
+    pile = to_mask(obs.discard_pile)
+    known = to_mask(obs.opponent_known)
+    seen = hand | pile | known
+    if obs.knock_discard is not None:
+        seen |= obs.knock_discard.bit
+    deck = FULL if not obs.rules.reduced else to_mask(obs.rules.deck)
+    unseen = tuple(i for i in range(52) if (deck & ~seen) >> i & 1)
+    hidden = max(0, obs.opponent_hand_size - known.bit_count())
+    return Reading(unseen, known, hidden, weights(pile, known))
 
 
 def weights(let_go: int, known: int) -> tuple[float, ...]:

@@ -44,7 +44,7 @@ from engine.actions import (
 )
 from engine.cards import to_mask
 from engine.fsm import Phase
-from engine.inference import Memory, sample_world
+from engine.inference import read, sample_world
 from engine.kernel import STOCK_FLOOR
 from engine.melds import best_arrangement, deadwood, knock_deadwood
 from engine.rules import RuleSet
@@ -169,16 +169,8 @@ class SearchBot:
         self.seed = seed
         self.time_limit = time_limit
         self.margin = margin
-        self._memory = Memory()
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        self._memory.see(obs)
-        action = self._choose(obs, legal)
-        if isinstance(action, Discard | Knock):
-            self._memory.discarded(action.card.bit)
-        return action
-
-    def _choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         from engine.bots import HeuristicBot, showdown_choice
 
         first = legal[0]
@@ -220,7 +212,7 @@ class SearchBot:
     def _search(self, obs: Observation, legal: Sequence[Action], cands: list[Action]) -> Action:
         if len(cands) == 1:
             return cands[0]
-        reading = self._memory.reading(obs)
+        reading = read(obs)
         rng = random.Random(self._seed_for(obs))
         worlds = max(1, self.budget // len(cands))
         totals = [0] * len(cands)
