@@ -28,6 +28,7 @@ from engine.cards import to_mask
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
+from engine.search import LEVELS, make_level
 from engine.showdown import best_defence
 from engine.simple import SimpleBot
 from engine.visibility import Observation
@@ -166,7 +167,8 @@ def _spread_key(action: Action, mask: int) -> tuple[int, int]:
 
 
 def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name: ``heuristic``, ``greedy``, ``random`` (seeded) or ``simple`` (seeded: the EAAI baseline)."""
+    """A bot by name: ``heuristic``, ``greedy``, ``random`` (seeded), ``simple`` (seeded: the EAAI baseline) or a
+    search level (seeded: ``easy``, ``medium``, ``hard``, ``expert``, ``engine.search.LEVELS``)."""
     if name == "random":
         return RandomBot(seed)
     if name == "greedy":
@@ -175,10 +177,12 @@ def make_bot(name: str, seed: int = 0) -> Bot:
         return HeuristicBot()
     if name == "simple":
         return SimpleBot(seed)
+    if name in LEVELS:
+        return make_level(name, seed)
     raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
 
 
-BOT_NAMES = ("heuristic", "greedy", "random", "simple")
+BOT_NAMES = ("heuristic", "greedy", "random", "simple", *LEVELS)
 
 
 def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from engine.bots import Bot, make_bot
 from engine.cards import DECK, Card, cards
 from engine.hand import Hand
 from engine.rules import RuleSet
@@ -45,3 +46,13 @@ def tool_check(name: str, *args: str) -> None:
     command = [sys.executable, str(root / "tools" / name), "--check", *args]
     done = subprocess.run(command, capture_output=True, text=True, cwd=root, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def quick_bot(name: str, seed: int = 0) -> Bot:
+    """``make_bot(name, seed)``, but a search level (``engine.search.LEVELS``) with a tiny budget: its code
+    paths at a fraction of its cost (its strength is measured in the arena, not in the suite)."""
+    from engine.search import LEVELS, SearchBot
+
+    if name in LEVELS:
+        return SearchBot(budget=2, width=1, seed=seed, name=name, margin=LEVELS[name][2])
+    return make_bot(name, seed)

@@ -66,7 +66,7 @@ def build() -> dict[str, Any]:
             obj(
                 {
                     "player": {"const": "bot"},
-                    "bot": {"enum": ["heuristic", "greedy", "random"]},
+                    "bot": {"enum": ["heuristic", "greedy", "random", "easy", "medium", "hard", "expert"]},
                     "name": {"type": "string", "minLength": 1, "maxLength": 64},
                 },
                 ["player"],

@@ -26,10 +26,15 @@ from replay.log import Header
 #: The ``tool`` a log of terminal play names in its ``meta``.
 TOOL = "knock play"
 
-#: The bots a person may choose from when a game starts, strongest first, each with a line saying how it plays.
+#: The bots a person may choose from when a game starts, the default first (then the search levels strongest first),
+#: each with a line saying how it plays.
 #: A bot that joins ``engine.bots`` (a search bot's levels, say) joins this list, and the board offers it.
 BOT_CHOICES: tuple[tuple[str, str], ...] = (
     ("heuristic", "keeps and builds melds, counts live cards, reads your pickups (the default)"),
+    ("expert", "searches many sampled deals before each draw, discard and knock (the largest budget; slower)"),
+    ("hard", "searches sampled deals before each draw, discard and knock"),
+    ("medium", "a short search: sometimes misled by the luck of its few samples"),
+    ("easy", "a very short search that follows the luck of a few samples"),
     ("simple", "the EAAI challenge's public baseline"),
     ("greedy", "keeps its deadwood low and knocks as soon as it may"),
     ("random", "any legal move, at random"),

@@ -9,6 +9,7 @@ from engine.cards import DECK
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
+from tests.helpers import quick_bot
 
 
 @pytest.mark.rule("VIS-2")
@@ -22,8 +23,8 @@ def test_a_bots_choice_depends_only_on_its_observation(name: str) -> None:
         twin = Hand.from_deal(hands=(tuple(hidden[:10]), mine), upcard=base.upcard, stock=tuple(hidden[10:]), dealer=0)
         assert twin.cards_of(0) != base.cards_of(0) and base.to_act == twin.to_act == 1
         assert base.observation(1) == twin.observation(1)
-        choice = make_bot(name, seed).choose(base.observation(1), base.legal_actions())
-        assert make_bot(name, seed).choose(twin.observation(1), twin.legal_actions()) == choice
+        choice = quick_bot(name, seed).choose(base.observation(1), base.legal_actions())
+        assert quick_bot(name, seed).choose(twin.observation(1), twin.legal_actions()) == choice
 
 
 @pytest.mark.rule("VIS-2")
@@ -31,9 +32,9 @@ def test_a_bots_choice_depends_only_on_its_observation(name: str) -> None:
 def test_every_bot_finishes_hands_and_games_in_every_preset(name: str) -> None:
     for preset in ("standard", "oklahoma", "three_handed"):
         rules = RuleSet.preset(preset, wall_pickup_to_knock=True, big_gin_bonus=31)
-        hand = play_hand(Hand.deal(rules, seed=3), [make_bot(name, 1), make_bot(name, 2)])
+        hand = play_hand(Hand.deal(rules, seed=3), [quick_bot(name, 1), quick_bot(name, 2)])
         assert hand.is_over
-        match = play_match(Match.new(rules, seed=4), [make_bot(name, i) for i in range(rules.players)])
+        match = play_match(Match.new(rules, seed=4), [quick_bot(name, i) for i in range(rules.players)])
         assert match.is_over
 
 

@@ -1,0 +1,279 @@
+"""``SearchBot``: determinized Monte-Carlo search over worlds sampled from the seat's view. Rule: VIS-2.
+
+At each draw and discard decision the bot reads what it may infer of the hidden cards (``engine.inference``),
+samples worlds (the opponent's cards and the stock's order) and, in each world, plays every candidate action
+out to the end of the hand with a fast policy over bitmasks for both seats (``Rollout``): take a discard only
+when it lowers the deadwood by two or more, discard to the least deadwood (the highest card among equals),
+knock as soon as one may. The same worlds serve every candidate (common random numbers), so candidates are
+compared on the same luck. The candidate with the best mean outcome is played.
+
+- **Candidates**: at a draw, taking the card against the stock; at a discard, the ``width`` discards the
+  heuristic ranks best (deadwood less its partial melds that live cards could complete) and every knock, with
+  the plain discard of the best knock card (holding on for gin, or for a better knock, is then a candidate).
+- **Outcome**: the hand's points from the bot's side (won positive, lost negative): gin and undercut bonuses,
+  the defender's best layoffs onto the knocker's spread (``engine.showdown.best_defence``), so a knock's
+  undercut risk is weighed over the worlds; a dead hand is 0.
+- **Budget**: ``budget`` rollouts a decision (worlds = budget / candidates, at least one). The generator is
+  seeded from the bot's seed and the observation (``zlib.crc32`` of its cards and counts: never the time nor
+  ``hash()``), so a seed gives the same moves in every process. ``time_limit`` (seconds, off by default) is
+  only a safety cap: it stops sampling early, and then the move depends on the machine's speed.
+
+Showdown decisions (spread, layoffs) are the heuristic's exact ones (``showdown_choice``); the last discard
+under the 50th-card rule (DEAD-2) is the heuristic's.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections.abc import Sequence
+
+from engine.actions import (
+    Action,
+    BigGin,
+    DeclineWall,
+    Discard,
+    DrawDiscard,
+    DrawStock,
+    Knock,
+    LayOff,
+    PassUpcard,
+    Spread,
+    TakeUpcard,
+)
+from engine.cards import to_mask
+from engine.fsm import Phase
+from engine.inference import read, sample_world
+from engine.kernel import STOCK_FLOOR
+from engine.melds import best_arrangement, deadwood, knock_deadwood
+from engine.rules import RuleSet
+from engine.showdown import best_defence
+from engine.visibility import Observation
+
+VALUES = tuple(min(10, i % 13 + 1) for i in range(52))
+BITS = tuple(1 << i for i in range(52))
+#: The search levels: name -> (rollouts a decision, discard candidates, margin). The margin (points a hand, on
+#: the mean over the worlds) by which a candidate must beat the heuristic's choice to replace it: with few
+#: worlds and no margin the bot follows the noise of its rollouts, which is what makes the low levels weak.
+LEVELS: dict[str, tuple[int, int, float]] = {
+    "easy": (12, 4, 0.0),
+    "medium": (40, 3, 1.0),
+    "hard": (120, 4, 3.0),
+    "expert": (240, 5, 3.0),
+}
+
+
+class Rollout:
+    """A hand played out on bitmasks from a world, for the search (not the engine: no events, no checks).
+
+    Seat 0 is the searching seat, 1 the opponent. Follows the rules that decide outcomes: the knock limit, gin
+    and undercut bonuses, the taken card kept (TURN-4), the dead hand at the stock floor (DEAD-1)."""
+
+    __slots__ = ("gin", "hands", "limit", "pile", "stock", "tie_undercut", "undercut")
+
+    def __init__(self, rules: RuleSet, limit: int, hands: list[int], pile: list[int], stock: list[int]) -> None:
+        self.limit = limit
+        self.gin = rules.gin_bonus
+        self.undercut = rules.undercut_bonus
+        self.tie_undercut = rules.undercut_on_tie
+        self.hands = hands
+        self.pile = pile
+        self.stock = stock
+
+    def takes(self, seat: int) -> bool:
+        """The policy's draw: the top discard when it lowers the deadwood by two or more."""
+        h = self.hands[seat]
+        return bool(self.pile) and knock_deadwood(h | BITS[self.pile[-1]]) < deadwood(h) - 1
+
+    def discard(self, seat: int, taken: int) -> int:
+        """The policy's discard: the least deadwood left, the highest card among equals (never ``taken``)."""
+        h = self.hands[seat]
+        best, key = -1, (1 << 30)
+        bits = h
+        while bits:
+            low = bits & -bits
+            bits ^= low
+            i = low.bit_length() - 1
+            if i == taken:
+                continue
+            k = deadwood(h ^ low) * 16 - VALUES[i]
+            if k < key:
+                best, key = i, k
+        return best
+
+    def turn(self, seat: int, stock_only: bool = False) -> int | None:
+        """One turn of the policy: draw, then knock or discard. The outcome if the hand ended, else None."""
+        taken = -1
+        if not stock_only and self.takes(seat):
+            taken = self.pile.pop()
+            self.hands[seat] |= BITS[taken]
+        else:
+            self.hands[seat] |= BITS[self.stock.pop()]
+        return self.after_draw(seat, taken)
+
+    def after_draw(self, seat: int, taken: int) -> int | None:
+        card = self.discard(seat, taken)
+        return self.put(seat, card, deadwood(self.hands[seat] ^ BITS[card]) <= self.limit)
+
+    def put(self, seat: int, card: int, knock: bool) -> int | None:
+        """Discard ``card`` (knocking with it when ``knock``): the outcome if the hand ends, else None."""
+        self.hands[seat] ^= BITS[card]
+        if knock:
+            return self.showdown(seat)
+        self.pile.append(card)
+        if len(self.stock) <= STOCK_FLOOR:
+            return 0
+        return None
+
+    def play(self, seat: int) -> int:
+        """Play on from ``seat``'s turn to the end of the hand: its outcome for seat 0."""
+        while True:
+            out = self.turn(seat)
+            if out is not None:
+                return out
+            seat ^= 1
+
+    def showdown(self, knocker: int) -> int:
+        """The hand's points for seat 0 after ``knocker`` knocks. Rules: SCORE-1 .. SCORE-3, LAY-5."""
+        k, d = self.hands[knocker], self.hands[knocker ^ 1]
+        dk = deadwood(k)
+        sign = 1 if knocker == 0 else -1
+        if dk == 0:
+            return sign * (self.gin + deadwood(d))
+        dd = best_defence(best_arrangement(k).melds, False, d).deadwood
+        if dk < dd:
+            return sign * (dd - dk)
+        if dk == dd and not self.tie_undercut:
+            return 0
+        return -sign * (self.undercut + dk - dd)
+
+
+class SearchBot:
+    """Determinized Monte-Carlo search (see the module's docstring): ``budget`` rollouts a decision over
+    ``width`` discard candidates. Seeded; the same seed and observations give the same moves."""
+
+    def __init__(
+        self,
+        budget: int = 240,
+        width: int = 5,
+        seed: int = 0,
+        *,
+        name: str = "search",
+        margin: float = 3.0,
+        time_limit: float | None = None,
+    ) -> None:
+        self.name = name
+        self.budget = max(1, budget)
+        self.width = max(1, width)
+        self.seed = seed
+        self.time_limit = time_limit
+        self.margin = margin
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        from engine.bots import HeuristicBot, showdown_choice
+
+        first = legal[0]
+        if len(legal) == 1:
+            return first
+        if isinstance(first, Spread | LayOff):
+            return showdown_choice(obs, legal)
+        big = [a for a in legal if isinstance(a, BigGin)]
+        if big:
+            return big[0]
+        if obs.phase is Phase.WALL or obs.must_knock or any(isinstance(a, DeclineWall) for a in legal):
+            return HeuristicBot().choose(obs, legal)
+        if isinstance(first, PassUpcard | DrawStock | TakeUpcard | DrawDiscard):
+            usual = HeuristicBot().choose(obs, legal)
+            return self._search(obs, legal, [usual, *(a for a in legal if a != usual)])
+        return self._search(obs, legal, self._discard_candidates(obs, legal))
+
+    def _discard_candidates(self, obs: Observation, legal: Sequence[Action]) -> list[Action]:
+        """A knock (the least deadwood) against holding on with the same discard; else the ``width`` discards
+        the heuristic's measure ranks best (deadwood less its partial melds that live cards could complete),
+        the best first."""
+        from engine.bots import _potential
+
+        mask = to_mask(obs.hand)
+        discards = [a for a in legal if isinstance(a, Discard)]
+        knocks = [a for a in legal if isinstance(a, Knock)]
+        if knocks:
+            best = min(knocks, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value, a.card.index))
+            hold = next((d for d in discards if d.card == best.card), None)
+            return [best] if hold is None else [best, hold]
+        dead = to_mask(obs.discard_pile) | to_mask(obs.opponent_known)
+
+        def key(a: Discard) -> tuple[float, int, int]:
+            rest = mask ^ a.card.bit
+            return (deadwood(rest) - 1.5 * _potential(rest, dead), -a.card.value, a.card.index)
+
+        return list(sorted(discards, key=key)[: self.width]) or list(legal)
+
+    def _search(self, obs: Observation, legal: Sequence[Action], cands: list[Action]) -> Action:
+        if len(cands) == 1:
+            return cands[0]
+        reading = read(obs)
+        rng = random.Random(self._seed_for(obs))
+        worlds = max(1, self.budget // len(cands))
+        totals = [0] * len(cands)
+        deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
+        hand = to_mask(obs.hand)
+        pile = [c.index for c in obs.discard_pile]
+        for _ in range(worlds):
+            opp, stock = sample_world(rng, reading)
+            for n, action in enumerate(cands):
+                totals[n] += self._rollout(obs, action, hand, opp, pile, stock)
+            if deadline is not None and time.perf_counter() > deadline:
+                break
+        best = max(range(len(cands)), key=lambda n: (totals[n], -n))
+        # The first candidate is the heuristic's: another replaces it only by a clear margin (noise guard).
+        return cands[best] if totals[best] - totals[0] > self.margin * worlds else cands[0]
+
+    def _rollout(self, obs: Observation, action: Action, hand: int, opp: int, pile: list[int], stock: list[int]) -> int:
+        """One candidate played out in one world: its outcome for this seat."""
+        r = Rollout(obs.rules, obs.knock_limit, [hand, opp], list(pile), list(stock))
+        match action:
+            case Discard(card=card) | Knock(card=card):
+                out = r.put(0, card.index, isinstance(action, Knock))
+                return out if out is not None else r.play(1)
+            case TakeUpcard() | DrawDiscard():
+                taken = r.pile.pop()
+                r.hands[0] |= BITS[taken]
+                out = r.after_draw(0, taken)
+                return out if out is not None else r.play(1)
+            case DrawStock():
+                out = r.turn(0, stock_only=True)
+                return out if out is not None else r.play(1)
+            case PassUpcard():
+                if obs.seat == obs.dealer:  # both passed: the non-dealer draws from the stock (OFFER-4)
+                    out = r.turn(1, stock_only=True)
+                    return out if out is not None else r.play(0)
+                if r.takes(1):  # the dealer is offered the upcard; if he passes too, this seat draws from the stock
+                    out = r.turn(1)
+                    return out if out is not None else r.play(0)
+                out = r.turn(0, stock_only=True)
+                return out if out is not None else r.play(1)
+            case _:
+                return 0
+
+    def _seed_for(self, obs: Observation) -> int:
+        """The decision's generator seed: the bot's seed and the observation's cards and counts (VIS-2)."""
+        text = "|".join(
+            (
+                str(self.seed),
+                obs.phase.value,
+                " ".join(str(c) for c in obs.hand),
+                " ".join(str(c) for c in obs.discard_pile),
+                " ".join(str(c) for c in obs.opponent_known),
+                str(obs.stock_size),
+                str(obs.seat),
+                str(obs.dealer),
+            )
+        )
+        return zlib.crc32(text.encode())
+
+
+def make_level(name: str, seed: int = 0) -> SearchBot:
+    """The search bot of a level (``LEVELS``): its fixed budget and width."""
+    budget, width, margin = LEVELS[name]
+    return SearchBot(budget, width, seed, name=name, margin=margin)

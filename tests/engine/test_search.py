@@ -1,0 +1,175 @@
+"""The search bot (``engine.search``) and its levels: its view (VIS-2), its determinism, its rollouts, and its
+answers on any legal state. Budgets here are tiny; its strength is measured in the arena (``docs/bots.md``)."""
+
+from __future__ import annotations
+
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.actions import Action, Discard, DrawStock, Knock, PassUpcard
+from engine.bots import BOT_NAMES, make_bot, play_hand
+from engine.cards import Card, cards, shuffled_deck, to_mask
+from engine.hand import Hand
+from engine.inference import read, sample_world
+from engine.match import Match
+from engine.melds import deadwood
+from engine.rules import RuleSet
+from engine.search import LEVELS, Rollout, SearchBot
+from tests.helpers import deal
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_the_levels_are_named_bots_with_growing_budgets() -> None:
+    assert tuple(LEVELS) == ("easy", "medium", "hard", "expert")
+    assert all(name in BOT_NAMES for name in LEVELS)
+    budgets = [LEVELS[name][0] for name in LEVELS]
+    assert budgets == sorted(budgets) and len(set(budgets)) == 4
+    bot = make_bot("expert", 3)
+    assert isinstance(bot, SearchBot) and (bot.name, bot.budget, bot.seed) == ("expert", LEVELS["expert"][0], 3)
+
+
+def _twin_play(deck: list[Card], swap: dict[Card, Card], seed: int) -> list[Action] | None:
+    """Seat 1 (a search bot) against seat 0, who passes, draws from the stock and discards the card drawn. With
+    ``swap``, two cards seat 1 never sees trade places in the deck."""
+    order = [swap.get(c, c) for c in deck]
+    hand = Hand.from_deck(RuleSet(), order, executor="compiled")
+    bot = SearchBot(budget=6, width=3, seed=seed, margin=0.0)
+    mine: list[Action] = []
+    while (seat := hand.to_act) is not None and len(mine) < 24:
+        legal = hand.legal_actions()
+        if seat == 1:
+            action = bot.choose(hand.observation(1), legal)
+            mine.append(action)
+        elif isinstance(legal[0], PassUpcard | DrawStock):
+            action = legal[0]
+        elif isinstance(legal[0], Discard | Knock):
+            drawn = hand.events[-1]
+            card = getattr(drawn, "card", None)
+            action = next((a for a in legal if isinstance(a, Discard) and a.card == card), legal[0])
+        else:
+            action = legal[0]
+        hand.apply(action)
+    return mine
+
+
+@pytest.mark.rule("VIS-2")
+def test_the_search_bot_moves_the_same_in_twin_states_differing_only_in_hidden_cards() -> None:
+    # Two of seat 0's cards he never discards (he discards only what he draws) trade places with two cards deep in
+    # the stock, which nobody draws in the first turns: seat 1 cannot tell the two deals apart, so its moves agree.
+    checked = 0
+    for seed in range(12):
+        deck = list(shuffled_deck(seed))
+        held = deck[1:20:2]  # the dealer's (seat 0) cards: dealt second, alternately
+        swap = {held[0]: deck[-1], deck[-1]: held[0], held[3]: deck[-2], deck[-2]: held[3]}
+        base = _twin_play(deck, {}, seed)
+        twin = _twin_play(deck, swap, seed)
+        assert base is not None and twin is not None
+        # the twins agree until seat 1 could have drawn one of the swapped cards (the stock's last two)
+        assert base == twin, f"seed {seed}: swapping cards seat 1 never sees changed its play"
+        checked += len(base)
+    assert checked > 100
+
+
+@pytest.mark.rule("VIS-2")
+def test_a_bots_choice_is_its_observations_and_seed_alone() -> None:
+    hand = Hand.deal(seed=21, executor="compiled")
+    play = [SearchBot(budget=8, width=3, seed=4, margin=0.0), SearchBot(budget=8, width=3, seed=5, margin=0.0)]
+    again = [SearchBot(budget=8, width=3, seed=4, margin=0.0), SearchBot(budget=8, width=3, seed=5, margin=0.0)]
+    first = play_hand(hand.copy(), play)
+    second = play_hand(hand.copy(), again)
+    assert first.events == second.events and first.is_over
+
+
+SCRIPT = """
+from engine.bots import play_hand
+from engine.hand import Hand
+from engine.search import SearchBot
+for seed in range(3):
+    hand = play_hand(Hand.deal(seed=seed, dealer=seed % 2), [SearchBot(10, 3, seed), SearchBot(6, 2, seed + 1)])
+    print([repr(e) for e in hand.events])
+"""
+
+
+@pytest.mark.rule("VIS-2")
+def test_the_same_seed_gives_the_same_moves_whatever_the_hash_seed() -> None:
+    outputs = set()
+    for hash_seed in ("0", "77"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        done = subprocess.run([sys.executable, "-c", SCRIPT], capture_output=True, text=True, cwd=ROOT, env=env)
+        assert done.returncode == 0, done.stderr
+        outputs.add(done.stdout)
+    assert len(outputs) == 1 and outputs.pop().count("Dealt(") == 3
+
+
+@pytest.mark.rule("VIS-1")
+def test_worlds_hold_the_opponents_known_cards_and_fill_the_unseen_ones() -> None:
+    hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
+    hand.play("p1 pass", "p0 take", "p0 discard Td")
+    obs = hand.observation(1)
+    reading = read(obs)
+    assert reading.known == Card.parse("4c").bit and reading.hidden == 9
+    assert len(reading.unseen) == 9 + obs.stock_size
+    rng = random.Random(1)
+    for _ in range(20):
+        opp, stock = sample_world(rng, reading)
+        assert opp & reading.known == reading.known and opp.bit_count() == 10
+        assert not opp & to_mask(obs.hand) and len(stock) == obs.stock_size
+        assert opp | sum(1 << i for i in stock) == sum(1 << i for i in reading.unseen) | reading.known
+
+
+def test_cards_next_to_the_opponents_discards_weigh_less() -> None:
+    hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
+    hand.play("p1 pass", "p0 pass", "p1 draw", "p1 discard Kh", "p0 draw", "p0 discard Td")
+    weight = read(hand.observation(1)).weight
+    assert weight[Card.parse("Th").index] < 1 and weight[Card.parse("Jd").index] < 1  # next to Td, discarded
+    assert weight[Card.parse("6h").index] == 1
+
+
+@pytest.mark.rule("SCORE-1", "SCORE-2", "SCORE-3")
+def test_a_rollout_scores_knocks_gins_and_undercuts_from_the_searching_seat() -> None:
+    rules = RuleSet()
+    gin = to_mask(cards("As 2s 3s 4h 5h 6h 9c 9d 9h Kc"))
+    loose = to_mask(cards("2c 3d 7c 6d 8s Tc Jd Qs Kh Ks"))
+    r = Rollout(rules, 10, [gin, loose], [], [])
+    assert r.put(0, Card.parse("Kc").index, True) == rules.gin_bonus + deadwood(loose)
+    knocker = to_mask(cards("As 2s 3s 4h 5h 6h 9c 9d 9h 8c"))
+    low = to_mask(cards("Ac 2c 3c 4d 5d 6d 7s 7d 7h 2h"))
+    r = Rollout(rules, 10, [low, knocker], [], [])
+    assert r.showdown(1) == rules.undercut_bonus + 8 - 2  # the opponent knocked with 8 and is undercut by 2
+    r = Rollout(rules, 10, [knocker, loose], [], [])
+    assert r.showdown(0) > 0
+
+
+@pytest.mark.rule("VIS-2")
+@settings(max_examples=10, deadline=None)
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    preset=st.sampled_from(["standard", "oklahoma", "three_handed"]),
+    wall=st.booleans(),
+    big_gin=st.sampled_from([None, 31]),
+    taken=st.booleans(),
+)
+def test_the_search_bot_answers_every_legal_state_with_a_legal_action(
+    seed: int, preset: str, wall: bool, big_gin: int | None, taken: bool
+) -> None:
+    rules = RuleSet.preset(preset, target=30, wall_pickup_to_knock=wall, big_gin_bonus=big_gin,
+                           may_discard_taken_card=taken)  # fmt: skip
+    match = Match.new(rules, seed=seed, executor="compiled")
+    rng = random.Random(seed)
+    bots = [SearchBot(budget=4, width=2, seed=seed + s, margin=0.0) for s in range(rules.players)]
+    steps = 0
+    while (seat := match.to_act) is not None and steps < 120:
+        assert match.hand is not None
+        obs, legal = match.hand.observation(seat), match.legal_actions()
+        chosen = bots[seat].choose(obs, legal)
+        assert chosen in legal
+        match.apply(legal[int(rng.random() * len(legal))] if rng.random() < 0.3 else chosen)
+        steps += 1

@@ -1,0 +1,26 @@
+"""Smoke runs of the bots' measuring tools (their real runs are long: docs/bots.md)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> str:
+    done = subprocess.run([sys.executable, *args], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_bench_bots_times_a_levels_moves() -> None:
+    out = run("tools/bench_bots.py", "--bots", "easy", "--hands", "1")
+    row = next(line for line in out.splitlines() if line.startswith("easy\t")).split("\t")
+    assert int(row[1]) > 0 and 0 < float(row[2]) <= float(row[3]) <= float(row[4])
+
+
+def test_search_parts_measures_a_part_of_the_search() -> None:
+    out = run("tools/search_parts.py", "--budget", "2", "--width", "1", "--pairs", "2", "--only", "knock")
+    assert "2 seed pairs from 5000" in out and "points a hand" in out
