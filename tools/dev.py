@@ -118,7 +118,7 @@ def test(extra: list[str]) -> int:
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "mypy"],
         [BIN / "lint-imports", "--no-cache"],  # the layering contracts of pyproject.toml
-        [PY, "-m", "pytest", "-n", str(workers()), *extra],
+        [PY, "-m", "pytest", "-n", str(workers()), "--dist", "loadgroup", *extra],  # a page's snippets on one worker
     ]
     failed = [" ".join(str(c) for c in s[1:4]) if s[0] == PY else Path(s[0]).name for s in steps if run(*s) != 0]
     if failed:

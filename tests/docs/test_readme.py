@@ -28,6 +28,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -113,7 +114,14 @@ def test_the_readme_has_runnable_snippets_and_every_skip_says_why() -> None:
         assert not s.marker or s.skip is not None or s.marker.startswith("replace"), f"unknown marker {s.marker!r}"
 
 
-@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.language in PYTHON and not s.skip], ids=lambda s: s.id)
+def on_page(languages: tuple[str, ...]) -> list[Any]:
+    """The runnable snippets in these languages, each in its page's xdist group: one worker runs a page's snippets,
+    in the page's order, in the page's one folder (``tools/dev.py`` runs pytest with ``--dist loadgroup``)."""
+    return [pytest.param(s, id=s.id, marks=pytest.mark.xdist_group(s.page))
+            for s in SNIPPETS if s.language in languages and not s.skip]  # fmt: skip
+
+
+@pytest.mark.parametrize("snippet", on_page(PYTHON))
 def test_a_python_snippet_runs(snippet: Snippet, scratch: Path) -> None:
     done = subprocess.run([sys.executable, "-c", snippet.runnable()], cwd=scratch, env=env(), capture_output=True,
                           text=True, timeout=300)  # fmt: skip
@@ -144,7 +152,7 @@ def shell_commands(code: str) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("snippet", [s for s in SNIPPETS if s.language in SHELL and not s.skip], ids=lambda s: s.id)
+@pytest.mark.parametrize("snippet", on_page(SHELL))
 def test_a_shell_snippet_runs(snippet: Snippet, scratch: Path) -> None:
     for command in shell_commands(snippet.runnable()):
         done = subprocess.run(["bash", "-c", command], cwd=scratch, env=env(), capture_output=True, text=True,
