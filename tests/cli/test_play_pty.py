@@ -31,6 +31,7 @@ from engine.actions import PassUpcard
 from engine.bots import GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.play import BOT_CHOICES
 from replay.log import LogReader
 from replay.verdict import judge
 
@@ -487,7 +488,7 @@ def test_on_a_terminal_the_board_offers_the_bots_plays_and_stops_with_the_resume
     status, end = term.finish()
     assert status == 130 and f"go on with: knock play --resume {log}" in end, end[-800:]
     data = log.read_bytes()
-    assert judge(data).kind == "unfinished" and LogReader(data).header.meta["bots"] == ["simple"]
+    assert judge(data).kind == "unfinished" and LogReader(data).header.meta["bots"] == [BOT_CHOICES[1][0]]
 
 
 def test_in_line_mode_without_bots_a_numbered_question_chooses_the_bot(tmp_path: Path) -> None:
@@ -495,8 +496,8 @@ def test_in_line_mode_without_bots_a_numbered_question_chooses_the_bot(tmp_path:
     term = Terminal(["--seed", "5", "--set", "target=10", "-o", str(log)], tmp_path)
     wait_for(term, "choose the bot you play against:")
     wait_for(term, "(Enter: heuristic): ")
-    term.send("7")
-    wait_for(term, "no such bot: type 1–4")
+    term.send(str(len(BOT_CHOICES) + 3))
+    wait_for(term, f"no such bot: type 1–{len(BOT_CHOICES)}")
     term.send("greedy")
     assert term.prompt() is not None
     term.send("q")
