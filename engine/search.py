@@ -46,12 +46,12 @@ from engine.cards import to_mask
 from engine.fsm import Phase
 from engine.inference import read, sample_world
 from engine.kernel import STOCK_FLOOR
-from engine.melds import best_arrangement, deadwood, knock_deadwood
+from engine.melds import RANK_VALUES, best_arrangement, deadwood, knock_deadwood
 from engine.rules import RuleSet
 from engine.showdown import best_defence
 from engine.visibility import Observation
 
-VALUES = tuple(min(10, i % 13 + 1) for i in range(52))
+VALUES = tuple(RANK_VALUES[i % 13] for i in range(52))  # a card's value by its index (suit × 13 + rank − 1)
 BITS = tuple(1 << i for i in range(52))
 #: The search levels: name -> (rollouts a decision, discard candidates, margin). The margin (points a hand, on
 #: the mean over the worlds) by which a candidate must beat the heuristic's choice to replace it: with few
