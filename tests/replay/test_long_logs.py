@@ -43,13 +43,16 @@ def test_every_kind_of_long_log_passes_in_full_and_in_every_view(kind: str, logs
 
 
 def live_kib(states: Iterator[Any], at: int) -> tuple[float, float]:
-    """The memory the replay holds (tracemalloc, the reader's own read buffers left out: they are bounded by the
-    format's limits, LOG-2) after ``at`` records and at the end. tracemalloc counts every thread of the process:
-    what the test runner's own threads hold meanwhile (pytest-xdist's channel to its controller, which buffers
-    more on a loaded machine) is left out too."""
-    runner = ("*/execnet/*", "*/xdist/*", "*/_pytest/*", "*/pluggy/*", "*/threading.py", "*/queue.py", "*/logging/*")
-    left_out = ("*/msgpack/*", "*/replay/codec.py", tracemalloc.__file__, *runner)
-    keep = [tracemalloc.Filter(False, pattern) for pattern in left_out]
+    """The memory the replay holds (tracemalloc, counting what the engine's and the replayer's own code
+    allocated, the reader's read buffers left out: they are bounded by the format's limits, LOG-2) after ``at``
+    records and at the end. tracemalloc counts every thread of the process, so only allocations made in
+    ``engine/`` and ``replay/`` are counted: what the test runner's threads hold meanwhile (pytest-xdist's
+    channel to its controller buffers more on a loaded machine) is not the replay's."""
+    keep = [
+        tracemalloc.Filter(True, "*/engine/*"),
+        tracemalloc.Filter(True, "*/replay/*"),
+        tracemalloc.Filter(False, "*/replay/codec.py"),
+    ]
 
     def held() -> float:
         return sum(s.size for s in tracemalloc.take_snapshot().filter_traces(keep).statistics("filename")) / 1024
