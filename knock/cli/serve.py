@@ -51,7 +51,7 @@ def serve(
         typer.Option(
             "--fair",
             help='Deal every table fairly unless its request says "fair": false: each deck from the server\'s '
-            "committed seed and every seat's seed (PROTO-40, DEAL-5).",
+            "committed seed and every seat's seed (PROTO-35, DEAL-5).",
         ),
     ] = False,
 ) -> None:

@@ -54,7 +54,7 @@ class Settings:
     replay_rate: int = 20  #: replays one remote address may ask for a minute (0: no limit)
     key: SigningKey | None = None  #: signs every new game's log and every view sent (LOG-17, LOG-18)
     digests: Path | None = None  #: each finished game's trailer digest is appended to this file (LOG-19)
-    fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-40)
+    fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-35)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:

@@ -1,5 +1,5 @@
 """The fair dealing of ``knock serve``'s tables: the wait for each hand's seeds, the deal, a restart. Rules:
-PROTO-40 .. PROTO-45.
+PROTO-35 .. PROTO-40.
 
 ``FairDealing`` is a part of ``knock.web.hub.Hub`` (its base class), kept apart to keep each module to one concept:
 before each hand of a fair table the hub sends the server's commitment (``fair_commit``) to every connection,
@@ -44,7 +44,7 @@ class FairDealing:
     def _rebuild_fair(self, game: str, spec: TableSpec, records: int, secret: bytes | None) -> Live:
         """A fair table after a restart: before its first deal, the wait for the first hand's seeds with those
         stored; else its game played again from its stored seeds and actions (``rebuild_fair``) and, between
-        hands, the wait for the next. Rule: PROTO-45."""
+        hands, the wait for the next. Rule: PROTO-40."""
         assert secret is not None
         chance = TableChance(spec.rules.players, secret)
         humans = tuple(i for i in range(len(spec.seats)) if spec.human(i))
@@ -71,7 +71,7 @@ class FairDealing:
 
     def _start_seeding(self, live: Live, *, fresh: bool = False, announce: bool = True) -> None:
         """Begin the wait for a fair hand's seeds (``fresh``: the next hand's, the one before dealt): its timer,
-        and its commitment sent to every connection at the table. Rules: PROTO-41, PROTO-42."""
+        and its commitment sent to every connection at the table. Rules: PROTO-36, PROTO-37."""
         table = live.table
         spec = table.spec if table is not None else live.spec
         assert spec is not None
@@ -92,10 +92,10 @@ class FairDealing:
 
     async def seed(self, conn: Connection, message: protocol.Seed) -> None:
         """A seat's seed for the hand being seeded: checked, stored, acknowledged (``seed_taken``); the deal once
-        every human seat's is in. Rules: PROTO-42, PROTO-43.
+        every human seat's is in. Rules: PROTO-37, PROTO-38.
 
         Raises:
-            ProtocolError: ``bad_seed`` (PROTO-43): not hex of 32 bytes, no seeds gathered now, another hand's,
+            ProtocolError: ``bad_seed`` (PROTO-38): not hex of 32 bytes, no seeds gathered now, another hand's,
                 a second one, a spectator's; nothing changes.
         """
         live = self.tables[conn.table or ""]
@@ -125,7 +125,7 @@ class FairDealing:
 
     async def _deal(self, live: Live) -> None:
         """Under the table's lock: deal the hand being seeded from the seeds sent and those the server supplies
-        (DEAL-9), store it, show it. Rule: PROTO-42."""
+        (DEAL-9), store it, show it. Rule: PROTO-37."""
         seeding = live.seeding
         assert seeding is not None
         seeds = seeding.seeds()

@@ -111,7 +111,7 @@ class Hub(FairDealing):
         tokens = {seat: new_token() for seat in humans} if hashes is None else {}
         if hashes is None:
             hashes = {seat: token_hash(t) for seat, t in tokens.items()}
-        if spec.fair:  # nothing is dealt before the first hand's seeds are in (PROTO-41): an empty log so far
+        if spec.fair:  # nothing is dealt before the first hand's seeds are in (PROTO-36): an empty log so far
             assert secret is not None
             live = Live(table_id, None, pending_summary(table_id, spec), spec=spec,
                         seeding=TableChance(spec.rules.players, secret).seeding(1, humans))  # fmt: skip
@@ -230,7 +230,7 @@ class Hub(FairDealing):
             others.add(conn)
             table = live.table
             told = self._rematch_message(live.id)
-            if table is None and live.seeding is not None:  # a fair table before its first deal (PROTO-41)
+            if table is None and live.seeding is not None:  # a fair table before its first deal (PROTO-36)
                 assert live.spec is not None
                 spec = live.spec
                 conn.send(protocol.welcome(live.id, seat, spec.seats, spec.rules.to_dict(), spec.turn_timeout,
@@ -319,7 +319,7 @@ class Hub(FairDealing):
         if live.seeding is not None:
             if conn is not None:
                 reason = f"hand {live.seeding.number} is not dealt yet: its seeds are being gathered"
-                conn.send(protocol.refusal(seat, text, "PROTO-41", reason, self._record(live)))
+                conn.send(protocol.refusal(seat, text, "PROTO-36", reason, self._record(live)))
             return
         if table is None:
             if conn is not None:
@@ -347,7 +347,7 @@ class Hub(FairDealing):
             conn.send(outcome.reply)
         self._schedule(live)  # first: the views shown carry the next turn's clock (PROTO-33)
         self._show(live)
-        if table.awaiting_seeds is not None:  # a fair hand ended: the next one's seeds (PROTO-41)
+        if table.awaiting_seeds is not None:  # a fair hand ended: the next one's seeds (PROTO-36)
             self._start_seeding(live, fresh=True)
             if live.seeding is not None and live.seeding.complete:
                 await self._deal(live)

@@ -40,7 +40,7 @@ class Live:
     tasks: set[asyncio.Task[None]] = field(default_factory=set)
     turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
     deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
-    #: At a fair table, the hand whose seeds are being gathered (PROTO-41); before the first deal ``table`` is
+    #: At a fair table, the hand whose seeds are being gathered (PROTO-36); before the first deal ``table`` is
     #: None and ``spec`` is the table's.
     seeding: Seeding | None = None
     spec: TableSpec | None = None

@@ -62,7 +62,7 @@ ERROR_RULES: dict[str, str] = {
     "bad_json": "PROTO-11", "bad_message": "PROTO-11", "unknown_type": "PROTO-11", "unsupported_protocol": "PROTO-20",
     "hello_first": "PROTO-3", "bad_token": "PROTO-3", "no_such_table": "PROTO-3", "replaced": "PROTO-3",
     "rate_limited": "PROTO-11", "binary_frame": "PROTO-11", "too_many_errors": "PROTO-11", "no_game": "PROTO-15",
-    "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11", "bad_seed": "PROTO-43",
+    "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11", "bad_seed": "PROTO-38",
 }  # fmt: skip
 
 
@@ -146,7 +146,7 @@ class Rematch:
 @dataclass(frozen=True, slots=True)
 class Seed:
     """A seat's seed for a fair hand's deal (``seed``: its text as sent, 64 hex digits or None to refuse; read by
-    ``knock.web.fairtable.read_seed``, which names PROTO-43). WebSocket only. Rule: PROTO-42 (protocol 1.3)."""
+    ``knock.web.fairtable.read_seed``, which names PROTO-38). WebSocket only. Rule: PROTO-37 (protocol 1.3)."""
 
     hand: object
     seed: object
@@ -377,7 +377,7 @@ def welcome(
     fair: bool = False,
 ) -> Message:
     """The answer to ``hello``; ``series`` the games before this one of a rematched table (PROTO-31), ``fair``
-    whether the table deals fairly (PROTO-40). Rule: PROTO-3."""
+    whether the table deals fairly (PROTO-35). Rule: PROTO-3."""
     return {
         "type": "welcome", "protocol": list(PROTOCOL), "server": SERVER, "table": table, "seat": seat,
         "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
@@ -413,7 +413,7 @@ def view(
 ) -> Message:
     """A seat's (or a spectator's) view, with its legal actions, the events since its last, its defences ranked
     (PROTO-32), the seconds left of the turn (PROTO-33), the hand's discards (PROTO-34) and its fair seeds
-    (PROTO-44). Rule: PROTO-5."""
+    (PROTO-39). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
             "events": list(events), "defences": list(defences), "turn_left": turn_left,
             "discards": list(discards), "fair": fair}  # fmt: skip

@@ -18,7 +18,7 @@ from knock.web.fairtable import server_seed
 from knock.web.tables import Applied, ServerTable, Sink, TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
 from replay.codec import T_SEEDS
-from replay.log import LogError, LogReader
+from replay.log import LogError, LogReader, LogTruncated
 from replay.signing import SigningKey
 from replay.verdict import Verdict, judge
 
@@ -83,10 +83,10 @@ def rebuild_fair(
     key: SigningKey | None = None,
 ) -> ServerTable:
     """A fair table's game after a restart, played again: each hand dealt from the seeds its log holds (the
-    server's from ``secret``, PROTO-45), the stored actions applied in order through ``ServerTable.act``; the log
+    server's from ``secret``, PROTO-40), the stored actions applied in order through ``ServerTable.act``; the log
     this writes must be the stored one, byte for byte (``replay.resume`` does not resume a fair log: the next
     hands' seeds are the table's to gather). The game may wait for a hand's seeds (``awaiting_seeds``).
-    Rules: PROTO-13, PROTO-45.
+    Rules: PROTO-13, PROTO-40.
 
     Raises:
         RecoveryError: the log fails, or playing it again does not write it.
@@ -102,6 +102,9 @@ def rebuild_fair(
                 seats, supplied = entry.record[1], set(entry.record[2])
                 sent = [None if s in supplied else bytes(seed) for s, seed in enumerate(seats)]
                 hands.append(FairSeeds.gather(number, server_seed(secret, number), sent))
+    except LogTruncated as err:  # a game in progress: its log has no trailer yet
+        if not err.clean:
+            raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
     except LogError as err:
         raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
     if not hands:

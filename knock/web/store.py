@@ -60,7 +60,7 @@ class Append:
 
 @dataclass(frozen=True, slots=True)
 class Dealt:
-    """A fair hand's deal, once its seeds are in (PROTO-42): the log's bytes from record ``first`` on (for the
+    """A fair hand's deal, once its seeds are in (PROTO-37): the log's bytes from record ``first`` on (for the
     first hand, the whole log so far: it replaces the empty chunk the table was made with)."""
 
     game: str
@@ -72,7 +72,7 @@ class Dealt:
 @dataclass(frozen=True, slots=True)
 class SeedSent:
     """A seat's seed for a fair hand not dealt yet (None: it refused), stored before it is acknowledged
-    (PROTO-42, PROTO-45)."""
+    (PROTO-37, PROTO-40)."""
 
     game: str
     hand: int
@@ -120,7 +120,7 @@ class Store(Protocol):
         ...
 
     def seeds(self, game: str, hand: int) -> dict[int, bytes | None]:
-        """The seeds the seats sent for a fair hand (PROTO-45)."""
+        """The seeds the seats sent for a fair hand (PROTO-40)."""
         ...
 
     def close(self) -> None: ...

@@ -62,8 +62,8 @@ class TableSpec:
     #: For a table made by a rematch (PROTO-31): the table before it, the games of the series over before this
     #: one and each seat's points summed over them. Kept with the spec in the store: it survives restarts.
     series: Mapping[str, Any] | None = None
-    #: Fair dealing (PROTO-40): every deck from the server's committed seed and every seat's, and the seconds a
-    #: seat has to send its seed before the server supplies it (PROTO-42).
+    #: Fair dealing (PROTO-35): every deck from the server's committed seed and every seat's, and the seconds a
+    #: seat has to send its seed before the server supplies it (PROTO-37).
     fair: bool = False
     seed_timeout: float = SEED_TIMEOUT
     rules: RuleSet = field(init=False, compare=False)
@@ -120,7 +120,7 @@ def rules_of(preset: str, options: Mapping[str, Any]) -> RuleSet:
 
 def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True, fair: bool = False) -> TableSpec:
     """A table from a request (``POST /api/tables``'s body), every field checked; ``fair`` the server's default
-    (``knock serve --fair``). Rules: PROTO-2, PROTO-25, PROTO-40.
+    (``knock serve --fair``). Rules: PROTO-2, PROTO-25, PROTO-35.
 
     Raises:
         SpecError: naming the rule the request breaks.
@@ -148,16 +148,16 @@ def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True
     delay = _seconds(data.get("bot_delay", bot_delay), 0.0, 10.0, bad, "bot_delay")
     dealt_fair = data.get("fair", fair)
     if type(dealt_fair) is not bool:
-        raise SpecError("PROTO-40", "'fair' must be true or false")
+        raise SpecError("PROTO-35", "'fair' must be true or false")
     commit = data.get("commitments", commitments and not dealt_fair)
     if type(commit) is not bool:
         raise bad("commitments", "true or false")
     if commit and dealt_fair:
-        raise SpecError("PROTO-40", "a fair table commits to each hand's server seed: it takes no 'commitments'")
+        raise SpecError("PROTO-35", "a fair table commits to each hand's server seed: it takes no 'commitments'")
     low, high = SEED_TIMEOUT_RANGE
     seeding = data.get("seed_timeout", SEED_TIMEOUT)
     if not isinstance(seeding, int | float) or isinstance(seeding, bool) or not low <= seeding <= high:
-        raise SpecError("PROTO-40", f"'seed_timeout' must be a number of seconds, {low:g} .. {high:g}")
+        raise SpecError("PROTO-35", f"'seed_timeout' must be a number of seconds, {low:g} .. {high:g}")
     executor = data.get("executor", "library")
     if executor not in ("library", "compiled"):
         raise bad("executor", "'library' or 'compiled'")
@@ -238,7 +238,7 @@ class ServerTable:
     ) -> None:
         self.id = table
         self.spec = spec
-        self.fair = fair  #: a fair table's chance: each hand's seeds (PROTO-40)
+        self.fair = fair  #: a fair table's chance: each hand's seeds (PROTO-35)
         self.match = match
         self.writer = writer
         self.sink = sink
@@ -261,7 +261,7 @@ class ServerTable:
     ) -> tuple[ServerTable, bytes]:
         """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store;
         with ``key``, the log is signed (LOG-17). A fair table's (``spec.fair``) is dealt from the first hand's
-        ``seeds``, its server seeds from ``secret`` (PROTO-40, PROTO-45)."""
+        ``seeds``, its server seeds from ``secret`` (PROTO-35, PROTO-40)."""
         sink = Sink()
         chance = None
         if spec.fair:
@@ -290,13 +290,13 @@ class ServerTable:
 
     @property
     def awaiting_seeds(self) -> int | None:
-        """At a fair table between hands: the number of the hand whose seeds the deal waits for. Rule: PROTO-41."""
+        """At a fair table between hands: the number of the hand whose seeds the deal waits for. Rule: PROTO-36."""
         m = self.match
         return m.number + 1 if self.fair is not None and not m.is_over and m.awaiting_deck else None
 
     def deal(self, seeds: FairSeeds) -> bytes:
         """Deal the hand ``seeds`` are for (the one awaited), and return the log's new bytes to store. Rule:
-        PROTO-42."""
+        PROTO-37."""
         assert self.fair is not None and self.awaiting_seeds == seeds.number
         self.fair.settle(seeds)
         deck = self.fair.deck()
@@ -307,7 +307,7 @@ class ServerTable:
 
     def fair_view(self) -> Message | None:
         """A view's ``fair``: the current hand's seeds, and its server seed once the hand has its result. Rule:
-        PROTO-44."""
+        PROTO-39."""
         m = self.match
         if self.fair is None:
             return None
@@ -400,7 +400,7 @@ class ServerTable:
                     done = views.hand_result(lens.seen, e.number)
                     if done is not None:
                         lens.results.append(done)
-                    if self.fair is not None:  # the server's seed, once the hand has its result (PROTO-44)
+                    if self.fair is not None:  # the server's seed, once the hand has its result (PROTO-39)
                         lens.results.append(fair_reveal(self.fair.seeds(e.number)))
                 elif isinstance(e, GameOver):
                     lens.results.append(self.game_result())
