@@ -116,7 +116,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
             HttpRefusal: as many tables not over as the server keeps, or bot-only ones.
         """
         playing = [live.table for live in hub.tables.values() if live.table is not None and not live.table.over]
-        if conf.max_tables and len(playing) >= conf.max_tables:
+        waiting = sum(live.table is None and live.seeding is not None for live in hub.tables.values())  # PROTO-36
+        if conf.max_tables and len(playing) + waiting >= conf.max_tables:
             raise HttpRefusal(429, "too_many_tables", f"the server plays {conf.max_tables} tables at most: try "
                               "again once one is over", "PROTO-17", retry_after=60)  # fmt: skip
         if conf.max_bot_tables and all(s.player == "bot" for s in spec.seats):

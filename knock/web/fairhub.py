@@ -40,6 +40,7 @@ class FairDealing:
         def _schedule(self, live: Live) -> None: ...
         def _show(self, live: Live) -> None: ...
         def _turn_left(self, live: Live) -> float | None: ...
+        def _reload(self, live: Live) -> None: ...
 
     def _rebuild_fair(self, game: str, spec: TableSpec, records: int, secret: bytes | None) -> Live:
         """A fair table after a restart: before its first deal, the wait for the first hand's seeds with those
@@ -110,7 +111,10 @@ class FairDealing:
             except SeedRefused as err:
                 raise ProtocolError("bad_seed", err.reason, rule=err.rule) from None
             assert conn.seat is not None
-            await self.committer.write(SeedSent(live.id, seeding.number, conn.seat, seed))
+            try:
+                await self.committer.write(SeedSent(live.id, seeding.number, conn.seat, seed))
+            except Exception:  # not stored: not taken (PROTO-9)
+                raise ProtocolError("internal", "the seed could not be stored; it was not taken") from None
             seeding.sent[conn.seat] = seed
             conn.send(seed_taken(seeding.number, conn.seat, seed))
             if seeding.complete:
@@ -136,7 +140,13 @@ class FairDealing:
         else:
             table, first = live.table, live.table.record
             chunk = table.deal(seeds)
-        await self.committer.write(Dealt(live.id, first, table.record, chunk))
+        try:
+            await self.committer.write(Dealt(live.id, first, table.record, chunk))
+        except Exception:  # not stored: the game goes back to what the store holds, and the wait starts again
+            if live.table is not None:
+                self._reload(live)
+            self._start_seeding(live, announce=False)
+            raise ProtocolError("internal", "the deal could not be stored; the seeds are gathered again") from None
         live.seeding, live.spec = None, None
         if live.table is None:
             live.table = table

@@ -22,7 +22,7 @@ from knock.web.fairhub import FairDealing, pending_summary
 from knock.web.fairtable import TableChance
 from knock.web.live import Connection, Live
 from knock.web.protocol import Message, ProtocolError
-from knock.web.recovery import RecoveryError, rebuild
+from knock.web.recovery import RecoveryError, rebuild, rebuild_fair
 from knock.web.store import Append, Create, Fail, GroupCommit, Store
 from knock.web.tables import ServerTable, TableSpec, new_table_id, new_token, token_hash
 from replay.redact import redact
@@ -374,9 +374,15 @@ class Hub(FairDealing):
         """Rebuild a table from the store after a failed commit (its game in memory is ahead of it)."""
         assert live.table is not None
         spec = live.table.spec
+        data, applied = self.store.log(live.id), self.store.applied(live.id)
+        records = _stored_records(self.store, live.id)
+        secret = self._secrets.get(live.id)
         try:
-            live.table, _ = rebuild(live.id, spec, self.store.log(live.id), _stored_records(self.store, live.id),
-                                    self.store.applied(live.id), self._secrets.get(live.id), self.key)  # fmt: skip
+            if spec.fair:
+                assert secret is not None
+                live.table = rebuild_fair(live.id, spec, data, records, applied, secret, self.key)
+            else:
+                live.table, _ = rebuild(live.id, spec, data, records, applied, secret, self.key)
         except Exception as err:
             live.table, live.failed = None, f"the store and the game disagree: {err}"
 
