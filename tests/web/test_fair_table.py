@@ -68,7 +68,7 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         assert status == 400 and refused["error"]["rule"] == "PROTO-35"
         status, refused = server.post("/api/tables", {"seats": HUMAN_BOT, "seed_timeout": 0.5})
         assert status == 400 and refused["error"]["rule"] == "PROTO-35"
-        made = server.table({"options": {"target": 25}, "seats": HUMAN_BOT})
+        made = server.table({"options": {"target": 10}, "seats": HUMAN_BOT})
         table, token = made["table"], made["seats"][0]["token"]
         watcher = Seat(server.ws)
         assert watcher.hello(table)["fair"] is True
@@ -119,7 +119,7 @@ def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(t
     with contextlib.ExitStack() as stack:
         first = ServerProcess(data, *args).start()
         stack.callback(first.kill)
-        made = first.table({"fair": True, "seed_timeout": 1, "options": {"target": 15}, "seats": TWO_HUMANS})
+        made = first.table({"fair": True, "seed_timeout": 1, "options": {"target": 10}, "seats": TWO_HUMANS})
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         ann = Seat(first.ws)
         ann.hello(table, tokens[0])
