@@ -11,6 +11,7 @@ the store's record of the table only.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
 from typing import TYPE_CHECKING, Any
 
@@ -105,8 +106,9 @@ class FairDealing:
             try:
                 seed = read_seed(message.seed)
                 if seeding is None:
-                    raise SeedRefused("no hand's seeds are being gathered now" if (live.table and live.table.fair)
-                                      or live.spec else "this table does not deal fairly")  # fmt: skip
+                    fair = live.table is not None and live.table.fair is not None
+                    raise SeedRefused("no hand's seeds are being gathered now" if fair else "this table does not "
+                                      "deal fairly")  # fmt: skip
                 seeding.check(conn.seat, message.hand, seed)
             except SeedRefused as err:
                 raise ProtocolError("bad_seed", err.reason, rule=err.rule) from None
@@ -125,7 +127,8 @@ class FairDealing:
         await asyncio.sleep(max(0.0, seeding.deadline - time.monotonic()))
         async with live.lock:
             if live.seeding is seeding:
-                await self._deal(live)
+                with contextlib.suppress(ProtocolError):  # not stored: the wait starts again (``_deal``)
+                    await self._deal(live)
 
     async def _deal(self, live: Live) -> None:
         """Under the table's lock: deal the hand being seeded from the seeds sent and those the server supplies
