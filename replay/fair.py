@@ -39,6 +39,11 @@ class FairCheck:
         self.dealt: bytes | None = None  # the deal's codes (255 for a card a view does not show)
         self.drawn: list[int] = []  # the first hand's draw rounds' cards, in order
         self.seen: dict[int, int] = {}  # a view's stock draws: deck position -> the card shown
+        # a view's other seats: the deck positions each was dealt or drew from, the cards it took from the pile,
+        # and the cards it showed in melds and layoffs (DEAL-10: they must be among the first two)
+        self.places: dict[int, set[int]] = {}
+        self.took: dict[int, set[int]] = {}
+        self.showed: dict[int, set[int]] = {}
         self.revealed = False
 
     def _declared(self, what: str) -> None:
@@ -54,6 +59,7 @@ class FairCheck:
             raise FairError("LOG-20", "the first hand's commitment and seeds come before the draw")
         self.committed = record[1]
         self.seeds, self.dealt, self.revealed, self.seen = None, None, False, {}
+        self.places, self.took, self.showed = {}, {}, {}
 
     def take_seeds(self, record: Any) -> None:
         """The seats' seeds (one a seat of the game, in seat order) and the seats whose seed the server supplied."""
@@ -78,6 +84,27 @@ class FairCheck:
     def deal(self, codes: Any) -> None:
         self.dealt = codes if type(codes) is bytes else None
 
+    def dealt_to(self, dealer: int, seats: tuple[int, ...], viewer: int | None) -> None:
+        """A view's deal: the deck positions of the seats other than the viewer's (DEAL-3: the non-dealer's the
+        even ones from 0, the dealer's the odd ones)."""
+        if self.fair:
+            self.places = {s: set(range(1 if s == dealer else 0, 20, 2)) for s in seats if s != viewer}
+            self.took, self.showed = {s: set() for s in self.places}, {s: set() for s in self.places}
+
+    def other_draw(self, seat: int, position: int) -> None:
+        """Another seat's stock draw, its card unseen: the card at deck ``position``."""
+        if seat in self.places and 0 <= position < 52:
+            self.places[seat].add(position)
+
+    def other_took(self, seat: int, card: int) -> None:
+        if seat in self.took:
+            self.took[seat].add(card)
+
+    def other_showed(self, seat: int, cards: Any) -> None:
+        """Cards another seat showed in its melds or laid off, at the showdown."""
+        if seat in self.showed:
+            self.showed[seat].update(c.index for c in cards)
+
     def stock_draw(self, position: int, card: int) -> None:
         """A view's own stock draw: the card at deck ``position`` (21 onwards) as the seat saw it."""
         if self.fair and 0 <= position < 52:
@@ -98,6 +125,11 @@ class FairCheck:
         if wrong:
             raise FairError("DEAL-10", f"hand {self.number}'s deck does not follow from its seeds (first at deck "
                             f"position {min(wrong)})")  # fmt: skip
+        for seat, cards in self.showed.items():
+            held = {deck[i] for i in self.places[seat]} | self.took[seat]
+            if not cards <= held:
+                raise FairError("DEAL-10", f"p{seat} shows cards the seeds neither dealt it nor let it draw in hand "
+                                f"{self.number}")  # fmt: skip
         if first and self.drawn:
             draw = fairdeal.draw_codes(record[1], self.seeds)
             if list(draw[: len(self.drawn)]) != self.drawn:

@@ -349,6 +349,7 @@ class Public:
         if shown != sorted([*mine, UPCARD_AT]):
             raise LogError("LOG-12", entry.index, f"the view shows the dealt cards at {shown}, the seat sees "
                            f"{len(mine)} and the upcard")  # fmt: skip
+        self.fair.dealt_to(st.dealer, st.seats, st.viewer)
         st.upcard = Card.from_index(codes[UPCARD_AT])
         st.own = {Card.from_index(codes[i]) for i in mine}
         if len(st.own) != len(mine) or st.upcard in st.own:
@@ -385,6 +386,7 @@ class Public:
         card = st.discard_pile.pop()
         if actor == st.viewer:
             st.own.add(card)
+        self.fair.other_took(actor, card.index)
         st.known[actor].add(card)
         st.held[actor] += 1
         st.taken = card
@@ -405,6 +407,8 @@ class Public:
             self.fair.stock_draw(52 - st.stock_size, rec[1])
         elif actor == st.viewer:
             raise LogError("LOG-12", entry.index, "the viewer's own draw must show its card")
+        else:
+            self.fair.other_draw(actor, 52 - st.stock_size)
         st.stock_size -= 1
         if st.stock_size < 0:
             raise LogError("LOG-12", entry.index, "more cards drawn than the stock holds")
@@ -482,11 +486,16 @@ class Public:
     def _spread(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
         gin = reckoning.check_spread(st, entry)
+        self.fair.other_showed(actor, [c for meld in st.spread or () for c in meld])
         st.turn = other_seat(st.seats, actor)  # the defender answers (LAY-1)
         return At.SCORE if gin else At.LAYOFF
 
     def _layoff(self, row: Row, entry: Entry) -> At:
-        reckoning.check_layoff(self.st, entry)
+        st, actor = self.st, self._actor()
+        reckoning.check_layoff(st, entry)
+        if st.defence is not None:
+            melds, layoffs = st.defence
+            self.fair.other_showed(actor, [*(c for m in melds for c in m), *(c for c, _ in layoffs)])
         return At.SCORE
 
     def _advice(self, row: Row, entry: Entry) -> At:

@@ -18,7 +18,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (ROOT / "spec" / "protocol.schema.json", ROOT / "knock" / "web" / "protocol.schema.json")
 #: The protocol version the schema describes (PROTO-20); ``knock.web.protocol.PROTOCOL`` must be the same.
-VERSION = (1, 2)
+VERSION = (1, 3)
 
 
 def build() -> dict[str, Any]:
@@ -177,6 +177,11 @@ def build() -> dict[str, Any]:
         req = ["type", *(list(props) if required is None else required)]
         return obj(p, req, extra)
 
+    hex32 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+    fair_seats = {"type": "array", "items": hex32, "minItems": 2, "maxItems": 3}
+    supplied = {"type": "array", "items": ref("seat"), "maxItems": 3, "uniqueItems": True}
+    hand_no = {"type": "integer", "minimum": 1}
+    fair = {"hand": hand_no, "commitment": hex32, "seeds": fair_seats, "supplied": supplied}
     # client messages: extra keys allowed (PROTO-1)
     C = {
         "hello": msg(
@@ -210,6 +215,9 @@ def build() -> dict[str, Any]:
         "log_request": msg("log", {}, [], True),
         "quit": msg("quit", {}, [], True),
         "rematch": msg("rematch", {}, [], True),  # 1.2 (PROTO-29)
+        "seed": msg(  # 1.3 (PROTO-37)
+            "seed", {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32)}, ["hand", "seed"], True
+        ),
     }
     digest = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
     rule_id = {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"}
@@ -230,8 +238,23 @@ def build() -> dict[str, Any]:
                 "rules": ref("rules"),
                 "turn_timeout": nullable({"type": "number", "exclusiveMinimum": 0}),
                 "series": nullable(series),  # 1.2 (PROTO-31)
+                "fair": {"type": "boolean"},  # 1.3 (PROTO-35)
             },
         ),
+        "fair_commit": msg(  # 1.3 (PROTO-36)
+            "fair_commit",
+            {
+                "table": ref("table_id"),
+                "hand": hand_no,
+                "commitment": hex32,
+                "timeout": {"type": "number", "exclusiveMinimum": 0},
+                "left": nullable({"type": "number", "minimum": 0}),
+            },
+        ),
+        "seed_taken": msg(  # 1.3 (PROTO-37)
+            "seed_taken", {"hand": hand_no, "seat": ref("seat"), "seed": nullable(hex32)}
+        ),
+        "fair_reveal": msg("fair_reveal", {"seat": nullable(ref("seat")), **fair, "server": hex32}),  # 1.3 (PROTO-39)
         "rematch": msg("rematch", {"table": ref("table_id"), "games": games, "totals": totals}),  # 1.2 (PROTO-30)
         "started": msg(
             "started",
@@ -262,6 +285,7 @@ def build() -> dict[str, Any]:
                     "type": "array",
                     "items": obj({"card": ref("card"), "seat": nullable(ref("seat")), "taken": nullable(ref("seat"))}),
                 },
+                "fair": nullable(obj({**fair, "server": nullable(hex32)})),  # 1.3 (PROTO-39)
             },
         ),
         "ack": msg(
@@ -346,6 +370,7 @@ def build() -> dict[str, Any]:
                         "table_failed",
                         "bad_table",
                         "internal",
+                        "bad_seed",
                     ]
                 },
                 "message": {"type": "string"},
@@ -391,6 +416,8 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
             "bot_delay": {**seconds, "minimum": 0, "maximum": 10},
             "commitments": {"type": "boolean"},
             "executor": {"enum": ["library", "compiled"]},
+            "fair": {"type": "boolean"},  # 1.3 (PROTO-35)
+            "seed_timeout": {**seconds, "minimum": 1, "maximum": 300},
         },
         ["seats"],
         True,

@@ -46,11 +46,19 @@ def serve(
             "'HEX  TABLE' a game (knock verify --digests reads it; LOG-19).",
         ),
     ] = None,
+    fair: Annotated[
+        bool,
+        typer.Option(
+            "--fair",
+            help='Deal every table fairly unless its request says "fair": false: each deck from the server\'s '
+            "committed seed and every seat's seed (PROTO-35, DEAL-5).",
+        ),
+    ] = False,
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
     Games not over are rebuilt from their logs at start (a signed one needs the same --key). Example:
-    knock serve --port 8000 --data games/ --key keys/server --digests games/digests.txt
+    knock serve --port 8000 --data games/ --key keys/server --digests games/digests.txt --fair
     """
     signer = signing_key(key)
     try:
@@ -69,6 +77,8 @@ def serve(
     banner = f"knock serve: listening on http://{host}:{bound} (data {data}, synchronous={synchronous.upper()})"
     if signer is not None:
         banner += f"; signing with {signer.public.hex()[:16]}…"
+    if fair:
+        banner += "; fair dealing"
     settings = Settings(
         tuple(allow_origin or ()),
         bot_delay,
@@ -79,6 +89,7 @@ def serve(
         replay_rate,
         signer,
         digests,
+        fair,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

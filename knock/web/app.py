@@ -31,7 +31,8 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
 from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, read_json, remote
-from knock.web.hub import OUTBOX_LIMIT, Connection, Hub
+from knock.web.hub import Hub
+from knock.web.live import OUTBOX_LIMIT, Connection
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
 from knock.web.tables import SpecError, TableSpec, table_spec
@@ -53,6 +54,7 @@ class Settings:
     replay_rate: int = 20  #: replays one remote address may ask for a minute (0: no limit)
     key: SigningKey | None = None  #: signs every new game's log and every view sent (LOG-17, LOG-18)
     digests: Path | None = None  #: each finished game's trailer digest is appended to this file (LOG-19)
+    fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-35)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -114,7 +116,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
             HttpRefusal: as many tables not over as the server keeps, or bot-only ones.
         """
         playing = [live.table for live in hub.tables.values() if live.table is not None and not live.table.over]
-        if conf.max_tables and len(playing) >= conf.max_tables:
+        waiting = sum(live.table is None and live.seeding is not None for live in hub.tables.values())  # PROTO-36
+        if conf.max_tables and len(playing) + waiting >= conf.max_tables:
             raise HttpRefusal(429, "too_many_tables", f"the server plays {conf.max_tables} tables at most: try "
                               "again once one is over", "PROTO-17", retry_after=60)  # fmt: skip
         if conf.max_bot_tables and all(s.player == "bot" for s in spec.seats):
@@ -129,7 +132,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         try:
             body = await read_json(request, protocol.MAX_MESSAGE)
             try:
-                spec = table_spec(body, bot_delay=conf.bot_delay)
+                spec = table_spec(body, bot_delay=conf.bot_delay, fair=conf.fair)
             except ValueError as err:  # SpecError, or a rule set's own error: each names its rule
                 rule = err.rule if isinstance(err, SpecError) else getattr(err, "rule", "PROTO-2")
                 return _error(400, "bad_table", err.message if isinstance(err, SpecError) else str(err), rule)
@@ -321,5 +324,7 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             hub.resend(conn)
         case protocol.Rematch():
             await hub.rematch(conn)
+        case protocol.Seed():
+            await hub.seed(conn, message)
         case _:  # decode refuses the other transport's messages (PROTO-21)
             raise AssertionError(f"not a message of knock serve: {message!r}")

@@ -109,7 +109,9 @@ def play_seat(client: Client, rng: random.Random, *, advise: float = 0.0, limit:
         kind = frame["type"]
         if kind == "log_offered":
             return client.frames
-        if kind == "view":
+        if kind == "fair_commit":  # a fair table asks for the seat's seed (PROTO-36, PROTO-37)
+            client.send({"type": "seed", "hand": frame["hand"], "seed": rng.randbytes(32).hex()})
+        elif kind == "view":
             action = choose(frame, rng, advise=advise)
             if action is not None:
                 client.send({"type": "act", "action": action, "record": frame["record"]})

@@ -13,54 +13,26 @@ import contextlib
 import logging
 import secrets
 import time
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from knock.web import protocol
+from knock.web.fairhub import FairDealing, pending_summary
+from knock.web.fairtable import TableChance
+from knock.web.live import Connection, Live
 from knock.web.protocol import Message, ProtocolError
-from knock.web.recovery import RecoveryError, rebuild
+from knock.web.recovery import RecoveryError, rebuild, rebuild_fair
 from knock.web.store import Append, Create, Fail, GroupCommit, Store
-from knock.web.tables import Key, ServerTable, TableSpec, new_table_id, new_token, token_hash
+from knock.web.tables import ServerTable, TableSpec, new_table_id, new_token, token_hash
 from replay.redact import redact
 from replay.signing import SigningKey
 from replay.verdict import judge
 
 log = logging.getLogger("knock.web")
 
-#: Frames a connection may have waiting to be sent before it is dropped as too slow to follow.
-OUTBOX_LIMIT = 1000
 
-
-class Connection:
-    """One client at a table: where its frames go. ``send`` never waits (frames queue for the sender)."""
-
-    def __init__(self, send: Callable[[Message], None], close: Callable[[int, ProtocolError], None]) -> None:
-        self.send = send
-        self.close = close
-        self.table: str | None = None
-        self.key: Key = None
-        self.seat: int | None = None  #: the seat it plays (None: a spectator, or not joined yet)
-
-
-@dataclass(eq=False)
-class Live:
-    """A table in the hub: its game (None once over and loaded from the store, or failed), its summary and
-    its connections."""
-
-    id: str
-    table: ServerTable | None
-    summary: dict[str, Any]
-    failed: str = ""
-    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    conns: dict[Key, set[Connection]] = field(default_factory=dict)
-    tasks: set[asyncio.Task[None]] = field(default_factory=set)
-    turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
-    deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
-
-
-class Hub:
+class Hub(FairDealing):
     """Every table of one server (see the module's docstring)."""
 
     def __init__(
@@ -96,6 +68,10 @@ class Hub:
                 self.tables[g.game] = Live(g.game, None, {"table": g.game, "failed": g.note}, failed=g.note)
                 continue
             try:
+                if spec.fair:
+                    self.tables[g.game] = self._rebuild_fair(g.game, spec, g.records, g.secret)
+                    self.recovered.append((g.game, "unfinished"))
+                    continue
                 table, verdict = rebuild(g.game, spec, self.store.log(g.game), g.records, self.store.applied(g.game),
                                          g.secret, self.key)  # fmt: skip
             except RecoveryError as err:
@@ -111,6 +87,8 @@ class Hub:
         """Set every rebuilt table's bots and timers going (once the event loop runs)."""
         for live in self.tables.values():
             self._schedule(live)
+            if live.seeding is not None and live.seeding.number > 1:  # the wait for a fair hand's seeds restarts
+                self._start_seeding(live)
 
     async def stop(self) -> None:
         for live in self.tables.values():
@@ -128,19 +106,29 @@ class Hub:
         table_id = new_table_id()
         while table_id in self.tables:
             table_id = new_table_id()
-        secret = secrets.token_bytes(32) if spec.commitments else None
-        table, head = ServerTable.new(table_id, spec, secret, self.key)
-        tokens = {seat: new_token() for seat in table.humans} if hashes is None else {}
+        secret = secrets.token_bytes(32) if spec.commitments or spec.fair else None
+        humans = tuple(i for i in range(len(spec.seats)) if spec.human(i))
+        tokens = {seat: new_token() for seat in humans} if hashes is None else {}
         if hashes is None:
             hashes = {seat: token_hash(t) for seat, t in tokens.items()}
-        await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
+        if spec.fair:  # nothing is dealt before the first hand's seeds are in (PROTO-36): an empty log so far
+            assert secret is not None
+            live = Live(table_id, None, pending_summary(table_id, spec), spec=spec,
+                        seeding=TableChance(spec.rules.players, secret).seeding(1, humans))  # fmt: skip
+            await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, b"", 0))
+        else:
+            table, head = ServerTable.new(table_id, spec, secret, self.key)
+            await self.committer.write(Create(table_id, spec.to_json(), secret, hashes, head, table.record))
+            live = Live(table_id, table, table.summary())
         self._secrets[table_id] = secret
         self._note_series(table_id, spec)
-        live = Live(table_id, table, table.summary())
         self.tables[table_id] = live
         for seat, h in hashes.items():
             self.tokens[h] = (table_id, seat)
         self._schedule(live)
+        if live.seeding is not None and not live.seeding.humans:  # bots only: every seed supplied, dealt at once
+            async with live.lock:
+                await self._deal(live)
         return table_id, tokens
 
     def _note_series(self, table_id: str, spec: TableSpec) -> None:
@@ -183,6 +171,8 @@ class Hub:
                 return
             if live.table is not None:
                 spec = live.table.spec
+            elif live.spec is not None:
+                spec = live.spec
             else:  # over, loaded from the store as its summary
                 spec = TableSpec.from_json(next(g.spec for g in self.store.games() if g.game == live.id))
             before = spec.series["totals"] if spec.series is not None else [0] * len(spec.seats)
@@ -240,6 +230,15 @@ class Hub:
             others.add(conn)
             table = live.table
             told = self._rematch_message(live.id)
+            if table is None and live.seeding is not None:  # a fair table before its first deal (PROTO-36)
+                assert live.spec is not None
+                spec = live.spec
+                conn.send(protocol.welcome(live.id, seat, spec.seats, spec.rules.to_dict(), spec.turn_timeout,
+                                           spec.series, fair=True))  # fmt: skip
+                if seat is not None and live.seeding.deadline is None:  # the wait starts with the first seat's hello
+                    self._start_seeding(live, announce=False)
+                conn.send(self._commit_message(live))
+                return
             if table is None:  # over, loaded from the store: the summary and where the log is
                 conn.send(self._welcome_stored(live, seat))
                 conn.send(self._offer(live))
@@ -247,8 +246,10 @@ class Hub:
                     conn.send(told)
                 return
             conn.send(protocol.welcome(table.id, seat, table.spec.seats, table.match.rules.to_dict(),
-                                       table.spec.turn_timeout, table.spec.series))  # fmt: skip
+                                       table.spec.turn_timeout, table.spec.series, table.spec.fair))  # fmt: skip
             conn.send(table.full_view(seat, self._turn_left(live)))
+            if live.seeding is not None:
+                conn.send(self._commit_message(live))
             if table.over:
                 conn.send(table.game_result(seat))
                 conn.send(self._offer(live))
@@ -261,6 +262,8 @@ class Hub:
         live = self.tables[conn.table or ""]
         if live.table is not None:
             conn.send(live.table.full_view(conn.key, self._turn_left(live)))
+        elif live.seeding is not None:
+            conn.send(self._commit_message(live))
         elif not live.failed:
             conn.send(self._offer(live))
 
@@ -281,7 +284,8 @@ class Hub:
     def _welcome_stored(self, live: Live, seat: int | None) -> Message:
         s = live.summary
         seats = [protocol.SeatSpec(x["player"], x["name"], x["bot"]) for x in s["seats"]]
-        return protocol.welcome(live.id, seat, seats, s["rules"], s.get("turn_timeout"), self._series.get(live.id))
+        return protocol.welcome(live.id, seat, seats, s["rules"], s.get("turn_timeout"), self._series.get(live.id),
+                                bool(s.get("fair")))  # fmt: skip
 
     def _offer(self, live: Live) -> Message:
         s = live.summary
@@ -312,6 +316,11 @@ class Hub:
         """Under the table's lock: act, commit, answer ``conn`` (the actor's connection, if any), then show every
         connection, in PROTO-28's order. Rules: PROTO-9, PROTO-28."""
         table = live.table
+        if live.seeding is not None:
+            if conn is not None:
+                reason = f"hand {live.seeding.number} is not dealt yet: its seeds are being gathered"
+                conn.send(protocol.refusal(seat, text, "PROTO-36", reason, self._record(live)))
+            return
         if table is None:
             if conn is not None:
                 conn.send(protocol.refusal(seat, text, "MATCH-1", "the game is over", self._record(live)))
@@ -338,6 +347,10 @@ class Hub:
             conn.send(outcome.reply)
         self._schedule(live)  # first: the views shown carry the next turn's clock (PROTO-33)
         self._show(live)
+        if table.awaiting_seeds is not None:  # a fair hand ended: the next one's seeds (PROTO-36)
+            self._start_seeding(live, fresh=True)
+            if live.seeding is not None and live.seeding.complete:
+                await self._deal(live)
 
     def _final_summary(self, table: ServerTable, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
@@ -361,9 +374,15 @@ class Hub:
         """Rebuild a table from the store after a failed commit (its game in memory is ahead of it)."""
         assert live.table is not None
         spec = live.table.spec
+        data, applied = self.store.log(live.id), self.store.applied(live.id)
+        records = _stored_records(self.store, live.id)
+        secret = self._secrets.get(live.id)
         try:
-            live.table, _ = rebuild(live.id, spec, self.store.log(live.id), _stored_records(self.store, live.id),
-                                    self.store.applied(live.id), self._secrets.get(live.id), self.key)  # fmt: skip
+            if spec.fair:
+                assert secret is not None
+                live.table = rebuild_fair(live.id, spec, data, records, applied, secret, self.key)
+            else:
+                live.table, _ = rebuild(live.id, spec, data, records, applied, secret, self.key)
         except Exception as err:
             live.table, live.failed = None, f"the store and the game disagree: {err}"
 

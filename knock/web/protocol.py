@@ -36,7 +36,7 @@ from engine.errors import KnockError, render
 TABLE_BOTS: tuple[str, ...] = tuple(b for b in BOT_NAMES if b != "simple")
 
 #: The protocol's version, [major, minor] (PROTO-1, PROTO-20).
-PROTOCOL: tuple[int, int] = (1, 2)
+PROTOCOL: tuple[int, int] = (1, 3)
 #: The server's name in ``welcome`` and ``started``.
 SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
@@ -54,7 +54,7 @@ CLOSE_POLICY, CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_REPLACED = 1008, 1003, 1009, 40
 ErrorCode: TypeAlias = Literal[
     "bad_json", "bad_message", "unknown_type", "unsupported_protocol", "hello_first", "bad_token",
     "no_such_table", "replaced", "rate_limited", "binary_frame", "too_many_errors", "no_game", "table_failed",
-    "bad_table", "internal",
+    "bad_table", "internal", "bad_seed",
 ]  # fmt: skip
 
 #: The rule each error code is answered under (PROTO-21's table); ``bad_table`` names the rule the table breaks.
@@ -62,7 +62,7 @@ ERROR_RULES: dict[str, str] = {
     "bad_json": "PROTO-11", "bad_message": "PROTO-11", "unknown_type": "PROTO-11", "unsupported_protocol": "PROTO-20",
     "hello_first": "PROTO-3", "bad_token": "PROTO-3", "no_such_table": "PROTO-3", "replaced": "PROTO-3",
     "rate_limited": "PROTO-11", "binary_frame": "PROTO-11", "too_many_errors": "PROTO-11", "no_game": "PROTO-15",
-    "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11",
+    "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11", "bad_seed": "PROTO-38",
 }  # fmt: skip
 
 
@@ -143,7 +143,16 @@ class Rematch:
     PROTO-29 (protocol 1.2)."""
 
 
-ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch
+@dataclass(frozen=True, slots=True)
+class Seed:
+    """A seat's seed for a fair hand's deal (``seed``: its text as sent, 64 hex digits or None to refuse; read by
+    ``knock.web.fairtable.read_seed``, which names PROTO-38). WebSocket only. Rule: PROTO-37 (protocol 1.3)."""
+
+    hand: object
+    seed: object
+
+
+ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed
 
 
 #: The deepest nesting of arrays and objects a JSON body or message may have (a table's request needs 3).
@@ -205,7 +214,7 @@ def parse_json(data: str | bytes) -> Any:
 #: The messages each transport takes (PROTO-21: one of the other transport's is ``unknown_type``, whatever its
 #: fields, and before ``hello_first``: PROTO-22's step 2 comes before its step 3 for every message).
 TRANSPORTS: dict[str, tuple[str, ...]] = {
-    "knock serve": ("hello", "act", "view", "rematch"),
+    "knock serve": ("hello", "act", "view", "rematch", "seed"),
     "knock engine": ("new", "act", "view", "log", "quit"),
 }
 
@@ -340,6 +349,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "log": lambda f: LogRequest(),
     "quit": lambda f: Quit(),
     "rematch": lambda f: Rematch(),
+    "seed": lambda f: Seed(f.value.get("hand"), f.value.get("seed")),
 }
 
 
@@ -364,13 +374,14 @@ def welcome(
     rules: Mapping[str, Any],
     turn_timeout: float | None,
     series: Mapping[str, Any] | None = None,
+    fair: bool = False,
 ) -> Message:
-    """The answer to ``hello``; ``series`` the games before this one of a rematched table (PROTO-31). Rule:
-    PROTO-3."""
+    """The answer to ``hello``; ``series`` the games before this one of a rematched table (PROTO-31), ``fair``
+    whether the table deals fairly (PROTO-35). Rule: PROTO-3."""
     return {
         "type": "welcome", "protocol": list(PROTOCOL), "server": SERVER, "table": table, "seat": seat,
         "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
-        "turn_timeout": turn_timeout, "series": dict(series) if series is not None else None,
+        "turn_timeout": turn_timeout, "series": dict(series) if series is not None else None, "fair": fair,
     }  # fmt: skip
 
 
@@ -398,12 +409,14 @@ def view(
     defences: Sequence[Message] = (),
     turn_left: float | None = None,
     discards: Sequence[Message] = (),
+    fair: Message | None = None,
 ) -> Message:
     """A seat's (or a spectator's) view, with its legal actions, the events since its last, its defences ranked
-    (PROTO-32), the seconds left of the turn (PROTO-33) and the hand's discards (PROTO-34). Rule: PROTO-5."""
+    (PROTO-32), the seconds left of the turn (PROTO-33), the hand's discards (PROTO-34) and its fair seeds
+    (PROTO-39). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
             "events": list(events), "defences": list(defences), "turn_left": turn_left,
-            "discards": list(discards)}  # fmt: skip
+            "discards": list(discards), "fair": fair}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

@@ -12,11 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from engine.errors import KnockError
+from engine.fairdeal import FairSeeds
 from engine.match import SeededChance
+from knock.web.fairtable import server_seed
 from knock.web.tables import Applied, ServerTable, Sink, TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
+from replay.codec import T_SEEDS
+from replay.log import LogError, LogReader, LogTruncated
 from replay.signing import SigningKey
-from replay.verdict import Verdict
+from replay.verdict import Verdict, judge
 
 
 class RecoveryError(KnockError, ValueError):
@@ -67,3 +71,55 @@ def rebuild(
     rebuilt = ServerTable(table, spec, game.match, game.writer, sink)
     rebuilt.applied = {a.record: a for a in applied}
     return rebuilt, verdict
+
+
+def rebuild_fair(
+    table: str,
+    spec: TableSpec,
+    data: bytes,
+    records: int,
+    applied: Sequence[Applied],
+    secret: bytes,
+    key: SigningKey | None = None,
+) -> ServerTable:
+    """A fair table's game after a restart, played again: each hand dealt from the seeds its log holds (the
+    server's from ``secret``, PROTO-40), the stored actions applied in order through ``ServerTable.act``; the log
+    this writes must be the stored one, byte for byte (``replay.resume`` does not resume a fair log: the next
+    hands' seeds are the table's to gather). The game may wait for a hand's seeds (``awaiting_seeds``).
+    Rules: PROTO-13, PROTO-40.
+
+    Raises:
+        RecoveryError: the log fails, or playing it again does not write it.
+    """
+    verdict = judge(data)
+    if verdict.kind == "fail":
+        raise RecoveryError(table, f"its log fails at record {verdict.record}: {verdict.message}", verdict)
+    hands: list[FairSeeds] = []
+    try:
+        for entry in LogReader(data).entries():
+            if type(entry.record) is list and entry.record[0] == T_SEEDS:
+                number = len(hands) + 1
+                seats, supplied = entry.record[1], set(entry.record[2])
+                sent = [None if s in supplied else bytes(seed) for s, seed in enumerate(seats)]
+                hands.append(FairSeeds.gather(number, server_seed(secret, number), sent))
+    except LogTruncated as err:  # a game in progress: its log has no trailer yet
+        if not err.clean:
+            raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
+    except LogError as err:
+        raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
+    if not hands:
+        raise RecoveryError(table, "a fair table's stored log holds no seeds", verdict)
+    rebuilt, out = ServerTable.new(table, spec, secret, key, hands[0])
+    dealt = 1
+    for a in sorted(applied, key=lambda a: a.record):
+        outcome = rebuilt.act(a.seat, a.action, a.record)
+        if outcome.applied is None:
+            raise RecoveryError(table, f"its stored action at record {a.record} is refused: {outcome.reply}", verdict)
+        out += outcome.chunk
+        if rebuilt.awaiting_seeds is not None and dealt < len(hands):
+            out += rebuilt.deal(hands[dealt])
+            dealt += 1
+    if out != data or rebuilt.record != records:
+        raise RecoveryError(table, "playing its stored seeds and actions again does not write its stored log", verdict)
+    rebuilt.applied = {a.record: a for a in applied}
+    return rebuilt

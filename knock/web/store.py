@@ -59,6 +59,28 @@ class Append:
 
 
 @dataclass(frozen=True, slots=True)
+class Dealt:
+    """A fair hand's deal, once its seeds are in (PROTO-37): the log's bytes from record ``first`` on (for the
+    first hand, the whole log so far: it replaces the empty chunk the table was made with)."""
+
+    game: str
+    first: int
+    records: int
+    chunk: bytes
+
+
+@dataclass(frozen=True, slots=True)
+class SeedSent:
+    """A seat's seed for a fair hand not dealt yet (None: it refused), stored before it is acknowledged
+    (PROTO-37, PROTO-40)."""
+
+    game: str
+    hand: int
+    seat: int
+    seed: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """A table that cannot go on (its log does not rebuild): kept, never played."""
 
@@ -66,7 +88,7 @@ class Fail:
     note: str
 
 
-Write: TypeAlias = Create | Append | Fail
+Write: TypeAlias = Create | Append | Dealt | SeedSent | Fail
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,6 +119,10 @@ class Store(Protocol):
         """Every token hash with its table and seat."""
         ...
 
+    def seeds(self, game: str, hand: int) -> dict[int, bytes | None]:
+        """The seeds the seats sent for a fair hand (PROTO-40)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -114,6 +140,9 @@ CREATE TABLE IF NOT EXISTS acts (
     PRIMARY KEY (game, record)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS seeds (
+    game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, seed BLOB, PRIMARY KEY (game, hand, seat)
+) WITHOUT ROWID;
 """
 
 
@@ -177,6 +206,11 @@ class SQLiteStore:
                 else:
                     db.execute("UPDATE games SET records = ?, status = 'over', summary = ? WHERE id = ?",
                                (w.records, json.dumps(w.summary), w.game))  # fmt: skip
+            case Dealt():
+                db.execute("INSERT OR REPLACE INTO chunks VALUES (?, ?, ?, ?)", (w.game, w.first, w.records, w.chunk))
+                db.execute("UPDATE games SET records = ? WHERE id = ?", (w.records, w.game))
+            case SeedSent():
+                db.execute("INSERT INTO seeds VALUES (?, ?, ?, ?)", (w.game, w.hand, w.seat, w.seed))
             case Fail():
                 db.execute("UPDATE games SET status = 'failed', note = ? WHERE id = ?", (w.note, w.game))
 
@@ -206,6 +240,11 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute("SELECT hash, game, seat FROM tokens").fetchall()
         return {h: (g, s) for h, g, s in rows}
+
+    def seeds(self, game: str, hand: int) -> dict[int, bytes | None]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, seed FROM seeds WHERE game = ? AND hand = ?", (game, hand)).fetchall()
+        return {s: d for s, d in rows}
 
     def close(self) -> None:
         with self._lock:

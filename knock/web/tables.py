@@ -22,12 +22,14 @@ from engine.actions import Advise, parse_match_action
 from engine.bots import HeuristicBot, RandomBot, make_bot
 from engine.errors import InvalidRules, KnockError, NotationError, RuleViolation
 from engine.events import GameOver, HandEnded, HandStarted
+from engine.fairdeal import FairSeeds
 from engine.fsm import ExecutorName
 from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
 from knock.web import protocol, views
+from knock.web.fairtable import SEED_TIMEOUT, SEED_TIMEOUT_RANGE, TableChance, fair_info, fair_reveal
 from knock.web.protocol import Message, SeatSpec
 from replay.log import LogWriter
 from replay.narration import Voice
@@ -60,6 +62,10 @@ class TableSpec:
     #: For a table made by a rematch (PROTO-31): the table before it, the games of the series over before this
     #: one and each seat's points summed over them. Kept with the spec in the store: it survives restarts.
     series: Mapping[str, Any] | None = None
+    #: Fair dealing (PROTO-35): every deck from the server's committed seed and every seat's, and the seconds a
+    #: seat has to send its seed before the server supplies it (PROTO-37).
+    fair: bool = False
+    seed_timeout: float = SEED_TIMEOUT
     rules: RuleSet = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -71,6 +77,7 @@ class TableSpec:
             "seats": [{"player": s.player, "name": s.name, "bot": s.bot} for s in self.seats], "seed": self.seed,
             "turn_timeout": self.turn_timeout, "bot_delay": self.bot_delay, "commitments": self.commitments,
             "executor": self.executor, **({"series": dict(self.series)} if self.series is not None else {}),
+            **({"fair": True, "seed_timeout": self.seed_timeout} if self.fair else {}),
         }  # fmt: skip
 
     @staticmethod
@@ -79,7 +86,7 @@ class TableSpec:
         return TableSpec(
             data["preset"], data["options"], seats, data["seed"], data.get("turn_timeout"),
             data.get("bot_delay", 0.0), data.get("commitments", False), data.get("executor", "library"),
-            data.get("series"),
+            data.get("series"), data.get("fair", False), data.get("seed_timeout", SEED_TIMEOUT),
         )  # fmt: skip
 
     def rematch(self, previous: str, totals: Sequence[int]) -> TableSpec:
@@ -111,8 +118,9 @@ def rules_of(preset: str, options: Mapping[str, Any]) -> RuleSet:
     return rules
 
 
-def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True) -> TableSpec:
-    """A table from a request (``POST /api/tables``'s body), every field checked. Rules: PROTO-2, PROTO-25.
+def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True, fair: bool = False) -> TableSpec:
+    """A table from a request (``POST /api/tables``'s body), every field checked; ``fair`` the server's default
+    (``knock serve --fair``). Rules: PROTO-2, PROTO-25, PROTO-35.
 
     Raises:
         SpecError: naming the rule the request breaks.
@@ -138,13 +146,23 @@ def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True
         raise SpecError("PROTO-2", f"{rules.name} is played by {rules.players}: give one seat each")
     timeout = _seconds(data.get("turn_timeout"), 1.0, 86_400.0, bad, "turn_timeout")
     delay = _seconds(data.get("bot_delay", bot_delay), 0.0, 10.0, bad, "bot_delay")
-    commit = data.get("commitments", commitments)
+    dealt_fair = data.get("fair", fair)
+    if type(dealt_fair) is not bool:
+        raise SpecError("PROTO-35", "'fair' must be true or false")
+    commit = data.get("commitments", commitments and not dealt_fair)
     if type(commit) is not bool:
         raise bad("commitments", "true or false")
+    if commit and dealt_fair:
+        raise SpecError("PROTO-35", "a fair table commits to each hand's server seed: it takes no 'commitments'")
+    low, high = SEED_TIMEOUT_RANGE
+    seeding = data.get("seed_timeout", SEED_TIMEOUT)
+    if not isinstance(seeding, int | float) or isinstance(seeding, bool) or not low <= seeding <= high:
+        raise SpecError("PROTO-35", f"'seed_timeout' must be a number of seconds, {low:g} .. {high:g}")
     executor = data.get("executor", "library")
     if executor not in ("library", "compiled"):
         raise bad("executor", "'library' or 'compiled'")
-    return TableSpec(preset, options, seats, seed, timeout, delay or 0.0, commit, executor)
+    return TableSpec(preset, options, seats, seed, timeout, delay or 0.0, commit, executor, None, dealt_fair,
+                     float(seeding))  # fmt: skip
 
 
 def _seconds(value: object, low: float, high: float, bad: Any, name: str) -> float | None:
@@ -196,7 +214,7 @@ def meta_of(table: str, spec: TableSpec) -> dict[str, Any]:
 
 
 def commit_key_of(secret: bytes | None, spec: TableSpec) -> bytes | None:
-    return secret if spec.commitments else None
+    return secret if spec.commitments and not spec.fair else None
 
 
 class Lens:
@@ -215,9 +233,12 @@ class Lens:
 class ServerTable:
     """One game at one table (see the module's docstring)."""
 
-    def __init__(self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: Sink) -> None:
+    def __init__(
+        self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: Sink, fair: TableChance | None = None
+    ) -> None:
         self.id = table
         self.spec = spec
+        self.fair = fair  #: a fair table's chance: each hand's seeds (PROTO-35)
         self.match = match
         self.writer = writer
         self.sink = sink
@@ -231,15 +252,28 @@ class ServerTable:
 
     @classmethod
     def new(
-        cls, table: str, spec: TableSpec, secret: bytes | None = None, key: SigningKey | None = None
+        cls,
+        table: str,
+        spec: TableSpec,
+        secret: bytes | None = None,
+        key: SigningKey | None = None,
+        seeds: FairSeeds | None = None,
     ) -> tuple[ServerTable, bytes]:
         """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store;
-        with ``key``, the log is signed (LOG-17)."""
-        match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
+        with ``key``, the log is signed (LOG-17). A fair table's (``spec.fair``) is dealt from the first hand's
+        ``seeds``, its server seeds from ``secret`` (PROTO-35, PROTO-40)."""
         sink = Sink()
+        chance = None
+        if spec.fair:
+            assert secret is not None and seeds is not None and seeds.number == 1
+            chance = TableChance(spec.rules.players, secret)
+            chance.settle(seeds)
+            match = Match(spec.rules, chance, executor=spec.executor)
+        else:
+            match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
         writer = LogWriter(sink, match, players=players_of(spec), meta=meta_of(table, spec),
-                           commit_key=commit_key_of(secret, spec), key=key)  # fmt: skip
-        return cls(table, spec, match, writer, sink), sink.take()
+                           commit_key=commit_key_of(secret, spec), key=key, fair=chance)  # fmt: skip
+        return cls(table, spec, match, writer, sink, chance), sink.take()
 
     @property
     def humans(self) -> tuple[int, ...]:
@@ -253,6 +287,33 @@ class ServerTable:
     @property
     def over(self) -> bool:
         return self.match.is_over
+
+    @property
+    def awaiting_seeds(self) -> int | None:
+        """At a fair table between hands: the number of the hand whose seeds the deal waits for. Rule: PROTO-36."""
+        m = self.match
+        return m.number + 1 if self.fair is not None and not m.is_over and m.awaiting_deck else None
+
+    def deal(self, seeds: FairSeeds) -> bytes:
+        """Deal the hand ``seeds`` are for (the one awaited), and return the log's new bytes to store. Rule:
+        PROTO-37."""
+        assert self.fair is not None and self.awaiting_seeds == seeds.number
+        self.fair.settle(seeds)
+        deck = self.fair.deck()
+        assert deck is not None
+        self.match.add_deck(deck)
+        self.writer.sync()
+        return self.sink.take()
+
+    def fair_view(self) -> Message | None:
+        """A view's ``fair``: the current hand's seeds, and its server seed once the hand has its result. Rule:
+        PROTO-39."""
+        m = self.match
+        if self.fair is None:
+            return None
+        seeds = self.fair.hands.get(m.number)
+        assert seeds is not None
+        return fair_info(seeds, m.hand is not None and m.hand.result is not None)
 
     # --- acting ------------------------------------------------------------------------------------
 
@@ -339,6 +400,8 @@ class ServerTable:
                     done = views.hand_result(lens.seen, e.number)
                     if done is not None:
                         lens.results.append(done)
+                    if self.fair is not None:  # the server's seed, once the hand has its result (PROTO-39)
+                        lens.results.append(fair_reveal(self.fair.seeds(e.number)))
                 elif isinstance(e, GameOver):
                     lens.results.append(self.game_result())
 
@@ -355,7 +418,7 @@ class ServerTable:
         legal = self.legal(key)
         ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
         seen = views.discards(lens.seen)
-        return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen)
+        return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen, self.fair_view())
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""

@@ -243,3 +243,34 @@ def test_a_fair_log_is_not_resumed(game: tuple[bytes, Match]) -> None:
     data, _ = game
     with pytest.raises(ResumeError, match="LOG-20"):
         resume(data[: len(data) // 2])
+
+
+@pytest.mark.rule("DEAL-10", "LOG-16")
+def test_a_view_checks_the_other_seats_shown_cards_against_the_deck() -> None:
+    """A view's reader knows where the other seat's cards came from (its dealt positions, its stock draws, its
+    pickups): every card it melds or lays off at the showdown must be one of those the seeds put there."""
+    from replay.fair import FairCheck, FairError
+
+    server, seeds = bytes(32), (bytes([1]) * 32, bytes([2]) * 32)
+    deck = fairdeal.deal_codes(server, seeds, 1)
+
+    def reader(shown: list[int], drew: int | None = None, took: int | None = None) -> FairCheck:
+        check = FairCheck(True, 2)
+        check.commit([T_FAIR_COMMIT, fairdeal.commitment(server)], False, 0)
+        check.take_seeds([T_SEEDS, list(seeds), []])
+        check.hand(1)
+        check.deal(bytes(deck[i] if i % 2 == 0 or i == 20 else 255 for i in range(52)))  # p0's view, p1 deals
+        check.dealt_to(1, (0, 1), 0)
+        if drew is not None:
+            check.other_draw(1, drew)
+        if took is not None:
+            check.other_took(1, took)
+        check.other_showed(1, [Card.from_index(c) for c in shown])
+        return check
+
+    reader([deck[1], deck[3], deck[19]]).reveal([T_FAIR_REVEAL, server], False)  # p1's own dealt cards
+    reader([deck[1], deck[25]], drew=25).reveal([T_FAIR_REVEAL, server], False)  # and a card it drew
+    reader([deck[1], deck[0]], took=deck[0]).reveal([T_FAIR_REVEAL, server], False)  # and one it took
+    for shown in ([deck[1], deck[0]], [deck[1], deck[25]], [deck[20]]):  # p0's card, an undrawn card, the upcard
+        with pytest.raises(FairError, match="DEAL-10: p1 shows cards"):
+            reader(shown).reveal([T_FAIR_REVEAL, server], False)

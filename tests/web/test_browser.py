@@ -126,6 +126,9 @@ def choose(controls: list[dict[str, Any]]) -> dict[str, Any] | None:
         for c in actions:
             if c["action"].startswith(prefix):
                 return c
+    for c in controls:  # the ranked defences (protocol 1.2): the best is chosen already
+        if c["label"] == "Answer with the chosen defence":
+            return c
     toggle = next((c for c in controls if c["toggle"]), None)
     cards = [c for c in controls if c["card"]]
     if toggle is not None and not toggle["pressed"]:

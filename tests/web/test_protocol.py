@@ -31,7 +31,7 @@ def test_the_schema_is_valid_and_shipped_as_specified() -> None:
     assert tuple(SCHEMA["$defs"]["protocol_version"]["const"]) == protocol.PROTOCOL
     major, minor = protocol.PROTOCOL
     assert SCHEMA["$id"].endswith(f"/protocol/{major}.{minor}/schema.json")
-    assert f"version {major}.{minor}" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 2)
+    assert f"version {major}.{minor}" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 3)
     assert f"now `[{major}, {minor}]`" in SPEC
 
 
@@ -42,7 +42,7 @@ def test_every_message_of_the_spec_is_in_the_schema() -> None:
     defs = SCHEMA["$defs"]
     types = {d["properties"]["type"]["const"] for k, d in defs.items() if k.startswith(("client_", "server_"))
              and "properties" in d}  # fmt: skip
-    assert messages == types and len(messages) == 17  # view, log and rematch go both ways
+    assert messages == types and len(messages) == 21  # view, log and rematch go both ways
 
 
 @pytest.mark.rule("PROTO-1", "PROTO-11")

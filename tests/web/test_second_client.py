@@ -2,7 +2,8 @@
 saw Knock's code (its brief and its report of guesses are beside it in ``tests/protocol/client``). The suite runs
 its ``all`` command: one ``knock engine`` game of every preset over stdio, one ``knock serve`` game over a
 WebSocket with a dropped connection, a reconnect and a resend, every frame and HTTP body checked by Ajv in strict
-mode against ``spec/protocol.schema.json``, every log checked by ``knock verify``."""
+mode against ``spec/protocol.schema.json``, every log checked by ``knock verify``; and (protocol 1.3) a fair
+table's game, each seat sending its seed and recomputing its deals by the client's own reading of DEAL-6 .. DEAL-9."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from replay.verdict import judge
 CLIENT = Path(__file__).resolve().parents[1] / "protocol" / "client"
 
 
-@pytest.mark.rule("PROTO-1", "PROTO-15", "PROTO-20", "PROTO-23")
+@pytest.mark.rule("PROTO-1", "PROTO-15", "PROTO-20", "PROTO-23", "PROTO-36", "PROTO-37", "PROTO-39")
 def test_the_second_client_plays_every_preset_and_reconnects(tmp_path: Path) -> None:
     node = shutil.which("node")
     assert node is not None, "the second client needs Node 20 (python3 tools/dev.py test installs its packages)"
@@ -36,6 +37,7 @@ def test_the_second_client_plays_every_preset_and_reconnects(tmp_path: Path) -> 
     for preset in PRESETS:  # one stdio game of every preset, and the WebSocket game
         assert f"PASS stdio {preset}" in run.stdout, run.stdout
     assert "PASS ws " in run.stdout and "reconnect" in run.stdout, run.stdout
+    assert "PASS ws-fair " in run.stdout and "deals recomputed" in run.stdout, run.stdout  # protocol 1.3
     logs = sorted((tmp_path / "out").rglob("*.knock"))
     assert len(logs) >= len(PRESETS) + 3, f"the second client wrote too few logs:\n{run.stdout}"
     for log in logs:  # what it checked with knock verify, judged again here: full logs and the seats' views

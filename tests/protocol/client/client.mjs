@@ -8,6 +8,7 @@ import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createInterface } from "node:readline";
+import { createHash, createHmac, randomBytes } from "node:crypto";
 import Ajv2020 from "ajv/dist/2020.js";
 import WebSocket from "ws";
 
@@ -106,6 +107,41 @@ function checkClientFrame(msg, where) {
   check("client_message", msg, `frame to send (${where})`);
   return msg;
 }
+
+// ---------------------------------------------------------------- fair dealing (protocol 1.3)
+// The deck's derivation written from spec/rules.md's words alone (DEAL-6 .. DEAL-9), on node:crypto: not the web
+// client's fair.js, so that a second reading of the rules checks the server's.
+const FAIR_PROTOCOL = [1, 3];
+const u64 = (n) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; };
+const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
+// DEAL-6: B_i = HMAC-SHA256(server seed, "knock-fair/1" || P || N (8 bytes) || k (1 byte) || seeds || i (4 bytes))
+function fairBytes(server, seeds, purpose, number) {
+  const head = Buffer.concat([Buffer.from("knock-fair/1", "ascii"), Buffer.from([purpose]), u64(number),
+    Buffer.from([seeds.length]), ...seeds]);
+  let i = 0, block = Buffer.alloc(0), at = 0;
+  return () => {
+    if (at >= block.length) { block = createHmac("sha256", server).update(Buffer.concat([head, u32(i++)])).digest(); at = 0; }
+    return block[at++];
+  };
+}
+// DEAL-7: rejection sampling, one byte at a time
+function uniform(next, n) {
+  const limit = 256 - (256 % n);
+  for (;;) { const b = next(); if (b < limit) return b % n; }
+}
+// DEAL-8: Fisher-Yates over the codes 0..51, i from 51 down to 1; hand N's deck from purpose D (0x44)
+function fairDeck(server, seeds, number) {
+  const next = fairBytes(server, seeds, 0x44, number);
+  const deck = [...Array(52).keys()];
+  for (let i = 51; i >= 1; i--) { const j = uniform(next, i + 1); [deck[i], deck[j]] = [deck[j], deck[i]]; }
+  return deck;
+}
+// DEAL-9: a seed the server supplies
+const suppliedSeed = (server, number, seat) => createHmac("sha256", server)
+  .update(Buffer.concat([Buffer.from("knock-fair-seat/1", "ascii"), u64(number), Buffer.from([seat])])).digest();
+// DEAL-8's card code: suit x 13 + rank - 1, suits c d h s, ace 1 .. king 13
+const cardCode = (c) => "cdhs".indexOf(c[1]) * 13 + "A23456789TJQK".indexOf(c[0]);
+const hex = (h) => Buffer.from(h, "hex");
 
 // ---------------------------------------------------------------- strategy
 const RANKS = "A23456789TJQK";
@@ -506,7 +542,7 @@ class Seat {
     ws.on("upgrade", (res) => { if (myConn === this.conn) this.socket = res.socket; });
     ws.on("open", () => {
       if (myConn !== this.conn) return;
-      this.send({ type: "hello", protocol: PROTOCOL, table: g.table, token: this.token });
+      this.send({ type: "hello", protocol: g.fair ? FAIR_PROTOCOL : PROTOCOL, table: g.table, token: this.token });
     });
     ws.on("error", (e) => { if (myConn === this.conn) g.error(new Failure(`p${this.seat}: WebSocket error ${e.message}`)); });
     ws.on("close", (code) => {
@@ -537,8 +573,9 @@ class Seat {
 }
 
 class WsGame {
-  constructor(base, preset, seed, options, reconnect, outDir, tag) {
-    Object.assign(this, { base, preset, seed, options, reconnect, outDir, tag });
+  constructor(base, preset, seed, options, reconnect, outDir, tag, fair = false) {
+    Object.assign(this, { base, preset, seed, options, reconnect, outDir, tag, fair });
+    this.fairChecked = 0; // hands whose deal this client recomputed and checked (PROTO-39, DEAL-10)
     this.wsUrl = base.replace(/^http/, "ws") + "/ws";
     this.views = new Map();
     this.gameRecord = 0;
@@ -570,6 +607,11 @@ class WsGame {
   order(s, f) {
     const bad = (why) => fail(`p${s.seat}: ${f.type} out of PROTO-28's order: ${why}`);
     const st = s.order; // null | "result" | "game" | "over"
+    // PROTO-36: a fair hand's commitment comes before its deal, after the change that ended the hand before (or
+    // after welcome, before the first view); seed_taken answers this client's seed; neither is a change's frame
+    if (f.type === "fair_commit" || f.type === "seed_taken") return;
+    // PROTO-39: fair_reveal right after the hand's hand_result
+    if (f.type === "fair_reveal") { if (st !== "result") bad("PROTO-39: fair_reveal comes right after hand_result"); return; }
     if (f.type === "welcome") { if (st) bad(`after ${st}`); s.order = "welcome"; return; }
     // PROTO-24: after a restart a finished table is kept as its summary only: welcome, then log_offered alone
     if (st === "welcome" && f.type === "log_offered") { s.order = "over"; return; }
@@ -595,6 +637,7 @@ class WsGame {
     switch (f.type) {
       case "welcome":
         if (s.welcome) fail(`p${s.seat}: second welcome`);
+        if (this.fair && f.fair !== true) fail(`p${s.seat}: welcome's fair is ${f.fair} at a fair table (PROTO-35)`);
         if (f.seat !== s.seat) fail(`p${s.seat}: welcome for seat ${f.seat}`);
         if (f.table !== this.table) fail(`welcome for table ${f.table}`);
         s.welcome = f;
@@ -603,6 +646,8 @@ class WsGame {
         if (!s.welcome) fail(`p${s.seat}: view before welcome`);
         if (f.seat !== s.seat) fail(`p${s.seat}: view of seat ${f.seat}`);
         this.views.set(s.seat, f);
+        if (this.fair) this.fairView(s, f);
+        else if (f.fair !== null && f.fair !== undefined) fail(`p${s.seat}: a view's fair is ${JSON.stringify(f.fair)} at a table not fair (PROTO-39)`);
         s.lastView = f;
         s.lastViewConn = s.conn;
         this.gameRecord = Math.max(this.gameRecord, f.record);
@@ -646,10 +691,57 @@ class WsGame {
       case "hand_result":
         if (f.seat !== s.seat) fail(`p${s.seat}: hand_result for seat ${f.seat}`);
         break;
+      case "fair_commit": this.fairCommit(s, f); break;
+      case "seed_taken":
+        if (f.seat !== s.seat || f.seed !== (s.sent || {})[f.hand]) fail(`p${s.seat}: seed_taken ${JSON.stringify(f)} for the seed it sent`);
+        break;
+      case "fair_reveal": this.fairReveal(s, f); break;
       default:
         break; // timed_out and anything a later minor adds: ignored
     }
     this.wake();
+  }
+  // PROTO-36, PROTO-37: the server committed to its seed for a hand; this seat answers with its own, 32 random
+  // bytes in hex, once
+  fairCommit(s, f) {
+    if (!this.fair) fail(`p${s.seat}: fair_commit at a table not fair`);
+    s.commits = s.commits || {};
+    s.sent = s.sent || {};
+    if (s.sent[f.hand]) return; // sent again after a hello or a view request (PROTO-36): answered already
+    if (s.commits[f.hand] && s.commits[f.hand] !== f.commitment) fail(`p${s.seat}: hand ${f.hand}'s commitment changed`);
+    s.commits[f.hand] = f.commitment;
+    s.sent[f.hand] = randomBytes(32).toString("hex");
+    s.send({ type: "seed", hand: f.hand, seed: s.sent[f.hand] });
+  }
+  // PROTO-39: every view of a fair hand carries its seeds; the first view of a hand holds the cards dealt
+  fairView(s, f) {
+    const fair = f.fair;
+    if (!fair || fair.hand !== f.view.hand) fail(`p${s.seat}: a fair table's view without its hand's seeds: ${JSON.stringify(fair)}`);
+    if (fair.seeds[s.seat] !== (s.sent || {})[fair.hand]) fail(`p${s.seat}: hand ${fair.hand} dealt with seed ${fair.seeds[s.seat]}, this client sent ${(s.sent || {})[fair.hand]}`);
+    if (fair.commitment !== s.commits[fair.hand]) fail(`p${s.seat}: hand ${fair.hand}'s view names another commitment`);
+    s.dealt = s.dealt || {};
+    if (!s.dealt[fair.hand] && f.events.some((e) => e.kind === "dealt")) {
+      s.dealt[fair.hand] = { cards: [...f.view.cards], upcard: f.view.upcard, dealer: f.view.dealer };
+    }
+  }
+  // PROTO-39, DEAL-9, DEAL-10: the reveal, checked against the commitment this seat was sent before its seed; the
+  // supplied seeds; the deck recomputed and this seat's ten dealt cards and the upcard found in it (DEAL-3: one
+  // at a time, the non-dealer first: the non-dealer's the even positions 0..18, the dealer's the odd, the upcard
+  // at 20)
+  fairReveal(s, f) {
+    const server = hex(f.server);
+    const n = f.hand;
+    if (createHash("sha256").update(server).digest("hex") !== s.commits[n]) fail(`p${s.seat}: hand ${n}'s revealed seed does not match the commitment sent before its deal (DEAL-9)`);
+    const seeds = f.seeds.map(hex);
+    for (const seat of f.supplied) if (!suppliedSeed(server, n, seat).equals(seeds[seat])) fail(`p${s.seat}: hand ${n}: p${seat}'s supplied seed is not DEAL-9's`);
+    if (f.supplied.includes(s.seat) || f.seeds[s.seat] !== s.sent[n]) fail(`p${s.seat}: hand ${n} was not dealt with the seed this seat sent`);
+    const deck = fairDeck(server, seeds, n);
+    const dealt = s.dealt[n];
+    if (!dealt) fail(`p${s.seat}: hand ${n} revealed, its deal never seen`);
+    const mine = new Set(deck.slice(0, 20).filter((_, i) => i % 2 === (dealt.dealer === s.seat ? 1 : 0)));
+    if (dealt.cards.length !== 10 || !dealt.cards.every((c) => mine.has(cardCode(c)))) fail(`p${s.seat}: hand ${n}: the cards dealt are not the ones the seeds give (DEAL-10)`);
+    if (deck[20] !== cardCode(dealt.upcard)) fail(`p${s.seat}: hand ${n}: the upcard is not the seeds' (DEAL-10)`);
+    this.fairChecked += 1;
   }
   async connectSeat(s) {
     s.connect();
@@ -661,7 +753,7 @@ class WsGame {
     const rules = presetRules(api, this.preset);
     if (!rules) fail(`server offers no preset ${this.preset}`);
     const seats = Array.from({ length: rules.players }, (_, i) => ({ player: "human", name: `js${i}` }));
-    const req = { preset: this.preset, seed: this.seed, options: this.options, seats, bot_delay: 0 };
+    const req = { preset: this.preset, seed: this.seed, options: this.options, seats, bot_delay: 0, ...(this.fair ? { fair: true } : {}) };
     check("http_table_request", req, "table request");
     const created = await http("POST", `${this.base}/api/tables`, { body: req, def: "http_table_created", status: 201 });
     this.table = created.table;
@@ -843,7 +935,8 @@ class WsGame {
     this.notes.push(`reconnected p${s0.seat} to the finished table: welcome, final view at ${s0.lastView.record}, game_result, log_offered`);
     for (const s of this.seats) { s.conn += 1; s.ws.close(1000); }
     const gr = this.gameResults.get(0);
-    const extra = this.reconnect ? `dropped mid-hand and reconnected ${dropped}x; resent a lost act (${resent.lost.action} at ${resent.lost.record}: applied, duplicate=${resent.lost.duplicate}) and an applied one (${resent.applied.action} at ${resent.applied.record}: duplicate=${resent.applied.duplicate})` : "";
+    if (this.fair && this.fairChecked !== gr.hands * this.seats.length) fail(`${this.fairChecked} fair deals checked, ${gr.hands} hand(s) of ${this.seats.length} seats`);
+    const extra = this.fair ? `fair: ${this.fairChecked} seat-hands' deals recomputed by this client's own derivation (DEAL-6 .. DEAL-8) and checked` : this.reconnect ? `dropped mid-hand and reconnected ${dropped}x; resent a lost act (${resent.lost.action} at ${resent.lost.record}: applied, duplicate=${resent.lost.duplicate}) and an applied one (${resent.applied.action} at ${resent.applied.record}: duplicate=${resent.applied.duplicate})` : "";
     return { extra, tag: this.tag, files, acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: offered.records, ms: Date.now() - t0, notes: this.notes, table: this.table };
   }
 }
@@ -856,6 +949,7 @@ function parseArgs(argv) {
     if (a.startsWith("--")) {
       const k = a.slice(2);
       if (k === "reconnect") o.reconnect = true;
+      else if (k === "fair") o.fair = true;
       else { if (i + 1 >= argv.length) fail(`${a} needs a value`); o[k] = argv[++i]; }
     } else o._.push(a);
   }
@@ -880,7 +974,7 @@ async function main() {
     ? engineWords.slice(0, -1).join(" ") : "knock");
   if (!["stdio", "ws", "all"].includes(cmd)) {
     console.error("usage: node client.mjs stdio --preset NAME --seed N --games K --out DIR [--engine CMD]\n" +
-      "       node client.mjs ws --url http://HOST:PORT --preset NAME --seed N --reconnect --out DIR\n" +
+      "       node client.mjs ws --url http://HOST:PORT --preset NAME --seed N [--reconnect | --fair] --out DIR\n" +
       "       node client.mjs all --engine CMD --url http://HOST:PORT --out DIR [--knock CMD]\n" +
       "options everywhere: --target N (the game's target, 0: the preset's; default 25), --knock CMD");
     process.exit(2);
@@ -907,12 +1001,12 @@ async function main() {
     if (!o.url) fail("--url is required");
     const base = o.url.replace(/\/+$/, "");
     const preset = o.preset || "standard", seed = intArg(o.seed, "seed", 1);
-    const g = new WsGame(base, preset, seed, options, !!o.reconnect, o.out, `ws-${preset}-${seed}`);
+    const g = new WsGame(base, preset, seed, options, !!o.reconnect, o.out, `ws-${o.fair ? "fair-" : ""}${preset}-${seed}`, !!o.fair);
     const r = await g.play();
     r.seed = seed;
     await verify(knockCmd, r.files);
     for (const n of r.notes) console.error(`  ${n}`);
-    console.log(line("ws", preset, r, "pass"));
+    console.log(line(o.fair ? "ws-fair" : "ws", preset, r, "pass"));
   } else {
     if (!o.url) fail("--url is required");
     const base = o.url.replace(/\/+$/, "");
@@ -943,6 +1037,9 @@ async function main() {
     const wsPreset = presets.includes("standard") ? "standard" : presets[0];
     const wg = new WsGame(base, wsPreset, seed, options, true, o.out, `ws-${wsPreset}-${seed}`);
     jobs.push(wg.play().then((r) => Object.assign(r, { seed, kind: "ws", preset: wsPreset }), (e) => { throw new Failure(`ws ${wsPreset}: ${e.message}`); }));
+    // protocol 1.3: a fair table (PROTO-35 .. PROTO-39), both seats sending their seeds and checking every deal
+    const fg = new WsGame(base, wsPreset, seed + 1, options, false, o.out, `ws-fair-${wsPreset}-${seed + 1}`, true);
+    jobs.push(fg.play().then((r) => Object.assign(r, { seed: seed + 1, kind: "ws-fair", preset: wsPreset }), (e) => { throw new Failure(`ws-fair ${wsPreset}: ${e.message}`); }));
     const settled = await Promise.allSettled(jobs);
     await engineDone;
     const bad = settled.filter((s) => s.status === "rejected");
@@ -958,7 +1055,7 @@ async function main() {
       console.log(`FAILED: ${bad.length + (verdicts instanceof Error ? 1 : 0)} problem(s), ${Date.now() - t0} ms`);
       process.exit(1);
     }
-    console.log(`ALL PASSED: ${ok.length} games (${stdioPresets.length} stdio, 1 ws with reconnect and resend), ${Date.now() - t0} ms`);
+    console.log(`ALL PASSED: ${ok.length} games (${stdioPresets.length} stdio, 1 ws with reconnect and resend, 1 fair ws), ${Date.now() - t0} ms`);
   }
 }
 

@@ -76,6 +76,7 @@ export async function openLobby(root) {
   const seed = h("input", { id: "seed", name: "seed", type: "number", min: "0", step: "1", placeholder: "random" });
   const delay = h("input", { id: "bot-delay", name: "bot_delay", type: "number", min: "0", max: "10", step: "0.1", value: "0.5" });
   const timeout = h("input", { id: "turn-timeout", name: "turn_timeout", type: "number", min: "1", step: "1", placeholder: "off" });
+  const fair = h("input", { id: "fair", name: "fair", type: "checkbox" });
   const error = h("div", { class: "form-error", role: "alert" });
 
   function showPreset() {
@@ -106,6 +107,7 @@ export async function openLobby(root) {
     const body = { preset: presetSelect.value, options, seats, bot_delay: Number(delay.value || 0) };
     if (seed.value !== "") body.seed = Number(seed.value);
     if (timeout.value !== "") body.turn_timeout = Number(timeout.value);
+    body.fair = fair.checked; // PROTO-35: every deck from the server's committed seed and each seat's seed
     try {
       const made = await getJSON("/api/tables", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
       showCreated(made);
@@ -173,6 +175,8 @@ export async function openLobby(root) {
     h("div", { class: "field" }, h("label", { for: "preset" }, "Rules (preset)"), presetSelect),
     h("details", { class: "rule-options" }, h("summary", {}, "Rule-set options"), optionsBox),
     seatsBox,
+    h("div", { class: "field fair-field" }, fair,
+      h("label", { for: "fair" }, "Deal fairly: every deck from the server's committed seed and each seat's own seed, checked by your browser after each hand")),
     h("details", { class: "table-options" }, h("summary", {}, "Seed and timing"),
       h("div", { class: "field" }, h("label", { for: "seed" }, "Seed (empty: random)"), seed),
       h("div", { class: "field" }, h("label", { for: "bot-delay" }, "Bots' pace, seconds a move"), delay),

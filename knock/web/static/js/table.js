@@ -6,6 +6,7 @@ import { actionName, cardActionFor, renderActions, splitActions } from "./action
 import { cardName, cardRow, cardSvg } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
+import { FairSeat } from "./fairseat.js";
 
 /** How long the pause at a hand's end lasts at most, in seconds; with a turn timer, at most a third of it (the
  *  server's timer for the next turn runs meanwhile: the pause leaves the player two thirds of his turn). */
@@ -25,12 +26,14 @@ export function openTable(root, params) {
     drawn: null, // the card this seat just took or drew (the one its cards gained since its previous view)
     order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
     rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
+    fair: null, // at a fair table (PROTO-35): this seat's seeds sent and each hand's check (fairseat.js)
   };
   let ticker = null;
   const els = {
     status: h("p", { class: "status", role: "status" }, state.status),
     who: h("p", { class: "who" }),
     series: h("p", { class: "series", hidden: true }),
+    fair: h("section", { class: "fair-box", hidden: true, "aria-label": "Fair dealing", "aria-live": "polite" }),
     refusal: h("div", { class: "refusal", role: "alert" }),
     play: h("div", { class: "play" }),
     showdown: h("div", { class: "last-hand" }),
@@ -39,7 +42,8 @@ export function openTable(root, params) {
     offer: h("div", { class: "offer" }),
   };
   fill(root, h("section", { class: "table-page", "aria-labelledby": "table-title" },
-    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.series),
+    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.series,
+      els.fair),
     els.refusal,
     h("div", { class: "layout" },
       h("div", { class: "main-col" }, els.play),
@@ -60,6 +64,19 @@ export function openTable(root, params) {
         fill(els.series, h("strong", {}, `Game ${m.series.games + 1} of the series`),
           `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
       }
+      if (m.fair && !state.fair) state.fair = new FairSeat(m.seat); // kept across reconnections
+      renderFair();
+    },
+    fair_commit: (m) => { // the server's commitment: this page's seed goes back at once (PROTO-36, PROTO-37)
+      if (!state.fair) state.fair = new FairSeat(state.welcome ? state.welcome.seat : null);
+      const message = state.fair.commit(m);
+      if (message) seat.send(message);
+      renderFair();
+    },
+    seed_taken: () => renderFair(),
+    fair_reveal: (m) => { // the server's seed: the hand's deal recomputed and checked here (PROTO-39)
+      if (!state.fair) return;
+      state.fair.reveal(m).then((check) => { renderFair(); announce(check.text); });
     },
     rematch: (m) => {
       state.rematch = m;
@@ -89,6 +106,8 @@ export function openTable(root, params) {
         state.order = state.order.filter((c) => m.view.cards.includes(c));
         state.order.push(...m.view.cards.filter((c) => !state.order.includes(c)));
       }
+      state.fair?.view(m);
+      renderFair();
       state.view = m.view;
       state.legal = m.legal;
       state.defences = m.defences || [];
@@ -154,6 +173,21 @@ export function openTable(root, params) {
   function dropEvents(hand) {
     state.events = state.events.filter((e) => e.hand < hand);
     for (const li of [...els.log.children]) if (Number(li.dataset.hand) >= hand) li.remove();
+  }
+
+  /** The fair-dealing box: the hand whose seeds are gathered, and every hand's check in plain words. */
+  function renderFair() {
+    const f = state.fair;
+    els.fair.hidden = !f;
+    if (!f) return;
+    const w = f.waiting;
+    fill(els.fair, h("h3", {}, "Fair dealing"),
+      w ? h("p", { class: "fair-waiting" }, `Hand ${w.hand}: the server has committed to its seed (${w.commitment.slice(0, 16)}…); `,
+        f.sent.has(w.hand) ? "your browser has sent its own seed; the deal follows." : "the seats' seeds are being gathered.") : null,
+      f.checks.size
+        ? h("ul", { class: "fair-checks" }, [...f.checks].map(([n, c]) =>
+          h("li", { class: `fair-check ${c.ok ? "ok" : "failed"}`, "data-hand": String(n) }, c.text)))
+        : h("p", { class: "muted" }, "Each hand's deal is checked here once the server reveals its seed."));
   }
 
   function totalsText(totals) {

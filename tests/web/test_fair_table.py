@@ -1,0 +1,173 @@
+"""Fair dealing at ``knock serve``'s tables: the commitment, the seats' seeds, the deal, the reveal, a restart
+(spec/protocol.md, "Fair dealing (1.3)", PROTO-35 .. PROTO-40; the deal itself DEAL-5 .. DEAL-10)."""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import random
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.fairdeal import deal_deck, supplied_seed
+from knock.web.client import ServerProcess, play_seat
+from replay.codec import T_SEEDS
+from replay.log import LogReader
+from replay.verdict import judge
+from tests.cli.support import run as knock
+from tests.web.support import Seat
+
+HUMAN_BOT = [{"player": "human"}, {"player": "bot", "bot": "greedy"}]
+TWO_HUMANS = [{"player": "human"}, {"player": "human"}]
+
+
+def bad_seed(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
+    seat.send({"type": "seed", **message})
+    answer = seat.until("error")  # a bot may move meanwhile: its frames come first
+    assert answer["type"] == "error" and answer["code"] == "bad_seed" and answer["rule"] == "PROTO-38", answer
+    assert answer["close"] is False
+    return answer
+
+
+def own_cards_follow(frames: list[dict[str, Any]], seat: int) -> int:
+    """Check, for every hand a seat was dealt, its dealt cards and the upcard against the deck the revealed seeds
+    give (DEAL-8), and the reveal against the commitment it was sent first (DEAL-9); the hands checked."""
+    commits = {f["hand"]: f["commitment"] for f in frames if f["type"] == "fair_commit"}
+    dealt: dict[int, dict[str, Any]] = {}
+    for f in frames:
+        if f["type"] == "view" and f["fair"] is not None and f["view"]["phase"] == "upcard_offer":
+            dealt.setdefault(f["fair"]["hand"], f["view"])
+    checked = 0
+    for reveal in (f for f in frames if f["type"] == "fair_reveal"):
+        n, server = reveal["hand"], bytes.fromhex(reveal["server"])
+        assert hashlib.sha256(server).hexdigest() == reveal["commitment"] == commits[n]
+        seeds = [bytes.fromhex(s) for s in reveal["seeds"]]
+        for s in reveal["supplied"]:
+            assert seeds[s] == supplied_seed(server, n, s)
+        deck = deal_deck(server, seeds, n)
+        view = dealt[n]
+        # DEAL-3: the dealer's opponent gets the odd positions; the upcard is the 21st card
+        first = 1 - view["dealer"] if view["dealer"] in (0, 1) else 0
+        mine = deck[0:20:2] if seat == first else deck[1:20:2]
+        assert sorted(map(str, mine)) == sorted(view["cards"]) or view["cards"] == [], (n, mine, view["cards"])
+        assert str(deck[20]) == view["upcard"]
+        checked += 1
+    return checked
+
+
+@pytest.mark.rule("PROTO-35", "PROTO-36", "PROTO-37", "PROTO-38", "PROTO-39", "DEAL-9", "DEAL-10", "LOG-17", "LOG-20")
+def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Path) -> None:
+    assert knock("keygen", "-o", str(tmp_path / "server")).returncode == 0
+    args = ("--bot-delay", "0", "--table-rate", "0", "--fair", "--key", str(tmp_path / "server"))
+    with ServerProcess(tmp_path / "data", *args) as server:
+        assert "fair dealing" in server.banner
+        status, refused = server.post("/api/tables", {"seats": HUMAN_BOT, "commitments": True})
+        assert status == 400 and refused["error"]["rule"] == "PROTO-35"
+        status, refused = server.post("/api/tables", {"seats": HUMAN_BOT, "seed_timeout": 0.5})
+        assert status == 400 and refused["error"]["rule"] == "PROTO-35"
+        made = server.table({"options": {"target": 10}, "seats": HUMAN_BOT})
+        table, token = made["table"], made["seats"][0]["token"]
+        watcher = Seat(server.ws)
+        assert watcher.hello(table)["fair"] is True
+        first = watcher.recv()
+        assert first["type"] == "fair_commit" and first["hand"] == 1 and first["left"] is None  # nobody seated yet
+        bad_seed(watcher, {"hand": 1, "seed": "00" * 32})  # a spectator sends none
+        seat = Seat(server.ws)
+        welcome = seat.hello(table, token)
+        assert welcome["fair"] is True and welcome["protocol"] == [1, 3]
+        commit = seat.recv()
+        assert commit["type"] == "fair_commit" and commit["commitment"] == first["commitment"]
+        assert 0 < commit["left"] <= commit["timeout"] == 10.0
+        refusal = seat.act("pass", 0)
+        assert refusal["type"] == "refusal" and refusal["rule"] == "PROTO-36"
+        for wrong in ({"hand": 1, "seed": "zz" * 32}, {"hand": 1, "seed": "00" * 31}, {"hand": 1, "seed": "AB" * 32},
+                      {"hand": 1, "seed": 7}, {"hand": 2, "seed": "00" * 32}):  # fmt: skip
+            bad_seed(seat, wrong)
+        mine = random.Random(5).randbytes(32)
+        seat.send({"type": "seed", "hand": 1, "seed": mine.hex()})
+        assert seat.recv() == {"type": "seed_taken", "hand": 1, "seat": 0, "seed": mine.hex()}
+        view = seat.recv()  # dealt at once: the bot's seed is supplied
+        assert view["type"] == "view" and view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]
+        assert view["fair"]["server"] is None and view["fair"]["commitment"] == commit["commitment"]
+        bad_seed(seat, {"hand": 1, "seed": "11" * 32})  # dealt: no seeds are gathered now
+        seat.send({"type": "view"})  # the frames the refusal came after, again
+        frames = list(play_seat(seat, random.Random(2)))
+        assert own_cards_follow(frames, 0) == sum(f["type"] == "hand_result" for f in frames) >= 1
+        kinds = [f["type"] for f in frames]
+        assert kinds.index("hand_result") + 1 == kinds.index("fair_reveal")  # the reveal right after the result
+        offer = frames[-1]
+        assert offer["verdict"] == "pass"
+        status, log = server.get(offer["url"])
+        plain = server.table({"fair": False, "seats": HUMAN_BOT})  # a seeded table on a --fair server
+        other = Seat(server.ws)
+        assert other.hello(plain["table"], plain["seats"][0]["token"])["fair"] is False
+        assert other.recv()["fair"] is None
+        bad_seed(other, {"hand": 1, "seed": "00" * 32})
+    (tmp_path / "fair.knock").write_bytes(log)
+    ok = knock("verify", str(tmp_path / "fair.knock"), "--key", str(tmp_path / "server.pub"))
+    assert ok.returncode == 0 and "recomputed" in ok.stdout, ok.stdout + ok.stderr
+    assert judge(log).signer is not None
+
+
+@pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-37", "PROTO-9", "DEAL-9")
+def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(tmp_path: Path) -> None:
+    data = tmp_path / "store"
+    args = ("--bot-delay", "0", "--table-rate", "0")
+    with contextlib.ExitStack() as stack:
+        first = ServerProcess(data, *args).start()
+        stack.callback(first.kill)
+        made = first.table({"fair": True, "seed_timeout": 1, "options": {"target": 10}, "seats": TWO_HUMANS})
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        ann = Seat(first.ws)
+        ann.hello(table, tokens[0])
+        commitment = ann.recv()["commitment"]
+        mine = bytes(range(32))
+        ann.send({"type": "seed", "hand": 1, "seed": mine.hex()})
+        assert ann.recv()["type"] == "seed_taken"
+        first.kill()  # SIGKILL while the first hand's seeds are gathered: ann's is stored
+        second = ServerProcess(data, *args).start()
+        stack.callback(second.kill)
+        assert f"{table} unfinished" in second.banner
+        ann, bob = Seat(second.ws), Seat(second.ws)
+        ann.hello(table, tokens[0])
+        assert ann.recv()["commitment"] == commitment  # the same server seed, from the stored secret
+        bad_seed(ann, {"hand": 1, "seed": "22" * 32})  # hers is in already
+        bob.hello(table, tokens[1])
+        assert bob.recv()["type"] == "fair_commit"
+        # bob sends nothing: after the seed timeout (1 s) his seed is supplied and the hand dealt
+        view = bob.until("view", timeout=10)
+        assert view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]
+        latest = [ann.recv(), view]
+        assert latest[0]["type"] == "view" and latest[0]["record"] == view["record"]
+        seats = (ann, bob)
+        for _ in range(6):  # a few actions, each acknowledged, then a kill mid-hand
+            to_act = latest[0]["view"]["to_act"]
+            answer = seats[to_act].act(latest[to_act]["legal"][0], latest[to_act]["record"])
+            assert answer["type"] == "ack", answer
+            latest = [ann.until("view"), bob.until("view")]
+        second.kill()
+        third = ServerProcess(data, *args).start()
+        stack.callback(third.stop)
+        assert f"{table} unfinished" in third.banner
+        ann, bob = Seat(third.ws), Seat(third.ws)
+        for s, t in ((ann, tokens[0]), (bob, tokens[1])):
+            s.hello(table, t)
+        assert ann.recv()["record"] == latest[0]["record"]  # every acknowledged action is there
+        ann.send({"type": "view"})  # that view again, for her to play on from
+        out: dict[int, Any] = {}
+        threads = [threading.Thread(target=lambda i=i, s=s: out.__setitem__(i, play_seat(s, random.Random(i))))
+                   for i, s in enumerate((ann, bob))]  # fmt: skip
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        assert out[0][-1]["type"] == "log_offered" and out[0][-1]["verdict"] == "pass"
+        status, log = third.get(out[0][-1]["url"])
+        assert status == 200
+    assert judge(log).kind == "pass"
+    seeds = [e.record for e in LogReader(log).entries() if type(e.record) is list and e.record[0] == T_SEEDS]
+    assert seeds[0][1][0] == mine and seeds[0][2] == [1]  # the seed sent before the kill dealt the first hand
+    assert all(len(s[1]) == 2 for s in seeds)
