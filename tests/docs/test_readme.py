@@ -91,6 +91,10 @@ def scratch(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     """One folder for the snippets of a page: the repository's .venv, tests, tools and spec linked in, nothing
     else (a later block of the page reads what an earlier one wrote, when both run in this process)."""
     page = request.node.callspec.params["snippet"].page
+    if os.environ.get("PYTEST_XDIST_WORKER"):  # the group is what keeps a page's snippets on one worker, in order
+        assert request.node.nodeid.endswith(f"@{page}"), (
+            f"{request.node.nodeid}: no xdist group in its id, so pytest-xdist's --dist loadgroup is not grouping "
+            "(pytest-xdist 3.8 cannot group under pytest 9: pyproject pins pytest below 9)")
     if page not in FOLDERS:
         folder = FOLDERS[page] = tmp_path_factory.mktemp(Path(page).stem)
         for name in (".venv", "tests", "tools", "spec", "knock"):
