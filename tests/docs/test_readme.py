@@ -94,7 +94,8 @@ def scratch(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFac
     if os.environ.get("PYTEST_XDIST_WORKER"):  # the group is what keeps a page's snippets on one worker, in order
         assert request.node.nodeid.endswith(f"@{page}"), (
             f"{request.node.nodeid}: no xdist group in its id, so pytest-xdist's --dist loadgroup is not grouping "
-            "(pytest-xdist 3.8 cannot group under pytest 9: pyproject pins pytest below 9)")
+            "(pytest-xdist 3.8 cannot group under pytest 9: pyproject pins pytest below 9)"
+        )
     if page not in FOLDERS:
         folder = FOLDERS[page] = tmp_path_factory.mktemp(Path(page).stem)
         for name in (".venv", "tests", "tools", "spec", "knock"):
