@@ -9,6 +9,7 @@ import pytest
 
 from knock.web import client
 from knock.web.client import ServerProcess
+from tests.web.browser import Browser
 from tests.web.support import valid_body
 
 
@@ -34,3 +35,11 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     args = ("--bot-delay", "0", "--allow-origin", "http://friends.test", "--table-rate", "0")
     with ServerProcess(data, *args) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Browser]:
+    """One headless Chromium for a module's browser tests (tests/web/browser.py)."""
+    b = Browser()
+    yield b
+    b.quit()

@@ -52,13 +52,6 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
         yield running
 
 
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    yield b
-    b.quit()
-
-
 def post_table(server: ServerProcess, body: dict[str, Any]) -> dict[str, Any]:
     request = urllib.request.Request(f"{server.url}/api/tables", json.dumps(body).encode(), method="POST",
                                      headers={"content-type": "application/json"})  # fmt: skip

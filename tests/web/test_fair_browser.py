@@ -6,7 +6,6 @@ passes the stored log and fails a copy whose seed or reveal was changed, naming 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -18,19 +17,6 @@ from replay.codec import T_FAIR_REVEAL, T_SEEDS
 from tests.cli.support import run as knock
 from tests.web.browser import Browser
 from tests.web.test_browser import count, play_hand
-
-
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("fair-serve"), "--bot-delay", "0", "--table-rate", "0") as running:
-        yield running
-
-
-@pytest.fixture(scope="module")
-def browser() -> Iterator[Browser]:
-    b = Browser()
-    yield b
-    b.quit()
 
 
 def checks(b: Browser) -> dict[int, dict[str, Any]]:
