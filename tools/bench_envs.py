@@ -19,10 +19,10 @@ The figures are medians of ``--repeats`` runs of ``--steps`` steps each, timed i
 CPU time under the conditions of ``tools/measuring.py`` (one BLAS thread, this process and PettingZoo's worker
 pinned to one core, both importing numpy; stated in the header, with a warning for any other busy thread); the
 ratios are the medians of the ratios within each repeat (the runs of a repeat follow one another, so a busy
-machine's mood cancels out of them). The line "observation encoder"
-times Knock's encoder (``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
-(``Hand.observation``) inside one more run of the same loop, as shares of the whole step (the timers add a
-little to the step).
+machine's mood cancels out of them). The line "observation encoder" times Knock's encoder
+(``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
+(``engine.visibility.observe_bits``: ``Hand.observation`` with its cards as bitmasks) inside one more run of
+the same loop, as shares of the whole step (the timers add a little to the step).
 """
 
 from __future__ import annotations
@@ -149,7 +149,7 @@ class PettingZoo:
 
 def encoder_share(steps: int) -> tuple[float, float, float]:
     """Knock's step time (µs) and the shares of the encoder (vector and mask) and of the engine's view it reads."""
-    from engine.hand import Hand
+    from engine import visibility
     from knock.envs import aec_env, encoding
 
     spent = {"encode": 0.0, "view": 0.0}
@@ -163,14 +163,14 @@ def encoder_share(steps: int) -> tuple[float, float, float]:
 
         return wrapper
 
-    encode, mask_of, observation = encoding.encode, encoding.mask_of, Hand.observation
-    encoding.encode = timed(encode, "encode")
+    encode, mask_of, observation = encoding.encode_bits, encoding.mask_of, visibility.observe_bits
+    encoding.encode_bits = timed(encode, "encode")
     encoding.mask_of = timed(mask_of, "encode")
-    Hand.observation = timed(observation, "view")  # type: ignore[method-assign]
+    visibility.observe_bits = timed(observation, "view")
     try:
         rate = aec_steps(aec_env("standard"), steps, 1)
     finally:
-        encoding.encode, encoding.mask_of, Hand.observation = encode, mask_of, observation  # type: ignore[method-assign]
+        encoding.encode_bits, encoding.mask_of, visibility.observe_bits = encode, mask_of, observation
     total = steps / rate
     return 1e6 / rate, spent["encode"] / total, spent["view"] / total
 
@@ -244,7 +244,7 @@ def main(argv: list[str]) -> int:
     print(f"  OpenSpiel gin_rummy {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}"
           f"                 {spiel:>10,.0f}   Knock/OpenSpiel {paired(runs['spiel']):.2f}x (target >= 1)")  # fmt: skip
     print(f"observation encoder: {enc:.0%} of Knock's step ({step_us:.1f} µs per step, timed);"
-          f" the engine's view it reads (Hand.observation): {view:.0%}")  # fmt: skip
+          f" the engine's view it reads (observe_bits): {view:.0%}")  # fmt: skip
     return 0
 
 

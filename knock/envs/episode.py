@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import visibility
 from engine.actions import Action, Advise
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -183,7 +184,8 @@ class Episode:
             if self._scores is None:
                 self._scores = m.scores
             scores = encoding.relative(self._scores, seat, self.rules.target)
-            return encoding.encode(hand.observation(seat), to_act=to_act, scores=scores)
+            # Hand.observation's view with its cards as bitmasks: the same vector (tests/envs/test_encoding.py)
+            return encoding.encode_bits(visibility.observe_bits(hand, seat), to_act=to_act, scores=scores)
         return encoding.encode_match(m.observation(seat), to_act=to_act, target=self.rules.target)
 
     def step(self, action_id: int) -> list[float]:
