@@ -95,7 +95,8 @@ class Episode:
         self._advised = False
         self._seat: int | None = None
         self._legal: dict[int, Action] | None = None
-        self._scores: tuple[int, ...] | None = None  #: the game's running scores (cached until a hand ends)
+        #: each seat's running scores / target from its seat on (ENV-3), cached until a hand ends
+        self._scores: dict[int, list[float]] = {}
 
     # --- episode ------------------------------------------------------------------------------
 
@@ -115,7 +116,7 @@ class Episode:
         self.match = match
         self._advised = False
         self._legal = None
-        self._scores = None
+        self._scores = {}
         self._auto()
 
     @property
@@ -181,9 +182,9 @@ class Episode:
         to_act = seat == self.seat_to_act()
         hand = m.hand
         if hand is not None and seat in hand.seats:
-            if self._scores is None:
-                self._scores = m.scores
-            scores = encoding.relative(self._scores, seat, self.rules.target)
+            scores = self._scores.get(seat)
+            if scores is None:
+                scores = self._scores[seat] = encoding.relative(m.scores, seat, self.rules.target)
             # Hand.observation's view with its cards as bitmasks: the same vector (tests/envs/test_encoding.py)
             return encoding.encode_bits(visibility.observe_bits(hand, seat), to_act=to_act, scores=scores)
         return encoding.encode_match(m.observation(seat), to_act=to_act, target=self.rules.target)
@@ -216,7 +217,7 @@ class Episode:
         self._auto()
         rewards = [0.0] * self.players
         if len(m.results) > results:
-            self._scores = None
+            self._scores = {}
             result = m.results[-1]
             if result.winner is not None:
                 loser = result.seats[0] + result.seats[1] - result.winner
@@ -263,7 +264,7 @@ class Episode:
         one-hand episode's stop. Rule: ENV-6."""
         m = self.game
         hand = m.hand
-        while self.auto_showdown and hand is not None and m.to_act is not None and hand.phase in _SHOWDOWN_PHASES:
+        while self.auto_showdown and hand is not None and hand.phase in _SHOWDOWN_PHASES and m.to_act is not None:
             m.apply(hand.auto_spread() if hand.phase is Phase.KNOCK else hand.auto_defence())
             hand = m.hand
         self._next_seat()
