@@ -135,6 +135,9 @@ class OrderEnforcing(wrappers.OrderEnforcingWrapper):  # type: ignore[misc]  # P
         else:
             super().step(action)  # PettingZoo's error or warning
 
+    def __str__(self) -> str:
+        return str(self.env)  # as PettingZoo's wrapper prints itself: the environment's name
+
     def agent_iter(self, max_iter: int = 2**63) -> Iterator[str]:
         if not self._has_reset:
             return super().agent_iter(max_iter)  # type: ignore[no-any-return]  # PettingZoo's error

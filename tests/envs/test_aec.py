@@ -75,7 +75,7 @@ def test_the_wrapper_checks_and_plays_as_pettingzoos(preset: str) -> None:
     as PettingZoo's ``OrderEnforcingWrapper`` around the same environment, and the same episodes — agents,
     observations, masks, rewards and ends, step by step."""
     ours, theirs = aec_env(preset), OrderEnforcingWrapper(KnockAEC(preset))
-    assert isinstance(ours, OrderEnforcingWrapper)
+    assert isinstance(ours, OrderEnforcingWrapper) and str(ours) == str(theirs) == "knock_gin_v0"
     for call, args in (("last", ()), ("agent_iter", ()), ("observe", ("player_0",)), ("step", (0,))):
         assert refusal(getattr(ours, call), *args) == refusal(getattr(theirs, call), *args) != "none"
     for seed in (1, 2, 3):
