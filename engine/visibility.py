@@ -262,7 +262,10 @@ def advice_shown(match: Match, seat: int) -> list[Advise]:
     it sees the captain's cards, else only the suggestions that name none of them (THREE-8). Rule: PROTO-5."""
     if seat != match.sitter:
         return []
-    return [a for a in match.advice_options() if not blind_advice(match, a)]
+    options = match.advice_options()
+    if sight(match.rules, seat, match.seats, match.dealer).viewer is not None:
+        return options  # blind_advice's first answer, asked once: he sees the captain's cards, no advice is blind
+    return [a for a in options if not blind_advice(match, a)]
 
 
 def blind_advice(match: Match, advice: Advise) -> bool:
