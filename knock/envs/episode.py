@@ -95,6 +95,7 @@ class Episode:
         self._advised = False
         self._seat: int | None = None
         self._legal: dict[int, Action] | None = None
+        self._advice: tuple[int, list[int]] | None = None  #: the sitter and his advice ids (cached until a step)
         #: each seat's running scores / target from its seat on (ENV-3), cached until a hand ends
         self._scores: dict[int, list[float]] = {}
 
@@ -116,6 +117,7 @@ class Episode:
         self.match = match
         self._advised = False
         self._legal = None
+        self._advice = None
         self._scores = {}
         self._auto()
 
@@ -169,8 +171,10 @@ class Episode:
         """The ids of the advice the sitter may give now: the captain's legal ids that ``advice_shown`` offers
         him (all of them when he sees the captain's cards; else those whose legality his view decides).
         Rules: ENV-11, THREE-7, THREE-8."""
-        shown = {a.suggestion for a in advice_shown(self.game, sitter)}
-        return [i for i, a in self.legal().items() if a in shown]
+        if self._advice is None or self._advice[0] != sitter:  # cached until the next step, like ``legal``
+            shown = {a.suggestion for a in advice_shown(self.game, sitter)}
+            self._advice = sitter, [i for i, a in self.legal().items() if a in shown]
+        return list(self._advice[1])
 
     def observe(self, seat: int) -> encoding.Vector:
         """``seat``'s observation vector, from its own view only: the hand's view of a seat dealt in (what
@@ -201,8 +205,9 @@ class Episode:
         legal = self.legal()
         if m.sitter == seat and seat is not None and m.sitter is not None:
             if action_id != T.NO_ADVICE:
-                m.apply(self._advice(int(action_id), seat, legal))
+                m.apply(self._advice_for(int(action_id), seat, legal))
             self._advised = True
+            self._advice = None
             self._next_seat()
             return [0.0] * self.players
         return self.play(self._chosen(action_id, seat, legal))
@@ -214,6 +219,7 @@ class Episode:
         m.apply(action)
         self._advised = False
         self._legal = None
+        self._advice = None
         self._auto()
         rewards = [0.0] * self.players
         if len(m.results) > results:
@@ -225,7 +231,7 @@ class Episode:
                 rewards[loser] = -result.points / self.unit
         return rewards
 
-    def _advice(self, action_id: int, sitter: int, legal: dict[int, Action]) -> Advise:
+    def _advice_for(self, action_id: int, sitter: int, legal: dict[int, Action]) -> Advise:
         """The sitter's advice an id stands for. Rules: ENV-11, THREE-7, THREE-8.
 
         Raises:
