@@ -26,7 +26,7 @@ from __future__ import annotations
 import dataclasses
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeAlias
+from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
 from engine import describe
 from engine.actions import Advise, BigGin, Discard, DrawDiscard, Knock, LayOff, Spread
@@ -151,36 +151,92 @@ def observe_hand(hand: Hand, seat: int) -> Observation:
     return _observe(hand, seat, seat)
 
 
-def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
+class SeatBits(NamedTuple):
+    """What one seat may see of a hand, as ``Observation`` holds it but with each set of cards one bitmask
+    (``Card.bit``): ``hand`` and ``opponent_known``. For encoders that work on bits (the environments); the
+    same decision as ``Observation`` (``observe_hand`` is built from it). Rules: VIS-1, VIS-2."""
+
+    seat: int
+    phase: Phase
+    to_act: int | None
+    dealer: int
+    hand: int
+    discard_pile: tuple[Card, ...]
+    stock_size: int
+    upcard: Card
+    knock_limit: int
+    opponent_hand_size: int
+    opponent_known: int
+    taken: Card | None
+    knocker: int | None
+    knock_discard: Card | None
+    spread: SpreadLaid | None
+    defence: DefenceLaid | None
+    result: HandResult | None
+    rules: RuleSet
+    stock_only: bool
+    must_knock: bool
+
+
+def observe_bits(hand: Hand, seat: int) -> SeatBits:
+    """``observe_hand(hand, seat)`` with its card sets as bitmasks. Rules: VIS-1, VIS-2.
+
+    Raises:
+        InvalidSeat: the seat holds no cards in this hand.
+    """
+    if seat not in hand.seats:
+        raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {hand.seats})")
+    return _seat_bits(hand, seat, seat)
+
+
+def _seat_bits(hand: Hand, position: int, viewer: int | None) -> SeatBits:
     """The hand seen from ``position``; its private part (cards, the card taken, the knock discard) only when
-    ``viewer`` is that position."""
+    ``viewer`` is that position. The one decision both views are made of."""
     other = other_seat(hand.seats, position)
     shown = viewer == position
     turn = hand.turn
+    knocker = hand.knocker
     known = hand.known[other]
-    if hand.knocker == other and hand.knock_card is not None and hand.knock_taken:
+    if knocker == other and hand.knock_card is not None and hand.knock_taken:
         known |= hand.knock_card.bit  # VIS-1: it went face down; for this seat it is still the card taken
+    return SeatBits(
+        position, hand.phase, hand.to_act, hand.dealer,
+        hand.hands[position] if shown else 0,
+        tuple(hand.discards), len(hand.stock), hand.upcard, hand.knock_limit, hand.hands[other].bit_count(), known,
+        hand.taken if shown and turn == position else None,
+        knocker,
+        hand.knock_card if shown and knocker == position else None,  # LAY-7: face down
+        hand.spread, hand.defence, hand.result, hand.rules, hand.stock_only,
+        hand.must_knock and turn == position,
+    )  # fmt: skip
+
+
+def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
+    """The hand seen from ``position`` (``_seat_bits``), its card sets as cards."""
+    (seat, phase, to_act, dealer, cards, pile, stock_size, upcard, knock_limit, opponent_size, known, taken,
+     knocker, knock_discard, spread, defence, result, rules, stock_only,
+     must_knock) = _seat_bits(hand, position, viewer)  # fmt: skip
     return Observation(
-        seat=position,
-        phase=hand.phase,
-        to_act=hand.to_act,
-        dealer=hand.dealer,
-        hand=from_mask(hand.hands[position]) if shown else (),
-        discard_pile=tuple(hand.discards),
-        stock_size=len(hand.stock),
-        upcard=hand.upcard,
-        knock_limit=hand.knock_limit,
-        opponent_hand_size=hand.hands[other].bit_count(),
+        seat=seat,
+        phase=phase,
+        to_act=to_act,
+        dealer=dealer,
+        hand=from_mask(cards) if cards else (),
+        discard_pile=pile,
+        stock_size=stock_size,
+        upcard=upcard,
+        knock_limit=knock_limit,
+        opponent_hand_size=opponent_size,
         opponent_known=from_mask(known),
-        taken=hand.taken if shown and turn == position else None,
-        knocker=hand.knocker,
-        knock_discard=hand.knock_card if shown and hand.knocker == position else None,  # LAY-7: face down
-        spread=hand.spread,
-        defence=hand.defence,
-        result=hand.result,
-        rules=hand.rules,
-        stock_only=hand.stock_only,
-        must_knock=hand.must_knock and turn == position,
+        taken=taken,
+        knocker=knocker,
+        knock_discard=knock_discard,
+        spread=spread,
+        defence=defence,
+        result=result,
+        rules=rules,
+        stock_only=stock_only,
+        must_knock=must_knock,
     )
 
 
@@ -206,7 +262,10 @@ def advice_shown(match: Match, seat: int) -> list[Advise]:
     it sees the captain's cards, else only the suggestions that name none of them (THREE-8). Rule: PROTO-5."""
     if seat != match.sitter:
         return []
-    return [a for a in match.advice_options() if not blind_advice(match, a)]
+    options = match.advice_options()
+    if sight(match.rules, seat, match.seats, match.dealer).viewer is not None:
+        return options  # blind_advice's first answer, asked once: he sees the captain's cards, no advice is blind
+    return [a for a in options if not blind_advice(match, a)]
 
 
 def blind_advice(match: Match, advice: Advise) -> bool:

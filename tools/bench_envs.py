@@ -4,25 +4,31 @@
 
     .venv/bin/python tools/bench_envs.py --setup        # once: .venv-pz with pettingzoo[classic]==1.26.1
     .venv/bin/python tools/bench_envs.py [--repeats 7] [--steps 4000]
+    .venv/bin/python tools/bench_envs.py --baseline main  # and Knock at another revision, in the same run
 
 A step is what a learner's loop does for one move: read the acting agent's observation and action mask,
 pick a legal action uniformly at random (one ``random.Random``, the same code for all three), and apply it;
 episodes are reset when they end. Each environment runs with its framework's default wrappers: Knock's
-``aec_env`` (PettingZoo's ``AssertOutOfBoundsWrapper`` and ``OrderEnforcingWrapper``), ``gin_rummy_v4.env()``
-(those and ``TerminateIllegalWrapper``); OpenSpiel's state is driven directly (``observation_tensor``,
-``legal_actions_mask``, ``legal_actions``, ``apply_action``; chance nodes sampled, not counted as steps).
+``aec_env`` (``knock.envs.aec.OrderEnforcing``: PettingZoo's ``OrderEnforcingWrapper``, its checks, reading the
+environment directly at each step), ``gin_rummy_v4.env()`` (``AssertOutOfBoundsWrapper``,
+``OrderEnforcingWrapper`` and ``TerminateIllegalWrapper``); OpenSpiel's state is driven directly
+(``observation_tensor``, ``legal_actions_mask``, ``legal_actions``, ``apply_action``; chance nodes sampled, not
+counted as steps).
 PettingZoo 1.26.1 is the last release with ``gin_rummy_v4``; it needs pygame and RLCard, so it lives in its own
 virtual environment (``.venv-pz``) and runs in a subprocess of this script (``--pz-worker``), which times its
 own runs. The three environments' runs are interleaved, so that a busy machine slows them alike.
+``--baseline REV`` measures Knock at revision REV too (a temporary git worktree imported through
+``PYTHONPATH``, in a worker of its own, ``--knock-worker``), its runs interleaved with the others; the line
+"Knock/baseline" is the median of the per-repeat ratios (``--baseline HEAD`` is the A/A check).
 
 The figures are medians of ``--repeats`` runs of ``--steps`` steps each, timed in the measuring thread's own
 CPU time under the conditions of ``tools/measuring.py`` (one BLAS thread, this process and PettingZoo's worker
 pinned to one core, both importing numpy; stated in the header, with a warning for any other busy thread); the
 ratios are the medians of the ratios within each repeat (the runs of a repeat follow one another, so a busy
-machine's mood cancels out of them). The line "observation encoder"
-times Knock's encoder (``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
-(``Hand.observation``) inside one more run of the same loop, as shares of the whole step (the timers add a
-little to the step).
+machine's mood cancels out of them). The line "observation encoder" times Knock's encoder
+(``knock.envs.encoding``: the vector and the mask) and the engine's view it reads
+(``engine.visibility.observe_bits``: ``Hand.observation`` with its cards as bitmasks) inside one more run of
+the same loop, as shares of the whole step (the timers add a little to the step).
 """
 
 from __future__ import annotations
@@ -34,6 +40,7 @@ import random
 import statistics
 import subprocess
 import sys
+import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -121,13 +128,26 @@ def pz_worker(steps: int) -> None:
     print(json.dumps(watch.report()), flush=True)
 
 
-class PettingZoo:
-    """PettingZoo's gin_rummy_v4 in its own virtual environment, one run at a time (so that the three
-    environments' runs interleave and a busy machine slows them alike)."""
+def knock_worker(steps: int) -> None:
+    """Run with a baseline revision on PYTHONPATH: Knock's AEC env, one run per line read ("run"), its rate printed."""
+    import knock
 
-    def __init__(self, steps: int) -> None:
-        cmd = [str(PZ_PYTHON), str(Path(__file__).resolve()), "--pz-worker", "--steps", str(steps)]
-        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    print(json.dumps({"knock": str(Path(knock.__file__).resolve().parent.parent)}), flush=True)
+    watch = measuring.Threads()
+    for i, line in enumerate(sys.stdin):
+        if line.strip() == "done":
+            break
+        print(knock_steps(steps, 1000 * i), flush=True)
+    print(json.dumps(watch.report()), flush=True)
+
+
+class Worker:
+    """An environment in a process of its own (PettingZoo's in its virtual environment, or Knock at a baseline
+    revision), one run at a time (so that the environments' runs interleave and a busy machine slows them
+    alike)."""
+
+    def __init__(self, cmd: list[str], env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env)
         assert self.proc.stdin is not None and self.proc.stdout is not None
         self.stdin, self.stdout = self.proc.stdin, self.proc.stdout
         self.versions = json.loads(self.stdout.readline())
@@ -149,7 +169,7 @@ class PettingZoo:
 
 def encoder_share(steps: int) -> tuple[float, float, float]:
     """Knock's step time (µs) and the shares of the encoder (vector and mask) and of the engine's view it reads."""
-    from engine.hand import Hand
+    from engine import visibility
     from knock.envs import aec_env, encoding
 
     spent = {"encode": 0.0, "view": 0.0}
@@ -163,14 +183,14 @@ def encoder_share(steps: int) -> tuple[float, float, float]:
 
         return wrapper
 
-    encode, mask_of, observation = encoding.encode, encoding.mask_of, Hand.observation
-    encoding.encode = timed(encode, "encode")
+    encode, mask_of, observation = encoding.encode_bits, encoding.mask_of, visibility.observe_bits
+    encoding.encode_bits = timed(encode, "encode")
     encoding.mask_of = timed(mask_of, "encode")
-    Hand.observation = timed(observation, "view")  # type: ignore[method-assign]
+    visibility.observe_bits = timed(observation, "view")
     try:
         rate = aec_steps(aec_env("standard"), steps, 1)
     finally:
-        encoding.encode, encoding.mask_of, Hand.observation = encode, mask_of, observation  # type: ignore[method-assign]
+        encoding.encode_bits, encoding.mask_of, visibility.observe_bits = encode, mask_of, observation
     total = steps / rate
     return 1e6 / rate, spent["encode"] / total, spent["view"] / total
 
@@ -191,30 +211,57 @@ def main(argv: list[str]) -> int:
     parser.add_argument("--setup", action="store_true", help=f"create {PZ_VENV.name} with {PZ_REQUIREMENT}")
     parser.add_argument("--repeats", type=int, default=7)
     parser.add_argument("--steps", type=int, default=4000)
+    parser.add_argument("--baseline", metavar="REV", help="also measure Knock at revision REV (a git worktree)")
     parser.add_argument("--pz-worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--knock-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.setup:
         return setup()
-    measuring.setup(pin=True)  # PettingZoo's worker inherits the conditions and the core
+    measuring.setup(pin=True)  # the workers inherit the conditions and the core
     if args.pz_worker:
         pz_worker(args.steps // 4)  # about four times slower: a run takes about as long as the others'
         return 0
+    if args.knock_worker:
+        knock_worker(args.steps)
+        return 0
+    with tempfile.TemporaryDirectory(prefix="knock-bench-envs-") as tmp:
+        base: tuple[Worker, str] | None = None
+        tree: Path | None = None
+        if args.baseline:
+            from bench_peers import baseline_worktree
+
+            tree, short = baseline_worktree(args.baseline, Path(tmp))
+            cmd = [sys.executable, str(Path(__file__).resolve()), "--knock-worker", "--steps", str(args.steps)]
+            base = Worker(cmd, {**os.environ, "PYTHONPATH": str(tree)}), short
+            assert base[0].versions["knock"] == str(tree.resolve()), base[0].versions  # the baseline's code
+        try:
+            return measure(args, base)
+        finally:
+            if tree is not None:
+                subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)],
+                               capture_output=True, check=False)  # fmt: skip
+
+
+def measure(args: argparse.Namespace, base: tuple[Worker, str] | None) -> int:
+    """The interleaved runs and the report."""
     import numpy
     import pyspiel
 
     watch = measuring.Threads()
 
-    pz: PettingZoo | None = None
+    pz: Worker | None = None
     if PZ_PYTHON.exists():
-        pz = PettingZoo(args.steps)
+        pz = Worker([str(PZ_PYTHON), str(Path(__file__).resolve()), "--pz-worker", "--steps", str(args.steps)])
     else:
         print(f"no {PZ_VENV.name}: run `tools/bench_envs.py --setup` for PettingZoo's gin_rummy_v4", file=sys.stderr)
-    runs: dict[str, list[float]] = {"knock": [], "spiel": [], "pz": []}
+    runs: dict[str, list[float]] = {"knock": [], "spiel": [], "pz": [], "base": []}
     for r in range(args.repeats):  # interleaved
         runs["knock"].append(knock_steps(args.steps, 1000 * r))
         runs["spiel"].append(openspiel_steps(args.steps, 1000 * r))
         if pz is not None:
             runs["pz"].append(pz.run())
+        if base is not None:
+            runs["base"].append(base[0].run())
     knock, spiel = statistics.median(runs["knock"]), statistics.median(runs["spiel"])
 
     def paired(other: list[float]) -> float:  # the median of the ratios within each repeat
@@ -224,6 +271,8 @@ def main(argv: list[str]) -> int:
     threads: dict[str, dict[str, Any]] = {"this process (Knock, OpenSpiel)": watch.report()}
     if pz is not None:
         threads["PettingZoo's worker"] = pz.close()
+    if base is not None:
+        threads[f"Knock@{base[1]}'s worker"] = base[0].close()
     for label, report in threads.items():
         measuring.warn_busy(label, report["busy"])
     versions = {"OpenSpiel": measuring.version("open_spiel"), "numpy": numpy.__version__,
@@ -240,11 +289,17 @@ def main(argv: list[str]) -> int:
     if pz is not None:
         pz_rate = statistics.median(runs["pz"])
         print(f"  PettingZoo gin_rummy_v4 {pz.versions['pettingzoo']} (RLCard {pz.versions['rlcard']}) {pz_rate:>8,.0f}"
-              f"   Knock/PettingZoo {paired(runs['pz']):.2f}x (target >= 3)")  # fmt: skip
+              f"   Knock/PettingZoo {paired(runs['pz']):.2f}x (target >= 5)")  # fmt: skip
     print(f"  OpenSpiel gin_rummy {pyspiel.__version__ if hasattr(pyspiel, '__version__') else ''}"
-          f"                 {spiel:>10,.0f}   Knock/OpenSpiel {paired(runs['spiel']):.2f}x (target >= 1)")  # fmt: skip
+          f"                 {spiel:>10,.0f}   Knock/OpenSpiel {paired(runs['spiel']):.2f}x"
+          " (target >= 1.5)")  # fmt: skip
+    if base is not None:
+        base_rate = statistics.median(runs["base"])
+        base_spiel = statistics.median(b / o for b, o in zip(runs["base"], runs["spiel"], strict=True))
+        print(f"  Knock AEC at {base[1]} (--baseline)          {base_rate:>10,.0f}   Knock/baseline "
+              f"{paired(runs['base']):.2f}x (baseline/OpenSpiel {base_spiel:.2f}x)")  # fmt: skip
     print(f"observation encoder: {enc:.0%} of Knock's step ({step_us:.1f} µs per step, timed);"
-          f" the engine's view it reads (Hand.observation): {view:.0%}")  # fmt: skip
+          f" the engine's view it reads (observe_bits): {view:.0%}")  # fmt: skip
     return 0
 
 

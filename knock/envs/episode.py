@@ -16,6 +16,7 @@ from typing import Any
 
 import numpy as np
 
+from engine import visibility
 from engine.actions import Action, Advise
 from engine.cards import Card
 from engine.errors import IllegalAction
@@ -94,7 +95,9 @@ class Episode:
         self._advised = False
         self._seat: int | None = None
         self._legal: dict[int, Action] | None = None
-        self._scores: tuple[int, ...] | None = None  #: the game's running scores (cached until a hand ends)
+        self._advice: tuple[int, list[int]] | None = None  #: the sitter and his advice ids (cached until a step)
+        #: each seat's running scores / target from its seat on (ENV-3), cached until a hand ends
+        self._scores: dict[int, list[float]] = {}
 
     # --- episode ------------------------------------------------------------------------------
 
@@ -114,7 +117,8 @@ class Episode:
         self.match = match
         self._advised = False
         self._legal = None
-        self._scores = None
+        self._advice = None
+        self._scores = {}
         self._auto()
 
     @property
@@ -167,8 +171,10 @@ class Episode:
         """The ids of the advice the sitter may give now: the captain's legal ids that ``advice_shown`` offers
         him (all of them when he sees the captain's cards; else those whose legality his view decides).
         Rules: ENV-11, THREE-7, THREE-8."""
-        shown = {a.suggestion for a in advice_shown(self.game, sitter)}
-        return [i for i, a in self.legal().items() if a in shown]
+        if self._advice is None or self._advice[0] != sitter:  # cached until the next step, like ``legal``
+            shown = {a.suggestion for a in advice_shown(self.game, sitter)}
+            self._advice = sitter, [i for i, a in self.legal().items() if a in shown]
+        return list(self._advice[1])
 
     def observe(self, seat: int) -> encoding.Vector:
         """``seat``'s observation vector, from its own view only: the hand's view of a seat dealt in (what
@@ -180,10 +186,11 @@ class Episode:
         to_act = seat == self.seat_to_act()
         hand = m.hand
         if hand is not None and seat in hand.seats:
-            if self._scores is None:
-                self._scores = m.scores
-            scores = encoding.relative(self._scores, seat, self.rules.target)
-            return encoding.encode(hand.observation(seat), to_act=to_act, scores=scores)
+            scores = self._scores.get(seat)
+            if scores is None:
+                scores = self._scores[seat] = encoding.relative(m.scores, seat, self.rules.target)
+            # Hand.observation's view with its cards as bitmasks: the same vector (tests/envs/test_encoding.py)
+            return encoding.encode_bits(visibility.observe_bits(hand, seat), to_act=to_act, scores=scores)
         return encoding.encode_match(m.observation(seat), to_act=to_act, target=self.rules.target)
 
     def step(self, action_id: int) -> list[float]:
@@ -198,8 +205,9 @@ class Episode:
         legal = self.legal()
         if m.sitter == seat and seat is not None and m.sitter is not None:
             if action_id != T.NO_ADVICE:
-                m.apply(self._advice(int(action_id), seat, legal))
+                m.apply(self._advice_for(int(action_id), seat, legal))
             self._advised = True
+            self._advice = None
             self._next_seat()
             return [0.0] * self.players
         return self.play(self._chosen(action_id, seat, legal))
@@ -211,10 +219,11 @@ class Episode:
         m.apply(action)
         self._advised = False
         self._legal = None
+        self._advice = None
         self._auto()
         rewards = [0.0] * self.players
         if len(m.results) > results:
-            self._scores = None
+            self._scores = {}
             result = m.results[-1]
             if result.winner is not None:
                 loser = result.seats[0] + result.seats[1] - result.winner
@@ -222,7 +231,7 @@ class Episode:
                 rewards[loser] = -result.points / self.unit
         return rewards
 
-    def _advice(self, action_id: int, sitter: int, legal: dict[int, Action]) -> Advise:
+    def _advice_for(self, action_id: int, sitter: int, legal: dict[int, Action]) -> Advise:
         """The sitter's advice an id stands for. Rules: ENV-11, THREE-7, THREE-8.
 
         Raises:
@@ -261,7 +270,7 @@ class Episode:
         one-hand episode's stop. Rule: ENV-6."""
         m = self.game
         hand = m.hand
-        while self.auto_showdown and hand is not None and m.to_act is not None and hand.phase in _SHOWDOWN_PHASES:
+        while self.auto_showdown and hand is not None and hand.phase in _SHOWDOWN_PHASES and m.to_act is not None:
             m.apply(hand.auto_spread() if hand.phase is Phase.KNOCK else hand.auto_defence())
             hand = m.hand
         self._next_seat()

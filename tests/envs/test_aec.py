@@ -3,11 +3,14 @@ rewards, the showdown, seeding, rendering and logs; PettingZoo's own API and see
 
 from __future__ import annotations
 
+import random
 import warnings
+from collections.abc import Callable
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils.wrappers import OrderEnforcingWrapper
 
 from engine.cards import Card, cards
 from engine.errors import IllegalAction, InvalidRules
@@ -54,6 +57,47 @@ def test_the_environments_play_with_the_compiled_executor() -> None:
     env.reset(seed=1)
     m = env.episode.game
     assert m.executor.name == "compiled" and m.hand is not None and m.hand.executor.name == "compiled"
+
+
+def refusal(call: Callable[..., object], *args: object) -> str:
+    """The error ``call(*args)`` raises, with its words ("none" if it raises none)."""
+    try:
+        call(*args)
+    except Exception as err:
+        return f"{type(err).__name__}: {err}"
+    return "none"
+
+
+@pytest.mark.rule("ENV-1", "ENV-7")
+@pytest.mark.parametrize("preset", PRESETS)
+def test_the_wrapper_checks_and_plays_as_pettingzoos(preset: str) -> None:
+    """``aec_env``'s wrapper reads the environment directly at every step (``OrderEnforcing``): the same refusals
+    as PettingZoo's ``OrderEnforcingWrapper`` around the same environment, and the same episodes — agents,
+    observations, masks, rewards and ends, step by step."""
+    ours, theirs = aec_env(preset), OrderEnforcingWrapper(KnockAEC(preset))
+    assert isinstance(ours, OrderEnforcingWrapper) and str(ours) == str(theirs) == "knock_gin_v0"
+    for call, args in (("last", ()), ("agent_iter", ()), ("observe", ("player_0",)), ("step", (0,))):
+        assert refusal(getattr(ours, call), *args) == refusal(getattr(theirs, call), *args) != "none"
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        ours.reset(seed=seed)
+        theirs.reset(seed=seed)
+        for agent, other in zip(ours.agent_iter(), theirs.agent_iter(), strict=True):
+            assert agent == other
+            (obs, *rest), (obs2, *rest2) = ours.last(), theirs.last()
+            assert rest == rest2 and ours.last(observe=False)[0] is None
+            assert obs["observation"].tobytes() == obs2["observation"].tobytes()
+            assert obs["action_mask"].tobytes() == obs2["action_mask"].tobytes()
+            ids = np.flatnonzero(obs["action_mask"])
+            action = None if rest[1] or rest[2] else int(ids[int(rng.random() * len(ids))])
+            ours.step(action)
+            theirs.step(action)
+        assert ours.agents == theirs.agents == []
+        assert ours.knock_log() == theirs.knock_log()
+    for env in (ours, theirs):  # a loop over agent_iter must step
+        env.reset(seed=3)
+        next(iter(env.agent_iter()))
+    assert refusal(next, iter(ours.agent_iter())) == refusal(next, iter(theirs.agent_iter())) != "none"
 
 
 @pytest.mark.rule("ENV-1", "RULES-2")
