@@ -3,6 +3,7 @@ seeds disjoint from training over paired hands and games against the built-in bo
 (PNG, matplotlib's Agg backend) and a table (docs/baselines.md).
 
     .venv/bin/python tools/baselines.py --minutes 2 --seeds 3      # the published run (nice -n 10, one process)
+    .venv/bin/python tools/baselines.py --jobs 2 --resume           # two at a time; goes on after a stop
     .venv/bin/python tools/baselines.py --quick --out out/baselines --doc out/baselines/baselines.md
 
 Methods: ``maskable-ppo`` (sb3-contrib's MaskablePPO on the Gymnasium environment, the learner's seat drawn per
@@ -19,11 +20,14 @@ deck of the suite's smoke (3 ranks x 2 suits, one card each), measured by NashCo
 from __future__ import annotations
 
 import argparse
+import json
 import math
+import multiprocessing
 import platform
 import sys
 import time
 from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
@@ -42,7 +46,8 @@ from knock.envs.policy import NetPolicy, SB3Policy  # noqa: E402
 EVAL_SEED = ACCEPTANCE_SEED + 10**6
 SEARCH_LEVELS = ("easy", "medium", "hard", "expert")
 OPPONENTS = ("random", "heuristic", "simple", *[b for b in SEARCH_LEVELS if b in BOT_NAMES][:1])
-GAME_STEPS = 20_000  #: a game longer than this many learner steps counts as drawn (policies can trade cards forever)
+#: A game longer than this many learner steps counts as drawn (policies can trade cards forever); ``--quick``: 500.
+GAME_STEPS = [20_000]
 
 
 TARGET = [100]  #: the games' target (``--quick``: 10)
@@ -53,7 +58,7 @@ def play(policy: Policy, bot: str, seat: int, seed: int, episode: str = "hand") 
     env = gym_env(opponent=bot, seat=seat, episode=episode, target=TARGET[0])
     obs, _ = env.reset(seed=seed)
     total, done, steps = 0.0, False, 0
-    while not done and steps < GAME_STEPS:
+    while not done and steps < GAME_STEPS[0]:
         obs, reward, terminated, truncated, _ = env.step(policy(obs["observation"], obs["action_mask"]))
         total += float(reward)
         done, steps = terminated or truncated, steps + 1
@@ -192,6 +197,58 @@ def cell(rows: list[tuple[float, float]]) -> str:
     return f"{100 * mean:.1f}% [{100 * max(lo, 0):.1f}, {100 * min(hi, 1):.1f}] (n={len(rows)})"
 
 
+Unit = dict[str, Any]  #: a unit's result: ``curve`` (``Curve``) and ``rows`` ({"BOT hands"|"BOT games": pairs})
+
+
+def unit(method: str, seed: int, minutes: float, hand_pairs: int, game_pairs: int, seeds: int, quick: bool) -> Unit:
+    """One method trained with one seed and evaluated: its learning curve, its rows by opponent and episode."""
+    torch.set_num_threads(1)
+    if quick:
+        TARGET[0], GAME_STEPS[0] = 10, 500
+    points, pairs = (1, 1) if quick else (4, 10)
+    policy, curve = METHODS[method](seed, minutes * 60, points, pairs, quick)
+    per_h, per_g = math.ceil(hand_pairs / seeds), math.ceil(game_pairs / seeds)
+    rows: dict[str, list[tuple[float, float]]] = {}
+    for b in OPPONENTS:
+        base = EVAL_SEED + 10_000 + 100_000 * seed
+        rows[f"{b} hands"] = paired(policy, b, range(base, base + per_h))
+        rows[f"{b} games"] = paired(policy, b, range(base + 50_000, base + 50_000 + per_g), "game")
+    print(f"{method} seed {seed}: {curve[-1][1]} steps", flush=True)
+    return {"curve": curve, "rows": rows}
+
+
+def units(args: argparse.Namespace) -> dict[tuple[str, int], Unit]:
+    """Every (method, seed) unit: read from ``OUT/units/`` when ``--resume`` finds it made with the same settings,
+    else run, ``--jobs`` at a time (each in its own process, one torch thread), and saved there as it ends."""
+    folder = args.out / "units"
+    folder.mkdir(parents=True, exist_ok=True)
+    settings = [args.minutes, args.hand_pairs, args.game_pairs, args.seeds, args.quick, list(OPPONENTS)]
+    done: dict[tuple[str, int], Unit] = {}
+    todo = []
+    for method in METHODS:
+        for seed in range(1, args.seeds + 1):
+            path = folder / f"{method}-{seed}.json"
+            if args.resume and path.exists() and (saved := json.loads(path.read_text()))["settings"] == settings:
+                done[method, seed] = saved
+            else:
+                todo.append((method, seed))
+    call = (args.minutes, args.hand_pairs, args.game_pairs, args.seeds, args.quick)
+
+    def keep(key: tuple[str, int], result: Unit) -> None:
+        done[key] = {"settings": settings, **result}
+        (folder / f"{key[0]}-{key[1]}.json").write_text(json.dumps(done[key]))
+
+    if args.jobs <= 1:
+        for key in todo:
+            keep(key, unit(*key, *call))
+    else:
+        with ProcessPoolExecutor(args.jobs, mp_context=multiprocessing.get_context("spawn")) as pool:
+            running = {pool.submit(unit, *key, *call): key for key in todo}
+            for future in as_completed(running):
+                keep(running[future], future.result())
+    return done
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("--quick", action="store_true", help="a tiny budget (the suite's run)")
@@ -201,27 +258,25 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--game-pairs", type=int, default=102, help="paired games per method and opponent (all seeds)")
     ap.add_argument("--out", type=Path, default=ROOT / "docs" / "baselines")
     ap.add_argument("--doc", type=Path, default=ROOT / "docs" / "baselines.md")
+    ap.add_argument("--jobs", type=int, default=1, help="methods and seeds trained and evaluated at once (processes)")
+    ap.add_argument("--resume", action="store_true", help="keep the units OUT/units/ holds from a run of the same "
+                    "settings (a run stopped part way goes on where it stopped)")  # fmt: skip
     args = ap.parse_args(argv)
     if args.quick:
         args.minutes, args.seeds, args.hand_pairs, args.game_pairs = 0.015, 1, 2, 1
-        TARGET[0] = 10
+        TARGET[0], GAME_STEPS[0] = 10, 500
     torch.set_num_threads(1)
     args.out.mkdir(parents=True, exist_ok=True)
-    points, pairs = (1, 1) if args.quick else (4, 10)
     curves: dict[str, list[Curve]] = {}
     table: list[str] = []
     wall = time.time()
-    for method, run in METHODS.items():
+    done = units(args)
+    for method in METHODS:
         rows: dict[str, list[tuple[float, float]]] = {f"{b} {e}": [] for b in OPPONENTS for e in ("hands", "games")}
         for seed in range(1, args.seeds + 1):
-            policy, curve = run(seed, args.minutes * 60, points, pairs, args.quick)
-            curves.setdefault(method, []).append(curve)
-            per_h, per_g = math.ceil(args.hand_pairs / args.seeds), math.ceil(args.game_pairs / args.seeds)
-            for b in OPPONENTS:
-                base = EVAL_SEED + 10_000 + 100_000 * seed
-                rows[f"{b} hands"] += paired(policy, b, range(base, base + per_h))
-                rows[f"{b} games"] += paired(policy, b, range(base + 50_000, base + 50_000 + per_g), "game")
-            print(f"{method} seed {seed}: {curve[-1][1]} steps", flush=True)
+            curves.setdefault(method, []).append([tuple(c) for c in done[method, seed]["curve"]])
+            for key, pairs_of in done[method, seed]["rows"].items():
+                rows[key] += [tuple(r) for r in pairs_of]
         steps = int(np.mean([c[-1][1] for c in curves[method]]))
         for b in OPPONENTS:
             hands, games = rows[f"{b} hands"], rows[f"{b} games"]
