@@ -125,6 +125,28 @@ def test_worlds_hold_the_opponents_known_cards_and_fill_the_unseen_ones() -> Non
         assert opp | sum(1 << i for i in stock) == sum(1 << i for i in reading.unseen) | reading.known
 
 
+class _OnlyRandom(random.Random):
+    """A generator whose ``shuffle`` is refused: a world may use ``random()``'s sequence only."""
+
+    def shuffle(self, x: object, *args: object) -> None:  # type: ignore[override]
+        raise AssertionError("random.shuffle's order is not promised across Python versions")
+
+
+@pytest.mark.rule("VIS-2")
+def test_a_worlds_stock_is_a_fisher_yates_over_random() -> None:
+    hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
+    reading = read(hand.observation(1))
+    opp, stock = sample_world(_OnlyRandom(9), reading)
+    # the same draws of random(), replayed: the hidden cards by their keys, then the stock's swaps from the end
+    rng = random.Random(9)
+    keyed = sorted(reading.unseen, key=lambda i: -(rng.random() ** (1.0 / reading.weight[i])))
+    rest = keyed[reading.hidden :]
+    for i in range(len(rest) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        rest[i], rest[j] = rest[j], rest[i]
+    assert stock == rest and opp == reading.known | sum(1 << i for i in keyed[: reading.hidden])
+
+
 def test_cards_next_to_the_opponents_discards_weigh_less() -> None:
     hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
     hand.play("p1 pass", "p0 pass", "p1 draw", "p1 discard Kh", "p0 draw", "p0 discard Td")
