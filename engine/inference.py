@@ -26,9 +26,9 @@ from engine.visibility import Observation
 
 FULL = (1 << 52) - 1
 #: A card of the same rank as a card the opponent let go (discarded, or passed on the pile).
-SAME_RANK = 0.55
+SAME_RANK = 0.3
 #: A card of the same suit one or two ranks from such a card.
-NEAR_RUN = 0.7
+NEAR_RUN = 0.5
 #: The least weight a card keeps, however many of his discards it would meld with.
 FLOOR = 0.08
 
