@@ -198,6 +198,7 @@ def test_the_search_bot_answers_every_legal_state_with_a_legal_action(
         steps += 1
 
 
+@pytest.mark.rule("MELD-1", "MELD-2")
 def test_partial_melds_are_counted_on_bitmasks() -> None:
     assert partials(to_mask(cards("7c 7d 7h"))) == 1  # a rank held in two suits or more counts once
     assert partials(to_mask(cards("Kc Ad Qh Ah"))) == 1  # no run goes round the corner nor across suits
