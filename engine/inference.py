@@ -26,9 +26,9 @@ from engine.visibility import Observation
 
 FULL = (1 << 52) - 1
 #: A card of the same rank as a card the opponent let go (discarded, or passed on the pile).
-SAME_RANK = 0.55
+SAME_RANK = 0.3
 #: A card of the same suit one or two ranks from such a card.
-NEAR_RUN = 0.7
+NEAR_RUN = 0.5
 #: The least weight a card keeps, however many of his discards it would meld with.
 FLOOR = 0.08
 
@@ -93,11 +93,17 @@ def weights(let_go: int, known: int) -> tuple[float, ...]:
 
 def sample_world(rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
     """One world: the opponent's cards (a mask: his known cards and ``hidden`` unseen ones drawn by weight,
-    without replacement) and the stock (the other unseen cards, shuffled; drawn from the end)."""
+    without replacement) and the stock (the other unseen cards, shuffled; drawn from the end).
+
+    The stock's shuffle is a Fisher–Yates over ``rng.random()`` (as ``engine.cards.shuffle``), never
+    ``random.shuffle``: only ``random()``'s sequence is promised across Python versions, so a seed gives the same
+    worlds, hence the same moves, on every version."""
     keyed = sorted(reading.unseen, key=lambda i: -(rng.random() ** (1.0 / reading.weight[i])))
     hidden = keyed[: reading.hidden]
     stock = keyed[reading.hidden :]
-    rng.shuffle(stock)
+    for i in range(len(stock) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        stock[i], stock[j] = stock[j], stock[i]
     opp = reading.known
     for i in hidden:
         opp |= 1 << i

@@ -2,10 +2,11 @@
 
 At each draw and discard decision the bot reads what it may infer of the hidden cards (``engine.inference``),
 samples worlds (the opponent's cards and the stock's order) and, in each world, plays every candidate action
-out to the end of the hand with a fast policy over bitmasks for both seats (``Rollout``): take a discard only
-when it lowers the deadwood by two or more, discard to the least deadwood (the highest card among equals),
-knock as soon as one may. The same worlds serve every candidate (common random numbers), so candidates are
-compared on the same luck. The candidate with the best mean outcome is played.
+out to the end of the hand with fast policies over bitmasks (``engine.rollout.Rollout``): the seat's own as its
+first choices are made (the heuristic bot's measures: partial melds kept, holding on for gin when close early),
+the opponent's as the public baseline plays (the greedy one: knock as soon as one may). The same worlds serve
+every candidate (common random numbers), so candidates are compared on the same luck. The candidate with the
+best mean outcome is played.
 
 - **Candidates**: at a draw, taking the card against the stock; at a discard, the ``width`` discards the
   heuristic ranks best (deadwood less its partial melds that live cards could complete) and every knock, with
@@ -45,14 +46,10 @@ from engine.actions import (
 from engine.cards import to_mask
 from engine.fsm import Phase
 from engine.inference import read, sample_world
-from engine.kernel import STOCK_FLOOR
-from engine.melds import RANK_VALUES, best_arrangement, deadwood, knock_deadwood
-from engine.rules import RuleSet
-from engine.showdown import best_defence
+from engine.melds import deadwood
+from engine.rollout import BITS, Rollout
 from engine.visibility import Observation
 
-VALUES = tuple(RANK_VALUES[i % 13] for i in range(52))  # a card's value by its index (suit × 13 + rank − 1)
-BITS = tuple(1 << i for i in range(52))
 #: The search levels: name -> (rollouts a decision, discard candidates, margin). The margin (points a hand, on
 #: the mean over the worlds) by which a candidate must beat the heuristic's choice to replace it: with few
 #: worlds and no margin the bot follows the noise of its rollouts, which is what makes the low levels weak.
@@ -62,91 +59,6 @@ LEVELS: dict[str, tuple[int, int, float]] = {
     "hard": (120, 4, 3.0),
     "expert": (240, 5, 3.0),
 }
-
-
-class Rollout:
-    """A hand played out on bitmasks from a world, for the search (not the engine: no events, no checks).
-
-    Seat 0 is the searching seat, 1 the opponent. Follows the rules that decide outcomes: the knock limit, gin
-    and undercut bonuses, the taken card kept (TURN-4), the dead hand at the stock floor (DEAD-1)."""
-
-    __slots__ = ("gin", "hands", "limit", "pile", "stock", "tie_undercut", "undercut")
-
-    def __init__(self, rules: RuleSet, limit: int, hands: list[int], pile: list[int], stock: list[int]) -> None:
-        self.limit = limit
-        self.gin = rules.gin_bonus
-        self.undercut = rules.undercut_bonus
-        self.tie_undercut = rules.undercut_on_tie
-        self.hands = hands
-        self.pile = pile
-        self.stock = stock
-
-    def takes(self, seat: int) -> bool:
-        """The policy's draw: the top discard when it lowers the deadwood by two or more."""
-        h = self.hands[seat]
-        return bool(self.pile) and knock_deadwood(h | BITS[self.pile[-1]]) < deadwood(h) - 1
-
-    def discard(self, seat: int, taken: int) -> int:
-        """The policy's discard: the least deadwood left, the highest card among equals (never ``taken``)."""
-        h = self.hands[seat]
-        best, key = -1, (1 << 30)
-        bits = h
-        while bits:
-            low = bits & -bits
-            bits ^= low
-            i = low.bit_length() - 1
-            if i == taken:
-                continue
-            k = deadwood(h ^ low) * 16 - VALUES[i]
-            if k < key:
-                best, key = i, k
-        return best
-
-    def turn(self, seat: int, stock_only: bool = False) -> int | None:
-        """One turn of the policy: draw, then knock or discard. The outcome if the hand ended, else None."""
-        taken = -1
-        if not stock_only and self.takes(seat):
-            taken = self.pile.pop()
-            self.hands[seat] |= BITS[taken]
-        else:
-            self.hands[seat] |= BITS[self.stock.pop()]
-        return self.after_draw(seat, taken)
-
-    def after_draw(self, seat: int, taken: int) -> int | None:
-        card = self.discard(seat, taken)
-        return self.put(seat, card, deadwood(self.hands[seat] ^ BITS[card]) <= self.limit)
-
-    def put(self, seat: int, card: int, knock: bool) -> int | None:
-        """Discard ``card`` (knocking with it when ``knock``): the outcome if the hand ends, else None."""
-        self.hands[seat] ^= BITS[card]
-        if knock:
-            return self.showdown(seat)
-        self.pile.append(card)
-        if len(self.stock) <= STOCK_FLOOR:
-            return 0
-        return None
-
-    def play(self, seat: int) -> int:
-        """Play on from ``seat``'s turn to the end of the hand: its outcome for seat 0."""
-        while True:
-            out = self.turn(seat)
-            if out is not None:
-                return out
-            seat ^= 1
-
-    def showdown(self, knocker: int) -> int:
-        """The hand's points for seat 0 after ``knocker`` knocks. Rules: SCORE-1 .. SCORE-3, LAY-5."""
-        k, d = self.hands[knocker], self.hands[knocker ^ 1]
-        dk = deadwood(k)
-        sign = 1 if knocker == 0 else -1
-        if dk == 0:
-            return sign * (self.gin + deadwood(d))
-        dd = best_defence(best_arrangement(k).melds, False, d).deadwood
-        if dk < dd:
-            return sign * (dd - dk)
-        if dk == dd and not self.tie_undercut:
-            return 0
-        return -sign * (self.undercut + dk - dd)
 
 
 class SearchBot:

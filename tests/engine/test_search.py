@@ -20,8 +20,9 @@ from engine.hand import Hand
 from engine.inference import read, sample_world
 from engine.match import Match
 from engine.melds import deadwood
+from engine.rollout import Rollout, partials
 from engine.rules import RuleSet
-from engine.search import LEVELS, Rollout, SearchBot
+from engine.search import LEVELS, SearchBot
 from tests.helpers import deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -125,6 +126,28 @@ def test_worlds_hold_the_opponents_known_cards_and_fill_the_unseen_ones() -> Non
         assert opp | sum(1 << i for i in stock) == sum(1 << i for i in reading.unseen) | reading.known
 
 
+class _OnlyRandom(random.Random):
+    """A generator whose ``shuffle`` is refused: a world may use ``random()``'s sequence only."""
+
+    def shuffle(self, x: object, *args: object) -> None:
+        raise AssertionError("random.shuffle's order is not promised across Python versions")
+
+
+@pytest.mark.rule("VIS-2")
+def test_a_worlds_stock_is_a_fisher_yates_over_random() -> None:
+    hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
+    reading = read(hand.observation(1))
+    opp, stock = sample_world(_OnlyRandom(9), reading)
+    # the same draws of random(), replayed: the hidden cards by their keys, then the stock's swaps from the end
+    rng = random.Random(9)
+    keyed = sorted(reading.unseen, key=lambda i: -(rng.random() ** (1.0 / reading.weight[i])))
+    rest = keyed[reading.hidden :]
+    for i in range(len(rest) - 1, 0, -1):
+        j = int(rng.random() * (i + 1))
+        rest[i], rest[j] = rest[j], rest[i]
+    assert stock == rest and opp == reading.known | sum(1 << i for i in keyed[: reading.hidden])
+
+
 def test_cards_next_to_the_opponents_discards_weigh_less() -> None:
     hand = deal("As 2s 3s 4h 4d 5c 9s 9c Td 5h", "2c 3d 7c 6d 8s Tc Jd Qs Kh Ks", upcard="4c")
     hand.play("p1 pass", "p0 pass", "p1 draw", "p1 discard Kh", "p0 draw", "p0 discard Td")
@@ -173,3 +196,33 @@ def test_the_search_bot_answers_every_legal_state_with_a_legal_action(
         assert chosen in legal
         match.apply(legal[int(rng.random() * len(legal))] if rng.random() < 0.3 else chosen)
         steps += 1
+
+
+@pytest.mark.rule("MELD-1", "MELD-2")
+def test_partial_melds_are_counted_on_bitmasks() -> None:
+    assert partials(to_mask(cards("7c 7d 7h"))) == 1  # a rank held in two suits or more counts once
+    assert partials(to_mask(cards("Kc Ad Qh Ah"))) == 1  # no run goes round the corner nor across suits
+    assert partials(to_mask(cards("5s 6s 8s"))) == 2  # 5s-6s, 6s-8s
+
+
+@pytest.mark.rule("KNOCK-1", "KNOCK-2")
+def test_the_rollouts_searching_seat_holds_on_for_gin_early_and_the_opponent_knocks_at_once() -> None:
+    rules = RuleSet()
+    near = to_mask(cards("As 2s 3s 4h 5h 6h 9c 9d 9h 2c Kc"))  # the Kc goes: 2 deadwood
+    other = to_mask(cards("Ah 3d 5d 7s 8h Jc Qh 4c 6c 8s"))
+    stock = [c.index for c in cards("Kd Qc Jd 8d 7c 6d 5c 4d 3c Td Tc Jh Qd Ks Kh Qs Js Ts")]
+    for seat in (0, 1):
+        hands = [other, other]
+        hands[seat] = near
+        out = Rollout(rules, 10, hands, [], list(stock)).after_draw(seat, -1)  # 18 cards in the stock
+        assert (out is None) == (seat == 0), "only the searching seat holds on for gin, and only early"
+    assert Rollout(rules, 10, [near, other], [], list(stock[:15])).after_draw(0, -1) is not None  # late: knocks
+
+
+@pytest.mark.rule("MELD-5")
+def test_the_rollouts_searching_seat_keeps_partial_melds_where_the_opponent_model_does_not() -> None:
+    # Tc, Jc and Kd leave the same deadwood: the greedy opponent model lets the first go (Tc), the searching seat
+    # keeps the Tc-Jc partial run and lets the Kd go.
+    hand = to_mask(cards("As 2s 3s 4h 5h 6h Tc Jc Kd 2d 9h"))
+    r = Rollout(RuleSet(), 10, [hand, hand], [], [])
+    assert r.discard(1, -1) == Card.parse("Tc").index and r.discard(0, -1) == Card.parse("Kd").index
