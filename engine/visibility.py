@@ -212,32 +212,12 @@ def _seat_bits(hand: Hand, position: int, viewer: int | None) -> SeatBits:
 
 
 def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
-    """The hand seen from ``position`` (``_seat_bits``), its card sets as cards."""
-    (seat, phase, to_act, dealer, cards, pile, stock_size, upcard, knock_limit, opponent_size, known, taken,
-     knocker, knock_discard, spread, defence, result, rules, stock_only,
-     must_knock) = _seat_bits(hand, position, viewer)  # fmt: skip
-    return Observation(
-        seat=seat,
-        phase=phase,
-        to_act=to_act,
-        dealer=dealer,
-        hand=from_mask(cards) if cards else (),
-        discard_pile=pile,
-        stock_size=stock_size,
-        upcard=upcard,
-        knock_limit=knock_limit,
-        opponent_hand_size=opponent_size,
-        opponent_known=from_mask(known),
-        taken=taken,
-        knocker=knocker,
-        knock_discard=knock_discard,
-        spread=spread,
-        defence=defence,
-        result=result,
-        rules=rules,
-        stock_only=stock_only,
-        must_knock=must_knock,
-    )
+    """The hand seen from ``position`` (``_seat_bits``), its card sets as cards. ``Observation``'s fields are
+    ``SeatBits``' in the same order (a test holds them so), so it is built positionally: this is every bot's
+    observation, on the hot path of play."""
+    b = _seat_bits(hand, position, viewer)
+    return Observation(b[0], b[1], b[2], b[3], from_mask(b[4]) if b[4] else (), b[5], b[6], b[7], b[8], b[9],
+                       from_mask(b[10]), *b[11:])  # fmt: skip
 
 
 def observe_match(match: Match, seat: int) -> MatchObservation:
