@@ -140,15 +140,24 @@ class MatchObservation:
         return describe.match_observation_text(self)
 
 
-def observe_hand(hand: Hand, seat: int) -> Observation:
-    """Exactly what ``seat``, one of the hand's two seats, may see of it. Rules: VIS-1, VIS-2.
+def _dealt(hand: Hand, seat: int) -> int:
+    """``seat``, one of the hand's seats. Rule: VIS-1.
 
     Raises:
         InvalidSeat: the seat holds no cards in this hand.
     """
     if seat not in hand.seats:
         raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {hand.seats})")
-    return _observe(hand, seat, seat)
+    return seat
+
+
+def observe_hand(hand: Hand, seat: int) -> Observation:
+    """Exactly what ``seat``, one of the hand's two seats, may see of it. Rules: VIS-1, VIS-2.
+
+    Raises:
+        InvalidSeat: the seat holds no cards in this hand.
+    """
+    return _observe(hand, _dealt(hand, seat), seat)
 
 
 class SeatBits(NamedTuple):
@@ -184,9 +193,7 @@ def observe_bits(hand: Hand, seat: int) -> SeatBits:
     Raises:
         InvalidSeat: the seat holds no cards in this hand.
     """
-    if seat not in hand.seats:
-        raise InvalidSeat("VIS-1", f"p{seat} has no cards in this hand (seats {hand.seats})")
-    return _seat_bits(hand, seat, seat)
+    return _seat_bits(hand, _dealt(hand, seat), seat)
 
 
 def _seat_bits(hand: Hand, position: int, viewer: int | None) -> SeatBits:
