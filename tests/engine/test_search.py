@@ -296,3 +296,23 @@ def test_the_opponent_models_discard_is_the_least_deadwood_highest_card_first() 
         mask = sum(1 << i for i in hand)
         plain = min((i for i in hand if i != taken), key=lambda i: (deadwood(mask ^ 1 << i), -VALUES[i], i))
         assert Rollout._least_deadwood(mask, taken) == plain
+
+
+@pytest.mark.rule("LAY-5")
+def test_the_rollouts_defence_deadwood_is_the_best_defences() -> None:
+    """``defence_deadwood`` (the rollouts' showdown) gives the deadwood of ``best_defence``'s answer."""
+    from engine.melds import best_arrangement
+    from engine.rollout import spread
+    from engine.showdown import best_defence, defence_deadwood
+
+    rng = random.Random(5)
+    checked = 0
+    while checked < 400:
+        deck = rng.sample(range(52), 20)
+        knocker, defender = sum(1 << i for i in deck[:10]), sum(1 << i for i in deck[10:])
+        melds = best_arrangement(knocker).melds
+        if not melds:
+            continue
+        assert spread(knocker) == melds
+        assert defence_deadwood(melds, defender) == best_defence(melds, False, defender).deadwood
+        checked += 1
