@@ -193,8 +193,8 @@ def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
 
 
 def play_match(match: Match, bots: Sequence[Bot]) -> Match:
-    """Play a game to its end with one bot per seat, each seeing only its own hand observation. Rule: VIS-2."""
+    """Play a game to its end with one bot per seat, each seeing only its own view of the hand, with the game's
+    scores (``Match.seat_observation``). Rule: VIS-2."""
     while (seat := match.to_act) is not None:
-        assert match.hand is not None
-        match.apply(bots[seat].choose(match.hand.observation(seat), match.legal_actions()))
+        match.apply(bots[seat].choose(match.seat_observation(seat), match.legal_actions()))
     return match

@@ -28,10 +28,10 @@ from engine.rules import DeadHandRoles, NextDealer, RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.standings import Standings, Tally
-from engine.visibility import observe_match
+from engine.visibility import observe_in_game, observe_match
 
 if TYPE_CHECKING:
-    from engine.visibility import MatchObservation
+    from engine.visibility import MatchObservation, Observation
 
 
 class Chance(Protocol):
@@ -234,6 +234,11 @@ class Match:
     def observation(self, seat: int) -> MatchObservation:
         """What ``seat`` may see (``engine.visibility`` decides). Rules: VIS-1, THREE-8."""
         return observe_match(self, seat)
+
+    def seat_observation(self, seat: int) -> Observation:
+        """What ``seat``, dealt into the current hand, sees of it with the game's scores (``observation(seat).hand``
+        made directly): a bot's view in a game. Rules: VIS-1, VIS-2."""
+        return observe_in_game(self, seat)
 
     def __str__(self) -> str:
         return describe.match_text(self)

@@ -188,30 +188,26 @@ def deadwood(mask: int) -> int:
 
 
 def _dw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
-    """Branch over the set choices of the lowest rank in ``trips``."""
+    """Branch over the set choices of the lowest rank in ``trips``: no set, the set of every card held of it,
+    and for four of a kind each set of three that leaves one card for a run."""
+    dw = SUIT_DEADWOOD
     bit = trips & -trips
     rest = trips ^ bit
     keep = ~bit
-    # No set of this rank: its cards stay available for runs.
+    a2, b2, c2, d2 = a & keep, b & keep, c & keep, d & keep  # a suit without the card keeps its mask
     if rest:
-        best = _dw_sets(a, b, c, d, rest)
+        best = _dw_sets(a, b, c, d, rest)  # no set of this rank: its cards stay available for runs
+        v = _dw_sets(a2, b2, c2, d2, rest)
     else:
-        best = SUIT_DEADWOOD[a] + SUIT_DEADWOOD[b] + SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d]
-    held = [bool(a & bit), bool(b & bit), bool(c & bit), bool(d & bit)]
-    options = [held]
-    if all(held):  # four of a kind: the set of four, or any set of three with one card left for a run
-        options += [[i != j for i in range(4)] for j in range(4)]
-    for use in options:
-        a2 = a & keep if use[0] else a
-        b2 = b & keep if use[1] else b
-        c2 = c & keep if use[2] else c
-        d2 = d & keep if use[3] else d
-        if rest:
-            v = _dw_sets(a2, b2, c2, d2, rest)
-        else:
-            v = SUIT_DEADWOOD[a2] + SUIT_DEADWOOD[b2] + SUIT_DEADWOOD[c2] + SUIT_DEADWOOD[d2]
-        if v < best:
-            best = v
+        best = dw[a] + dw[b] + dw[c] + dw[d]
+        v = dw[a2] + dw[b2] + dw[c2] + dw[d2]
+    if v < best:
+        best = v
+    if a & b & c & d & bit:  # four of a kind: a set of three, the fourth card left for a run
+        for w, x, y, z in ((a, b2, c2, d2), (a2, b, c2, d2), (a2, b2, c, d2), (a2, b2, c2, d)):
+            v = _dw_sets(w, x, y, z, rest) if rest else dw[w] + dw[x] + dw[y] + dw[z]
+            if v < best:
+                best = v
     return best
 
 

@@ -19,14 +19,18 @@ The outcome is the hand's points from seat 0's side (won positive, lost negative
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from engine.kernel import STOCK_FLOOR
-from engine.melds import RANK_VALUES, best_arrangement, deadwood, knock_deadwood
+from engine.melds import RANK_VALUES, Meld, best_arrangement, deadwood, knock_deadwood
 from engine.rules import RuleSet
-from engine.showdown import best_defence
+from engine.showdown import defence_deadwood
 
 VALUES = tuple(RANK_VALUES[i % 13] for i in range(52))  # a card's value by its index (suit × 13 + rank − 1)
 BITS = tuple(1 << i for i in range(52))
 SUIT = 0x1FFF
+#: The cards by value, highest first (the lowest index among equals): the order the opponent's discard tries them.
+BY_VALUE = tuple(sorted(range(52), key=lambda i: (-VALUES[i], i)))
 #: The cards with a card of their suit one rank above (not the king of each suit: its next bit is the next suit's ace).
 NEXT = sum(1 << (s * 13 + r) for s in range(4) for r in range(12))
 #: The cards with a card of their suit two ranks above.
@@ -53,6 +57,13 @@ def partials(mask: int) -> int:
     d = mask >> 39 & SUIT
     paired = (a & b) | (a & c) | (a & d) | (b & c) | (b & d) | (c & d)
     return paired.bit_count() + (mask & mask >> 1 & NEXT).bit_count() + (mask & mask >> 2 & SKIP).bit_count()
+
+
+@lru_cache(maxsize=1 << 14)
+def spread(mask: int) -> tuple[Meld, ...]:
+    """The knocker's spread of a holding (``best_arrangement``'s melds), remembered: in a decision's worlds the
+    searching seat often knocks with the same cards. Rules: KNOCK-4, MELD-4."""
+    return best_arrangement(mask).melds
 
 
 class Rollout:
@@ -87,9 +98,11 @@ class Rollout:
         """The seat's discard (never ``taken``): the least deadwood left, less ``PARTIAL`` a partial meld for
         the searching seat; the highest card among equals."""
         h = self.hands[seat]
+        if seat == 1:
+            return self._least_deadwood(h, taken)
         best, key = -1, 1e9
         bits = h
-        weight = PARTIAL if seat == 0 else 0.0
+        weight = PARTIAL
         while bits:
             low = bits & -bits
             bits ^= low
@@ -102,6 +115,24 @@ class Rollout:
                 k -= weight * 16 * partials(rest)
             if k < key:
                 best, key = i, k
+        return best
+
+    @staticmethod
+    def _least_deadwood(h: int, taken: int) -> int:
+        """The opponent's discard: the card whose drop leaves the least deadwood, the highest among equals (the
+        lowest index among equal values). The cards are tried highest first, and the first whose drop reaches
+        the hand's knock deadwood (the least any drop leaves, MELD-5) is the answer; only when none does (the
+        card taken was the one to drop) are all compared."""
+        floor = knock_deadwood(h)
+        best, least = -1, 1 << 30
+        for i in BY_VALUE:
+            if not h >> i & 1 or i == taken:
+                continue
+            left = deadwood(h ^ BITS[i])
+            if left == floor:
+                return i
+            if left < least:
+                best, least = i, left
         return best
 
     def turn(self, seat: int, stock_only: bool = False) -> int | None:
@@ -148,7 +179,7 @@ class Rollout:
         sign = 1 if knocker == 0 else -1
         if dk == 0:
             return sign * (self.gin + deadwood(d))
-        dd = best_defence(best_arrangement(k).melds, False, d).deadwood
+        dd = defence_deadwood(spread(k), d)
         if dk < dd:
             return sign * (dd - dk)
         if dk == dd and not self.tie_undercut:

@@ -13,7 +13,11 @@ best mean outcome is played.
   the plain discard of the best knock card (holding on for gin, or for a better knock, is then a candidate).
 - **Outcome**: the hand's points from the bot's side (won positive, lost negative): gin and undercut bonuses,
   the defender's best layoffs onto the knocker's spread (``engine.showdown.best_defence``), so a knock's
-  undercut risk is weighed over the worlds; a dead hand is 0.
+  undercut risk is weighed over the worlds; a dead hand is 0. In a two-player game (the observation carries
+  its scores, ``Match.observation``) the points are weighed by what they do to the chance of winning the game
+  (``engine.winprob.PointsValue``, in points of the current standing): near the end a knock that reaches the
+  target is worth more than its points, and a loss when the opponent needs only a few points costs the game
+  whatever its size.
 - **Budget**: ``budget`` rollouts a decision (worlds = budget / candidates, at least one). The generator is
   seeded from the bot's seed and the observation (``zlib.crc32`` of its cards and counts: never the time nor
   ``hash()``), so a seed gives the same moves in every process. ``time_limit`` (seconds, off by default) is
@@ -49,6 +53,7 @@ from engine.inference import read, sample_world
 from engine.melds import deadwood
 from engine.rollout import BITS, Rollout
 from engine.visibility import Observation
+from engine.winprob import PointsValue
 
 #: The search levels: name -> (rollouts a decision, discard candidates, margin). The margin (points a hand, on
 #: the mean over the worlds) by which a candidate must beat the heuristic's choice to replace it: with few
@@ -127,14 +132,16 @@ class SearchBot:
         reading = read(obs)
         rng = random.Random(self._seed_for(obs))
         worlds = max(1, self.budget // len(cands))
-        totals = [0] * len(cands)
+        totals = [0.0] * len(cands)
+        value = _standing_value(obs)
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         hand = to_mask(obs.hand)
         pile = [c.index for c in obs.discard_pile]
         for _ in range(worlds):
             opp, stock = sample_world(rng, reading)
             for n, action in enumerate(cands):
-                totals[n] += self._rollout(obs, action, hand, opp, pile, stock)
+                out = self._rollout(obs, action, hand, opp, pile, stock)
+                totals[n] += out if value is None else value(out)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         best = max(range(len(cands)), key=lambda n: (totals[n], -n))
@@ -183,6 +190,15 @@ class SearchBot:
             )
         )
         return zlib.crc32(text.encode())
+
+
+def _standing_value(obs: Observation) -> PointsValue | None:
+    """How the seat weighs a hand's points at its game's score (``engine.winprob``), or None (points as they
+    are) when the hand is not seen as part of a two-player game. Rule: MATCH-1."""
+    if len(obs.scores) != 2 or obs.rules.players != 2:
+        return None
+    target = obs.rules.target
+    return PointsValue(target - obs.scores[obs.seat], target - obs.scores[1 - obs.seat], target)
 
 
 def make_level(name: str, seed: int = 0) -> SearchBot:

@@ -96,12 +96,14 @@ class Defence:
         return sum(c.value for c in self.deadwood_cards)
 
 
-def best_defence(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> Defence:
-    """The defender's minimum-deadwood answer over every legal layoff set and every arrangement of the rest.
+def defence_deadwood(knocker_melds: tuple[Meld, ...], hand_mask: int) -> int:
+    """``best_defence(knocker_melds, False, hand_mask).deadwood`` without building the defence (the search bot's
+    rollouts, ``engine.rollout``). Rules: LAY-5, LAY-6."""
+    return _best_layoffs(knocker_melds, False, hand_mask)[0]
 
-    Uses only what the defender knows (his cards and the knocker's spread). Among equals it lays off the
-    fewest cards. Rules: LAY-5, LAY-6.
-    """
+
+def _best_layoffs(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> tuple[int, int, tuple[int, ...]]:
+    """The defender's least deadwood, the fewest cards laid off for it, and the layoffs (a mask a meld)."""
     combos: Iterable[tuple[int, ...]]
     if gin:
         combos = [(0,) * len(knocker_melds)]
@@ -122,6 +124,16 @@ def best_defence(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> 
         if best is None or key[:2] < best[:2]:
             best = key
     assert best is not None
+    return best
+
+
+def best_defence(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> Defence:
+    """The defender's minimum-deadwood answer over every legal layoff set and every arrangement of the rest.
+
+    Uses only what the defender knows (his cards and the knocker's spread). Among equals it lays off the
+    fewest cards. Rules: LAY-5, LAY-6.
+    """
+    best = _best_layoffs(knocker_melds, gin, hand_mask)
     combo = best[2]
     laid = 0
     layoffs: list[Layoff] = []

@@ -91,7 +91,9 @@ class Observation:
 
     ``opponent_known`` are the cards the opponent took from the discard pile and has not discarded face up
     since (a card he knocks with goes face down: the seat does not see it go, VIS-1, LAY-7);
-    ``taken`` is this seat's card taken from the discard pile this turn (it may not be discarded, TURN-4).
+    ``taken`` is this seat's card taken from the discard pile this turn (it may not be discarded, TURN-4);
+    ``scores`` are the game's running scores by seat (public, MATCH-1) when the hand is seen as part of a game
+    (``Match.observation``), and empty when it is seen on its own (``Hand.observation``).
     """
 
     seat: int
@@ -114,6 +116,7 @@ class Observation:
     rules: RuleSet
     stock_only: bool  #: both passed the upcard: the first draw must come from the stock (OFFER-4)
     must_knock: bool  #: this seat took the last discard under the 50th-card rule and must knock (DEAD-2)
+    scores: tuple[int, ...] = ()  #: the game's running scores by seat, when seen in a game (not in ``SeatBits``)
 
     def __str__(self) -> str:
         return describe.observation_text(self)
@@ -218,13 +221,13 @@ def _seat_bits(hand: Hand, position: int, viewer: int | None) -> SeatBits:
     )  # fmt: skip
 
 
-def _observe(hand: Hand, position: int, viewer: int | None) -> Observation:
+def _observe(hand: Hand, position: int, viewer: int | None, scores: tuple[int, ...] = ()) -> Observation:
     """The hand seen from ``position`` (``_seat_bits``), its card sets as cards. ``Observation``'s fields are
-    ``SeatBits``' in the same order (a test holds them so), so it is built positionally: this is every bot's
-    observation, on the hot path of play."""
+    ``SeatBits``' in the same order, then the game's ``scores`` (a test holds them so), so it is built
+    positionally: this is every bot's observation, on the hot path of play."""
     b = _seat_bits(hand, position, viewer)
     return Observation(b[0], b[1], b[2], b[3], from_mask(b[4]) if b[4] else (), b[5], b[6], b[7], b[8], b[9],
-                       from_mask(b[10]), *b[11:])  # fmt: skip
+                       from_mask(b[10]), *b[11:], scores)  # fmt: skip
 
 
 def observe_match(match: Match, seat: int) -> MatchObservation:
@@ -237,11 +240,24 @@ def observe_match(match: Match, seat: int) -> MatchObservation:
     if not 0 <= seat < match.rules.players:
         raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {match.rules.players}")
     view: Observation | None = None
+    scores = match.scores
     if match.hand is not None:
         s = sight(match.rules, seat, match.seats, match.dealer)
-        view = _observe(match.hand, s.position, s.viewer)
+        view = _observe(match.hand, s.position, s.viewer, scores)
     role = next(name for name, s in match.roles().items() if s == seat)
-    return MatchObservation(seat, role, match.number, match.dealer, match.sitter, match.scores, match.to_act, view)
+    return MatchObservation(seat, role, match.number, match.dealer, match.sitter, scores, match.to_act, view)
+
+
+def observe_in_game(match: Match, seat: int) -> Observation:
+    """What ``seat``, dealt into the current hand, sees of it with the game's scores: ``observe_match(match,
+    seat).hand`` made directly, the view every bot in a game is given. Rules: VIS-1, VIS-2.
+
+    Raises:
+        InvalidSeat: no hand is in play, or the seat holds no cards in it.
+    """
+    if match.hand is None:
+        raise InvalidSeat("VIS-1", "no hand is in play")
+    return _observe(match.hand, _dealt(match.hand, seat), seat, match.scores)
 
 
 def advice_shown(match: Match, seat: int) -> list[Advise]:

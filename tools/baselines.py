@@ -2,8 +2,9 @@
 seeds disjoint from training over paired hands and games against the built-in bots, write learning curves
 (PNG, matplotlib's Agg backend) and a table (docs/baselines.md).
 
-    .venv/bin/python tools/baselines.py --minutes 2 --seeds 3      # the published run (nice -n 10, one process)
-    .venv/bin/python tools/baselines.py --jobs 2 --resume           # two at a time; goes on after a stop
+    .venv/bin/python tools/baselines.py --minutes 2 --seeds 3      # one process (nice -n 10)
+    .venv/bin/python tools/baselines.py --jobs 2 --resume           # the published run: two at a time; goes on
+                                                                    # after a stop
     .venv/bin/python tools/baselines.py --quick --out out/baselines --doc out/baselines/baselines.md
 
 Methods: ``maskable-ppo`` (sb3-contrib's MaskablePPO on the Gymnasium environment, the learner's seat drawn per
@@ -24,6 +25,7 @@ import json
 import math
 import multiprocessing
 import platform
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -298,15 +300,23 @@ def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple
         else f"--minutes {args.minutes:g} --seeds {args.seeds} --hand-pairs {args.hand_pairs} "
         f"--game-pairs {args.game_pairs}"
     )
+    if args.jobs > 1:
+        command += f" --jobs {args.jobs}"
+    processes = "one process" if args.jobs <= 1 else f"{args.jobs} processes at once"
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+        commit = f" at {head.stdout.strip()}" if head.returncode == 0 and head.stdout.strip() else ""
+    except OSError:
+        commit = ""
     levels = [b for b in SEARCH_LEVELS if b in BOT_NAMES]
     search = f"`{OPPONENTS[-1]}`" if levels else "none: no search-bot level is in `BOT_NAMES` on this branch"
     lines = [
         "# Baselines",
         "",
-        f"Command: `nice -n 10 .venv/bin/python {command}` — one process, one torch thread. Budget: "
+        f"Command: `nice -n 10 .venv/bin/python {command}` — {processes}, one torch thread each. Budget: "
         f"{args.minutes:g} CPU minutes of training per method and seed, {args.seeds} training seeds "
         f"({2 * args.minutes * args.seeds:g} CPU minutes of training in all; evaluation and plots on top, "
-        f"{wall / 60:.0f} minutes of wall time for the whole run). Machine: {platform.machine()}, "
+        f"{wall / 60:.0f} minutes of wall time for the whole run){commit}. Machine: {platform.machine()}, "
         f"{platform.python_implementation()} {platform.python_version()}, torch {torch.__version__}, a shared "
         "2-core machine. Evaluation on seeds disjoint from training (10⁹ + 10⁶ and up), standard rules; the win "
         "rate is over paired hands (the same deal with the seats swapped, a dead hand a half) and paired games "

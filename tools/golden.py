@@ -92,7 +92,7 @@ def play_advised(match: Match, bots: Sequence[Bot], rng: random.Random) -> Match
         advice = match.advice_options()
         if advice and rng.random() < 0.25:
             match.apply(rng.choice(advice))
-        match.apply(bots[seat].choose(match.hand.observation(seat), match.legal_actions()))
+        match.apply(bots[seat].choose(match.seat_observation(seat), match.legal_actions()))
     return match
 
 

@@ -11,6 +11,11 @@ executor). ``--only`` restricts the search to some decisions (``draw``, ``knock`
 separated): at the others the bot plays its first candidate, the heuristic's choice. It prints the bot's share
 of the hands (a dead hand a half) with a 95% interval over the seed pairs, and its points a hand less the
 opponent's. ``knock arena --hands`` measures the levels themselves; this isolates the parts.
+
+``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
+winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
+
+    .venv/bin/python tools/search_parts.py --hand-points 20000
 """
 
 from __future__ import annotations
@@ -26,7 +31,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
-from engine.bots import Bot, make_bot, play_hand  # noqa: E402
+from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
 from engine.hand import Hand  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
@@ -51,6 +56,22 @@ class PartSearch(SearchBot):
         return super()._search(obs, legal, cands)
 
 
+def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
+    """The winners' points of ``hands`` hands of the heuristic bot against itself, in buckets of five points (65
+    and more one bucket): each bucket's mean points and its share of the won hands in thousandths."""
+    buckets: dict[int, list[int]] = {}
+    for seed in range(hands):
+        hand = play_hand(Hand.deal(seed=seed, dealer=seed % 2, executor="compiled"), [HeuristicBot(), HeuristicBot()])
+        result = hand.result
+        assert result is not None
+        if result.winner is not None:
+            bucket = buckets.setdefault(min(result.points // 5, 13), [0, 0])
+            bucket[0] += result.points
+            bucket[1] += 1
+    won = sum(n for _, n in buckets.values())
+    return tuple((round(total / n), round(1000 * n / won)) for _, (total, n) in sorted(buckets.items()))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=120)
@@ -60,7 +81,11 @@ def main() -> None:
     parser.add_argument("--against", default="simple")
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5000)
+    parser.add_argument("--hand-points", type=int, default=0, help="print HAND_POINTS from this many hands")
     args = parser.parse_args()
+    if args.hand_points:
+        print(hand_points(args.hand_points))
+        return
     kinds = tuple(t for part in args.only.split(",") for t in KINDS[part])
     shares: list[float] = []
     margins: list[int] = []

@@ -61,7 +61,7 @@ class BotOpponent:
         hand = m.hand
         assert hand is not None
         legal = episode.legal()
-        choice = self.bot.choose(hand.observation(seat), m.legal_actions())
+        choice = self.bot.choose(m.seat_observation(seat), m.legal_actions())
         ids = [i for i, a in legal.items() if a == choice]
         if not ids:
             assert hand.phase in (Phase.KNOCK, Phase.LAYOFF), (choice, legal)

@@ -124,7 +124,7 @@ class Session:
         match = match if match is not None else self.match
         seat, hand = match.to_act, match.hand
         assert seat is not None and hand is not None and seat in self.bots
-        return self.bots[seat].choose(hand.observation(seat), match.legal_actions())
+        return self.bots[seat].choose(match.seat_observation(seat), match.legal_actions())
 
     def apply(self, action: MatchAction) -> None:
         """Apply a move through the match's one validation path (IllegalAction: nothing changed)."""

@@ -364,7 +364,7 @@ class ServerTable:
         bot = RandomBot(bot_seed(self.spec.seed, seat, self.record)) if name == "random" else make_bot(name)
         if stand_in:
             bot = HeuristicBot()
-        return str(bot.choose(hand.observation(seat), self.match.legal_actions()))
+        return str(bot.choose(self.match.seat_observation(seat), self.match.legal_actions()))
 
     def bot_to_move(self) -> int | None:
         """The bot seat to act now, if any."""

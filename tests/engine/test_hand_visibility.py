@@ -240,19 +240,21 @@ def test_the_automatic_spread_uses_only_the_knockers_cards() -> None:
 @pytest.mark.rule("VIS-1")
 def test_an_observation_has_the_fields_of_the_seats_bits_in_their_order() -> None:
     """``Observation`` is built positionally from ``SeatBits`` (``engine.visibility._observe``): the same fields,
-    in the same order; the card sets are the bitmasks' cards."""
+    in the same order, then the game's scores (empty for a hand seen on its own); the card sets are the
+    bitmasks' cards."""
     from dataclasses import fields
 
     from engine.cards import from_mask
     from engine.visibility import SeatBits, observe_bits, observe_hand
 
-    assert [f.name for f in fields(Observation)] == list(SeatBits._fields)
+    assert [f.name for f in fields(Observation)] == [*SeatBits._fields, "scores"]
     hand = Hand.deal(seed=3)
     rng = random.Random(3)
     while hand.to_act is not None:
         for seat in hand.seats:
             view, bits = observe_hand(hand, seat), observe_bits(hand, seat)
             assert view.hand == from_mask(bits.hand) and view.opponent_known == from_mask(bits.opponent_known)
+            assert view.scores == ()
             assert [getattr(view, f) for f in SeatBits._fields if f not in ("hand", "opponent_known")] == [
                 getattr(bits, f) for f in SeatBits._fields if f not in ("hand", "opponent_known")
             ]

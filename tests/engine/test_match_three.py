@@ -375,7 +375,8 @@ def test_what_the_sitter_and_the_box_see_at_every_step(sees: bool, seed: int) ->
         box_view, captain_view = m.observation(box), m.observation(captain)
         sitter_view = m.observation(sitter)
         assert (box_view.role, captain_view.role, sitter_view.role) == ("box", "captain", "sitter")
-        assert box_view.hand == hand.observation(box) and captain_view.hand == hand.observation(captain)
+        assert box_view.hand == m.seat_observation(box) and captain_view.hand == m.seat_observation(captain)
+        assert box_view.hand == dataclasses.replace(hand.observation(box), scores=m.scores)
         s, c = sitter_view.hand, captain_view.hand
         assert s is not None and c is not None
         if sees:

@@ -3,6 +3,7 @@ answers on any legal state. Budgets here are tiny; its strength is measured in t
 
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import subprocess
@@ -226,3 +227,92 @@ def test_the_rollouts_searching_seat_keeps_partial_melds_where_the_opponent_mode
     hand = to_mask(cards("As 2s 3s 4h 5h 6h Tc Jc Kd 2d 9h"))
     r = Rollout(RuleSet(), 10, [hand, hand], [], [])
     assert r.discard(1, -1) == Card.parse("Tc").index and r.discard(0, -1) == Card.parse("Kd").index
+
+
+# --- score awareness (MATCH-1): the chance of winning the game ---------------------------------------------
+
+
+@pytest.mark.rule("MATCH-1")
+def test_the_chance_of_winning_a_game_is_fair_at_equal_scores_and_grows_with_the_lead() -> None:
+    from engine.winprob import win_chance
+
+    assert win_chance(100, 100, 100) == pytest.approx(0.5)
+    assert win_chance(0, 5, 100) == 1.0 and win_chance(5, 0, 100) == 0.0
+    for a, b in [(10, 90), (55, 45), (3, 100), (100, 1)]:
+        assert win_chance(a, b, 100) + win_chance(b, a, 100) == pytest.approx(1.0)
+    row = [win_chance(need, 50, 100) for need in range(1, 101)]
+    assert all(x >= y for x, y in itertools.pairwise(row)) and row[0] > row[49] > row[-1]
+    column = [win_chance(50, other, 100) for other in range(1, 101)]
+    assert all(x <= y for x, y in itertools.pairwise(column)) and column[0] < column[49] < column[-1]
+
+
+@pytest.mark.rule("MATCH-1")
+def test_a_hands_points_weigh_as_points_early_and_as_the_game_at_its_end() -> None:
+    from engine.winprob import PointsValue
+
+    start = PointsValue(100, 100, 100)
+    assert start(10) == pytest.approx(10, abs=0.5) and start(-10) == pytest.approx(-10, abs=0.5)
+    assert start(40) == pytest.approx(40, rel=0.1)  # far from the target, points are about points
+    ending = PointsValue(8, 90, 100)  # a knock for 8 wins the game; more points add nothing
+    assert ending(8) == ending(40) > ending(7) > 0
+    brink = PointsValue(90, 4, 100)  # any hand the opponent wins ends the game: its size does not matter
+    assert brink(-4) == brink(-40) < brink(-3) < 0
+
+
+@pytest.mark.rule("MATCH-1", "VIS-2")
+def test_bots_in_a_game_see_its_scores_and_the_search_weighs_them() -> None:
+    from engine.bots import GreedyBot, play_match
+    from engine.search import _standing_value
+    from engine.visibility import Observation
+
+    seen: list[tuple[Observation, tuple[int, ...]]] = []
+
+    class Watching(GreedyBot):
+        def choose(self, obs: Observation, legal: list[Action]) -> Action:  # type: ignore[override]
+            seen.append((obs, match.scores))
+            return super().choose(obs, legal)
+
+    match = Match.new(RuleSet(target=40), seed=11, executor="compiled")
+    play_match(match, [Watching(), Watching()])
+    assert {obs.scores == scores for obs, scores in seen} == {True}
+    assert len({scores for _, scores in seen}) > 1  # the game went on past its first hand
+    late = next(obs for obs, scores in reversed(seen) if obs.scores != (0, 0))
+    value = _standing_value(late)
+    me, other = late.scores[late.seat], late.scores[1 - late.seat]
+    assert value is not None and (value.need, value.other) == (40 - me, 40 - other)
+    hand = Hand.deal(seed=11, executor="compiled")
+    assert hand.observation(hand.to_act or 0).scores == () and _standing_value(hand.observation(0)) is None
+
+
+def test_the_opponent_models_discard_is_the_least_deadwood_highest_card_first() -> None:
+    """``Rollout._least_deadwood`` (tried highest card first, stopping at the knock deadwood) is the plain
+    minimum of (deadwood left, −value, index) over the cards but the one taken."""
+    from engine.rollout import VALUES
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        hand = rng.sample(range(52), 11)
+        taken = rng.choice([-1, hand[0]])
+        mask = sum(1 << i for i in hand)
+        plain = min((i for i in hand if i != taken), key=lambda i: (deadwood(mask ^ 1 << i), -VALUES[i], i))
+        assert Rollout._least_deadwood(mask, taken) == plain
+
+
+@pytest.mark.rule("LAY-5")
+def test_the_rollouts_defence_deadwood_is_the_best_defences() -> None:
+    """``defence_deadwood`` (the rollouts' showdown) gives the deadwood of ``best_defence``'s answer."""
+    from engine.melds import best_arrangement
+    from engine.rollout import spread
+    from engine.showdown import best_defence, defence_deadwood
+
+    rng = random.Random(5)
+    checked = 0
+    while checked < 400:
+        deck = rng.sample(range(52), 20)
+        knocker, defender = sum(1 << i for i in deck[:10]), sum(1 << i for i in deck[10:])
+        melds = best_arrangement(knocker).melds
+        if not melds:
+            continue
+        assert spread(knocker) == melds
+        assert defence_deadwood(melds, defender) == best_defence(melds, False, defender).deadwood
+        checked += 1

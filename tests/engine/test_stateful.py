@@ -304,14 +304,14 @@ def check_observations(m: Match) -> None:
         assert view is not None
         if seat in hand.seats:
             other = hand.other(seat)
-            assert view == hand.observation(seat)
+            assert view == dataclasses.replace(hand.observation(seat), scores=m.scores) == m.seat_observation(seat)
             assert view.hand == hand.cards_of(seat)
             assert set(view.opponent_known) == taken_and_held(hand, other)
             assert view.opponent_hand_size == hand.hands[other].bit_count()
             hidden = secret(hand, other)
         else:  # the sitter: the captain's view, or only its public part
             assert seat == m.sitter
-            captain = hand.observation(m.captain)
+            captain = m.seat_observation(m.captain)
             if m.rules.sitter_sees_captain_hand:
                 assert view == captain
                 hidden = secret(hand, m.dealer)
