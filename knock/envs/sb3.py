@@ -21,8 +21,25 @@ from knock.envs.policy import SB3Policy
 
 
 def maskable_ppo(env: Any, seed: int = 0, **kwargs: Any) -> MaskablePPO:
-    """A MaskablePPO for a Knock Gymnasium environment (its ``action_masks`` give the mask), on the CPU."""
-    options: dict[str, Any] = {"n_steps": 1024, "batch_size": 256, "policy_kwargs": {"net_arch": [128, 128]}}
+    """A MaskablePPO for a Knock Gymnasium environment (its ``action_masks`` give the mask), on the CPU.
+
+    The defaults are those of the reference PPO (``knock.envs.ppo.Config``) where SB3's differ, for a reward
+    that comes once a hand and is rare early on (under random play about one hand in thirty is scored, the
+    rest die): no discount (``gamma=1``), 4 epochs over 2,048 steps, no entropy bonus, and advantages left
+    unnormalised. SB3 normalises advantages per minibatch; a 256-step minibatch of such rollouts mostly holds
+    no scored hand, and normalising scales its value noise up to the size of a real signal. With SB3's own
+    defaults the learner still wins 50% of paired hands against ``random`` after 64k steps; with these, about
+    two thirds after 75k (one env, 60 CPU s).
+    """
+    options: dict[str, Any] = {
+        "n_steps": 2048,
+        "batch_size": 256,
+        "n_epochs": 4,
+        "gamma": 1.0,
+        "ent_coef": 0.0,
+        "normalize_advantage": False,
+        "policy_kwargs": {"net_arch": [128, 128]},
+    }
     return MaskablePPO("MultiInputPolicy", env, seed=seed, device="cpu", verbose=0, **{**options, **kwargs})
 
 
