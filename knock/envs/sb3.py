@@ -25,11 +25,11 @@ def maskable_ppo(env: Any, seed: int = 0, **kwargs: Any) -> MaskablePPO:
 
     The defaults are those of the reference PPO (``knock.envs.ppo.Config``) where SB3's differ, for a reward
     that comes once a hand and is rare early on (under random play about one hand in thirty is scored, the
-    rest die): no discount (``gamma=1``), 4 epochs over 2,048 steps, no entropy bonus, and advantages left
-    unnormalised. SB3 normalises advantages per minibatch; a 256-step minibatch of such rollouts mostly holds
-    no scored hand, and normalising scales its value noise up to the size of a real signal. With SB3's own
-    defaults the learner still wins 50% of paired hands against ``random`` after 64k steps; with these, about
-    two thirds after 75k (one env, 60 CPU s).
+    rest die): 4 epochs over 2,048 steps, no discount (``gamma=1``), no entropy bonus, advantages not
+    normalised per minibatch. Against ``random`` from ``self_play_env`` (one env, seed 1, 115 CPU s, 120 paired
+    hands from 10**9 + 10**6): these win 75.6%; SB3's 10 epochs over 1,024 steps with gamma 0.99 and
+    normalised advantages 54.0%; these with 10 epochs 52.9%; with 4 epochs but gamma 0.99 and normalised
+    advantages together 55.4%, with only one of the two 75.2% (single training seeds).
     """
     options: dict[str, Any] = {
         "n_steps": 2048,

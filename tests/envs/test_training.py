@@ -55,8 +55,8 @@ def test_maskable_ppo_learns_in_self_play_against_its_snapshots(tmp_path: Path) 
 @pytest.mark.rule("ENV-4", "ENV-17")
 def test_maskable_ppo_defaults_suit_a_reward_once_a_hand() -> None:
     """A hand's reward comes at its end and is rare under random play (most hands die): SB3's defaults
-    (gamma 0.99, advantages normalised per minibatch, 10 epochs) left MaskablePPO at 50% of paired hands against
-    ``random`` after 64k steps; ``maskable_ppo`` takes the reference PPO's instead, unless told otherwise."""
+    (10 epochs over 1,024 steps, gamma 0.99, advantages normalised per minibatch) left MaskablePPO near 50% of
+    paired hands against ``random`` after 64k-115k steps; ``maskable_ppo`` takes the reference PPO's."""
     from knock.envs.ppo import Config
     from knock.envs.sb3 import maskable_ppo
 
