@@ -103,8 +103,8 @@ def train_maskable(seed: int, seconds: float, points: int, pairs: int, quick: bo
 
     pool = OpponentPool(["random", "heuristic"])
     env = self_play_env("standard", pool, normalise=True)
-    n_steps = 128 if quick else 1024
-    model = maskable_ppo(env, seed=seed, n_steps=n_steps, batch_size=64 if quick else 256)
+    n_steps = 128 if quick else 2048
+    model = maskable_ppo(env, seed=seed, n_steps=n_steps, batch_size=64 if quick else 256)  # else: its defaults
     clock, curve, snaps = Clock(), [], Snapshots(pool, every=n_steps * 8)
     for k in range(1, points + 1):
         while clock() < seconds * k / points:

@@ -21,8 +21,25 @@ from knock.envs.policy import SB3Policy
 
 
 def maskable_ppo(env: Any, seed: int = 0, **kwargs: Any) -> MaskablePPO:
-    """A MaskablePPO for a Knock Gymnasium environment (its ``action_masks`` give the mask), on the CPU."""
-    options: dict[str, Any] = {"n_steps": 1024, "batch_size": 256, "policy_kwargs": {"net_arch": [128, 128]}}
+    """A MaskablePPO for a Knock Gymnasium environment (its ``action_masks`` give the mask), on the CPU.
+
+    The defaults are those of the reference PPO (``knock.envs.ppo.Config``) where SB3's differ, for a reward
+    that comes once a hand and is rare early on (under random play about one hand in thirty is scored, the
+    rest die): 4 epochs over 2,048 steps, no discount (``gamma=1``), no entropy bonus, advantages not
+    normalised per minibatch. Against ``random`` from ``self_play_env`` (one env, seed 1, 115 CPU s, 120 paired
+    hands from 10**9 + 10**6): these win 75.6%; SB3's 10 epochs over 1,024 steps with gamma 0.99 and
+    normalised advantages 54.0%; these with 10 epochs 52.9%; with 4 epochs but gamma 0.99 and normalised
+    advantages together 55.4%, with only one of the two 75.2% (single training seeds).
+    """
+    options: dict[str, Any] = {
+        "n_steps": 2048,
+        "batch_size": 256,
+        "n_epochs": 4,
+        "gamma": 1.0,
+        "ent_coef": 0.0,
+        "normalize_advantage": False,
+        "policy_kwargs": {"net_arch": [128, 128]},
+    }
     return MaskablePPO("MultiInputPolicy", env, seed=seed, device="cpu", verbose=0, **{**options, **kwargs})
 
 

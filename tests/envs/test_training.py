@@ -52,6 +52,21 @@ def test_maskable_ppo_learns_in_self_play_against_its_snapshots(tmp_path: Path) 
     assert verify(play_out(tmp_path / "maskable.zip", seed=2)).ok  # the saved model is an opponent (ENV-16)
 
 
+@pytest.mark.rule("ENV-4", "ENV-17")
+def test_maskable_ppo_defaults_suit_a_reward_once_a_hand() -> None:
+    """A hand's reward comes at its end and is rare under random play (most hands die): SB3's defaults
+    (10 epochs over 1,024 steps, gamma 0.99, advantages normalised per minibatch) left MaskablePPO near 50% of
+    paired hands against ``random`` after 64k-115k steps; ``maskable_ppo`` takes the reference PPO's."""
+    from knock.envs.ppo import Config
+    from knock.envs.sb3 import maskable_ppo
+
+    model = maskable_ppo(self_play_env("standard", normalise=True), seed=1)
+    ref = Config()
+    assert model.gamma == ref.gamma == 1.0 and model.n_epochs == ref.epochs and model.n_steps == ref.rollout
+    assert model.normalize_advantage is False and model.ent_coef == 0.0 and model.batch_size == 256
+    assert maskable_ppo(self_play_env("standard", normalise=True), gamma=0.99, n_steps=64).gamma == 0.99
+
+
 @pytest.mark.rule("ENV-16", "ENV-7")
 def test_the_reference_ppo_trains_reproducibly_in_self_play(tmp_path: Path) -> None:
     from knock.envs.ppo import Config, train
