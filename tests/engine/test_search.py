@@ -8,6 +8,7 @@ import os
 import random
 import subprocess
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 
 import pytest
@@ -268,7 +269,7 @@ def test_bots_in_a_game_see_its_scores_and_the_search_weighs_them() -> None:
     seen: list[tuple[Observation, tuple[int, ...]]] = []
 
     class Watching(GreedyBot):
-        def choose(self, obs: Observation, legal: list[Action]) -> Action:  # type: ignore[override]
+        def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
             seen.append((obs, match.scores))
             return super().choose(obs, legal)
 
