@@ -219,6 +219,15 @@ def unit(method: str, seed: int, minutes: float, hand_pairs: int, game_pairs: in
     return {"curve": curve, "rows": rows}
 
 
+def head_commit() -> str:
+    """The checkout's commit (short), or "" outside a git checkout."""
+    try:
+        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
+    except OSError:
+        return ""
+    return head.stdout.strip() if head.returncode == 0 else ""
+
+
 def units(args: argparse.Namespace) -> dict[tuple[str, int], Unit]:
     """Every (method, seed) unit: read from ``OUT/units/`` when ``--resume`` finds it made with the same settings,
     else run, ``--jobs`` at a time (each in its own process, one torch thread), and saved there as it ends."""
@@ -237,7 +246,7 @@ def units(args: argparse.Namespace) -> dict[tuple[str, int], Unit]:
     call = (args.minutes, args.hand_pairs, args.game_pairs, args.seeds, args.quick)
 
     def keep(key: tuple[str, int], result: Unit) -> None:
-        done[key] = {"settings": settings, **result}
+        done[key] = {"settings": settings, "commit": head_commit(), **result}
         (folder / f"{key[0]}-{key[1]}.json").write_text(json.dumps(done[key]))
 
     if args.jobs <= 1:
@@ -287,13 +296,13 @@ def main(argv: list[str] | None = None) -> int:
     iterations = 2 if args.quick else 300
     spiel = [mccfr(seed, iterations, 1 if args.quick else 3) for seed in range(1, args.seeds + 1)]
     paths = plot(curves, spiel, args.out)
-    write_doc(args, table, spiel, paths, time.time() - wall)
+    write_doc(args, table, spiel, paths, time.time() - wall, done)
     print(f"wrote {args.doc} and {', '.join(str(p) for p in paths)}")
     return 0
 
 
 def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple[int, float]]], paths: list[Path],
-              wall: float) -> None:  # fmt: skip
+              wall: float, done: dict[tuple[str, int], Unit]) -> None:  # fmt: skip
     command = "tools/baselines.py " + (
         "--quick"
         if args.quick
@@ -303,11 +312,8 @@ def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple
     if args.jobs > 1:
         command += f" --jobs {args.jobs}"
     processes = "one process" if args.jobs <= 1 else f"{args.jobs} processes at once"
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-        commit = f" at {head.stdout.strip()}" if head.returncode == 0 and head.stdout.strip() else ""
-    except OSError:
-        commit = ""
+    made = sorted({f"{m} at {u.get('commit') or 'an unrecorded commit'}" for (m, _), u in done.items()})
+    commit = f"; the units made {', '.join(made)}" if made else ""
     levels = [b for b in SEARCH_LEVELS if b in BOT_NAMES]
     search = f"`{OPPONENTS[-1]}`" if levels else "none: no search-bot level is in `BOT_NAMES` on this branch"
     lines = [
@@ -316,7 +322,8 @@ def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple
         f"Command: `nice -n 10 .venv/bin/python {command}` — {processes}, one torch thread each. Budget: "
         f"{args.minutes:g} CPU minutes of training per method and seed, {args.seeds} training seeds "
         f"({2 * args.minutes * args.seeds:g} CPU minutes of training in all; evaluation and plots on top, "
-        f"{wall / 60:.0f} minutes of wall time for the whole run){commit}. Machine: {platform.machine()}, "
+        f"{wall / 60:.0f} minutes of wall time for this invocation, units kept by `--resume` not counted{commit}). "
+        f"Machine: {platform.machine()}, "
         f"{platform.python_implementation()} {platform.python_version()}, torch {torch.__version__}, a shared "
         "2-core machine. Evaluation on seeds disjoint from training (10⁹ + 10⁶ and up), standard rules; the win "
         "rate is over paired hands (the same deal with the seats swapped, a dead hand a half) and paired games "
