@@ -102,7 +102,6 @@ class Rollout:
             return self._least_deadwood(h, taken)
         best, key = -1, 1e9
         bits = h
-        weight = PARTIAL
         while bits:
             low = bits & -bits
             bits ^= low
@@ -110,9 +109,7 @@ class Rollout:
             if i == taken:
                 continue
             rest = h ^ low
-            k: float = deadwood(rest) * 16 - VALUES[i]
-            if weight:
-                k -= weight * 16 * partials(rest)
+            k = deadwood(rest) * 16 - VALUES[i] - PARTIAL * 16 * partials(rest)
             if k < key:
                 best, key = i, k
         return best
