@@ -183,11 +183,14 @@ class Runner:
         """Cancel what is queued and end the worker processes at once: their batches are lost, never half-written
         (logs are written atomically). The executor has no public way to end its processes before Python 3.14."""
         processes = list((getattr(pool, "_processes", None) or {}).values())  # shutdown forgets them
+        manager = getattr(pool, "_executor_manager_thread", None)  # and its manager thread
         pool.shutdown(wait=False, cancel_futures=True)
         for process in processes:
             process.terminate()
         for process in processes:
             process.join(5)
+        if manager is not None:  # it closes its wake-up pipe, which Python's exit hook writes to: left running, the
+            manager.join(5)  # two race (EBADF, a traceback after Ctrl-C; the executor's own race until Python 3.12)
 
     def reaches(self, location: str) -> None:
         """Check that every Dask worker sees a local file or folder the client named (resolved, absolute): a local

@@ -6,7 +6,11 @@ from __future__ import annotations
 
 import json
 import pickle
+import threading
+import time
+from concurrent.futures import process
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -127,3 +131,28 @@ def test_a_run_folder_gives_the_logs_its_manifest_lists_without_being_listed(ref
     assert find_logs([run]) == [f"{run}/game-{seed}.knock" for seed in range(1, 13)]  # game-4 missing: a FAIL
     assert find_logs([f"file://{run}"])[:2] == [f"file://{run}/game-1.knock", f"file://{run}/game-2.knock"]
     assert f"{run}/stray.knock" in find_logs([f"{run}/*.knock"])  # a glob lists the folder
+
+
+def _slow(n: int) -> int:
+    time.sleep(0.05)
+    return n
+
+
+def test_a_pool_stopped_by_ctrl_c_leaves_nothing_for_pythons_exit_to_trip_on(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The executor's manager thread closes its wake-up pipe once the processes are ended, and Python's exit hook
+    # writes to that pipe: the thread must be done before the command exits (else EBADF, a traceback after Ctrl-C).
+    # The manager is slowed here as on a loaded machine, where the race was seen.
+    internals = process._ExecutorManagerThread.join_executor_internals
+
+    def late(self: Any) -> None:
+        time.sleep(0.5)
+        internals(self)
+
+    monkeypatch.setattr(process._ExecutorManagerThread, "join_executor_internals", late)
+    runner = Runner(None, 2)
+    with pytest.raises(KeyboardInterrupt), runner:
+        results = runner.map(_slow, range(1000))
+        next(results)
+        manager: threading.Thread = getattr(runner._pool, "_executor_manager_thread")  # noqa: B009
+        raise KeyboardInterrupt
+    assert not manager.is_alive()
