@@ -62,7 +62,8 @@ class Terminal:
         """``plain``: line by line (``--plain``), as these tests read it; else the board at ``size`` (columns, rows)."""
         assert EXE
         pid, fd = pty.fork()
-        if pid == 0:  # the child: the command, on the terminal
+        if pid == 0:  # the child: the command, on the terminal, hearing Ctrl-C as a terminal's command does (a
+            signal.signal(signal.SIGINT, signal.SIG_DFL)  # suite run in the background has SIGINT ignored)
             os.chdir(cwd)
             env = {**os.environ, "TERM": "xterm-256color", "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8",
                    "COLUMNS": str(size[0])}  # fmt: skip

@@ -305,7 +305,7 @@ def tree_rss(pid: int) -> int:
 WATCH = 12.0
 
 
-def test_a_billion_games_run_in_bounded_memory_until_stopped(tmp_path: Path) -> None:
+def test_a_billion_games_run_in_bounded_memory_until_stopped(tmp_path: Path, ctrl_c: None) -> None:
     exe = shutil.which("knock", path=str(Path(sys.executable).parent))
     assert exe
     command = [exe, "simulate", "--games", "1000000000", "-q"]

@@ -37,7 +37,7 @@ def test_the_wilson_interval() -> None:
     assert 0.468 < low < 0.47 and 0.53 < high < 0.532
 
 
-def test_ctrl_c_stops_at_once_with_the_games_finished_so_far(tmp_path: Path) -> None:
+def test_ctrl_c_stops_at_once_with_the_games_finished_so_far(tmp_path: Path, ctrl_c: None) -> None:
     exe = shutil.which("knock", path=str(Path(sys.executable).parent))
     assert exe
     run = subprocess.Popen(

@@ -168,13 +168,13 @@ def run_keys(cluster: Cluster, mark: str) -> list[str]:
 
 
 @pytest.mark.rule("LOG-5")
-def test_ctrl_c_stops_the_clusters_tasks_and_a_rerun_resumes(cluster: Cluster, reference: Path, tmp_path: Path) -> None:
+def test_ctrl_c_stops_the_clusters_tasks_and_a_rerun_resumes(
+    cluster: Cluster, reference: Path, tmp_path: Path, ctrl_c: None
+) -> None:
     cluster.scale(2)
     logs, games = tmp_path / "logs", 200
     command = [str(Path(sys.executable).parent / "knock"), "simulate", "--games", str(games), "--bots", ",".join(BOTS),
                "--cluster", cluster.address, "--batch", "100", "--logs", "logs"]  # fmt: skip
-    if signal.getsignal(signal.SIGINT) == signal.SIG_IGN:  # a suite started in the background: so would the child be
-        signal.signal(signal.SIGINT, signal.default_int_handler)
     run = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
     try:
         deadline = time.monotonic() + 120
