@@ -211,6 +211,38 @@ def _dw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
     return best
 
 
+def _meld_pairs(card: int) -> tuple[int, ...]:
+    """The pairs of cards (as masks) that make a meld of three with ``card``: two more of its rank, or the rest
+    of a run of three of its suit through it. Rules: MELD-1, MELD-2."""
+    rank, suit = card % 13, card // 13
+    others = [s * 13 + rank for s in range(4) if s != suit]
+    pairs = [1 << a | 1 << b for n, a in enumerate(others) for b in others[n + 1 :]]
+    for low in range(max(0, rank - 2), min(rank, 10) + 1):
+        pairs.append(sum(1 << (suit * 13 + r) for r in range(low, low + 3) if r != rank))
+    return tuple(pairs)
+
+
+#: For each card, the pairs of cards that make a meld of three with it (``_meld_pairs``).
+MELD_PAIRS = tuple(_meld_pairs(i) for i in range(52))
+
+
+def melds_with(hand: int, card: int) -> bool:
+    """Whether ``card`` would be part of a meld with the cards of ``hand``: the public baseline's test for taking
+    a discard (``engine.simple``). Rules: MELD-1, MELD-2.
+
+    >>> from engine.cards import Card, cards, to_mask
+    >>> hand = to_mask(cards("7c 7d 9h Th 2s"))
+    >>> melds_with(hand, Card.parse("8h").index), melds_with(hand, Card.parse("7s").index)
+    (True, True)
+    >>> melds_with(hand, Card.parse("9c").index), melds_with(hand, Card.parse("3s").index)
+    (False, False)
+    """
+    for pair in MELD_PAIRS[card]:  # noqa: SIM110 (a loop: any() over a generator is slower in the rollouts)
+        if hand & pair == pair:
+            return True
+    return False
+
+
 def value(mask: int) -> int:
     """Total point value of the cards in a mask. Rule: CARD-3."""
     return (

@@ -10,9 +10,12 @@ floor (DEAD-1)). Seat 0 is the searching seat, seat 1 the opponent, and each pla
   partial meld (``partials``: paired ranks and same-suit cards one or two ranks apart), the highest card among
   equals; it knocks as soon as it may, but holds on for gin with 1 to 3 deadwood while 16 or more cards are
   left in the stock (under a knock limit of 10 or more);
-- **the opponent** is modelled as the public baseline plays (``simple``, the greedy bot): it takes the discard
-  when it cuts its knock deadwood by two or more, discards to the least deadwood (the highest card among
-  equals) and knocks as soon as it may.
+- **the opponent** is modelled on the public baseline (``simple``): he takes the discard when it would be part of
+  a meld with his hand (``melds_with``: ``simple``'s rule) or cuts his knock deadwood by four or more (the
+  heuristic bot's, which ``simple`` never meets without a meld), discards to the least deadwood (the highest
+  card among equals) and knocks as soon as he may. (Before 2026-12-05 he took any card that cut his knock
+  deadwood by two or more, the greedy bot's rule: it foretold ``simple``'s draws wrongly at 12.4% of them and
+  the heuristic bot's at 8.2%, this rule at 0% and 2.8% with the cut of four, 4.2% and 2.8% with it.)
 
 The outcome is the hand's points from seat 0's side (won positive, lost negative; a dead hand 0).
 """
@@ -22,7 +25,7 @@ from __future__ import annotations
 from functools import lru_cache
 
 from engine.kernel import STOCK_FLOOR
-from engine.melds import RANK_VALUES, Meld, best_arrangement, deadwood, knock_deadwood
+from engine.melds import RANK_VALUES, Meld, best_arrangement, deadwood, knock_deadwood, melds_with
 from engine.rules import RuleSet
 from engine.showdown import defence_deadwood
 
@@ -88,10 +91,12 @@ class Rollout:
             return False
         h = self.hands[seat]
         top = self.pile[-1]
+        if seat == 1 and melds_with(h, top):
+            return True
         now = deadwood(h)
         after = knock_deadwood(h | BITS[top])
         if seat == 1:
-            return after < now - 1
+            return after <= now - 4
         return (after < now and deadwood(h | BITS[top]) <= now - VALUES[top]) or after <= now - 4
 
     def discard(self, seat: int, taken: int) -> int:

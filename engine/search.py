@@ -4,9 +4,9 @@ At each draw and discard decision the bot reads what it may infer of the hidden 
 samples worlds (the opponent's cards and the stock's order) and, in each world, plays every candidate action
 out to the end of the hand with fast policies over bitmasks (``engine.rollout.Rollout``): the seat's own as its
 first choices are made (the heuristic bot's measures: partial melds kept, holding on for gin when close early),
-the opponent's as the public baseline plays (the greedy one: knock as soon as one may). The same worlds serve
-every candidate (common random numbers), so candidates are compared on the same luck. The candidate with the
-best mean outcome is played.
+the opponent's modelled on the public baseline (a discard taken when it melds, knock as soon as one may). The
+same worlds serve every candidate (common random numbers), so candidates are compared on the same luck. The
+candidate with the best mean outcome is played.
 
 - **Candidates**: at a draw, taking the card against the stock; at a discard, the ``width`` discards the
   heuristic ranks best (deadwood less its partial melds that live cards could complete) and every knock, with
@@ -49,7 +49,7 @@ from engine.actions import (
 )
 from engine.cards import to_mask
 from engine.fsm import Phase
-from engine.inference import read, sample_world
+from engine.inference import Reading, read, sample_world
 from engine.melds import deadwood
 from engine.rollout import BITS, Rollout
 from engine.visibility import Observation
@@ -86,10 +86,15 @@ class SearchBot:
         self.seed = seed
         self.time_limit = time_limit
         self.margin = margin
+        #: The last search's first candidate, its best one and the best one's lead over the first (points a
+        #: world), for measuring the search (``tools/search_parts.py --deviations``); None when the last move
+        #: was not searched.
+        self.last_search: tuple[Action, Action, float] | None = None
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
         from engine.bots import HeuristicBot, showdown_choice
 
+        self.last_search = None
         first = legal[0]
         if len(legal) == 1:
             return first
@@ -138,15 +143,20 @@ class SearchBot:
         hand = to_mask(obs.hand)
         pile = [c.index for c in obs.discard_pile]
         for _ in range(worlds):
-            opp, stock = sample_world(rng, reading)
+            opp, stock = self._world(rng, reading)
             for n, action in enumerate(cands):
                 out = self._rollout(obs, action, hand, opp, pile, stock)
                 totals[n] += out if value is None else value(out)
             if deadline is not None and time.perf_counter() > deadline:
                 break
         best = max(range(len(cands)), key=lambda n: (totals[n], -n))
+        self.last_search = (cands[0], cands[best], (totals[best] - totals[0]) / worlds)
         # The first candidate is the heuristic's: another replaces it only by a clear margin (noise guard).
         return cands[best] if totals[best] - totals[0] > self.margin * worlds else cands[0]
+
+    def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
+        """One world of the reading: the opponent's cards and the stock (``engine.inference.sample_world``)."""
+        return sample_world(rng, reading)
 
     def _rollout(self, obs: Observation, action: Action, hand: int, opp: int, pile: list[int], stock: list[int]) -> int:
         """One candidate played out in one world: its outcome for this seat."""

@@ -52,7 +52,7 @@ from engine.actions import (
     shown_mask,
 )
 from engine.cards import Card, from_mask, to_mask
-from engine.melds import Meld, arrangements, deadwood, value
+from engine.melds import Meld, arrangements, deadwood, melds_with, value
 from engine.rules import NextDealer, RuleSet
 from engine.showdown import Layoff
 from engine.visibility import Observation
@@ -76,16 +76,7 @@ def java_order(card: Card) -> int:
 def would_meld(mask: int, card: Card) -> bool:
     """Whether ``card`` added to the cards of ``mask`` is part of some meld of them (``willDrawFaceUpCard``).
     Rules: MELD-1, MELD-2."""
-    full = mask | card.bit
-    rank, suit = card.rank - 1, int(card.suit)
-    if sum(full >> (s * 13 + rank) & 1 for s in range(4)) >= 3:
-        return True
-    row = full >> (suit * 13) & 0x1FFF
-
-    def held(r: int) -> bool:
-        return 0 <= r < 13 and bool(row >> r & 1)
-
-    return any(held(lo) and held(lo + 1) and held(lo + 2) for lo in range(rank - 2, rank + 1))
+    return melds_with(mask, card.index)
 
 
 def discard_candidates(

@@ -12,6 +12,20 @@ separated): at the others the bot plays its first candidate, the heuristic's cho
 of the hands (a dead hand a half) with a 95% interval over the seed pairs, and its points a hand less the
 opponent's. ``knock arena --hands`` measures the levels themselves; this isolates the parts.
 
+``--deviations`` measures each move of the search that differs from its first candidate (the heuristic's
+choice): played by ``SearchBot(budget, width, margin)`` against ``--against`` over ``--pairs`` seed pairs, at
+each such move the hand is played on from the true state twice -- once after the search's move, once after the
+first candidate -- with the stock reshuffled ``--reshuffles`` times (the same stock for both), the searching
+seat continuing as the heuristic bot and the opponent as himself. It prints, by kind of decision (draw, knock,
+discard) and by the search's own estimate of its lead (points a world), the lead the moves really had, with a
+95% interval over the moves: where the estimate says more than the play does, the search follows noise or a
+wrong model. ``--margin 0`` shows every lead:
+
+    .venv/bin/python tools/search_parts.py --deviations --budget 240 --width 5 --margin 0 --pairs 40 --seed 8620
+
+``--oracle`` gives the search the opponent's true cards in every world (the stock still shuffled): a bound on
+what reading his hand better could gain, not a bot.
+
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
 
@@ -21,7 +35,9 @@ winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awar
 from __future__ import annotations
 
 import argparse
+import itertools
 import math
+import random
 import statistics
 import sys
 from collections.abc import Sequence
@@ -33,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
 from engine.hand import Hand  # noqa: E402
+from engine.inference import Reading  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
 
@@ -56,6 +73,25 @@ class PartSearch(SearchBot):
         return super()._search(obs, legal, cands)
 
 
+class OracleSearch(PartSearch):
+    """The search bot whose worlds hold the opponent's true cards (the stock still shuffled): what a perfect
+    reading of his hand would be worth (``--oracle``). It sees what no player may (VIS-2): a measure only."""
+
+    def __init__(self, hand: Hand, kinds: tuple[type, ...]) -> None:
+        super().__init__(kinds)
+        self.hand = hand
+
+    def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
+        seat = self.hand.to_act
+        assert seat is not None
+        opp = self.hand.mask_of(1 - seat)
+        stock = [i for i in reading.unseen if not opp >> i & 1]
+        for i in range(len(stock) - 1, 0, -1):
+            j = int(rng.random() * (i + 1))
+            stock[i], stock[j] = stock[j], stock[i]
+        return opp, stock
+
+
 def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
     """The winners' points of ``hands`` hands of the heuristic bot against itself, in buckets of five points (65
     and more one bucket): each bucket's mean points and its share of the won hands in thousandths."""
@@ -72,6 +108,62 @@ def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
     return tuple((round(total / n), round(1000 * n / won)) for _, (total, n) in sorted(buckets.items()))
 
 
+def deviations(args: argparse.Namespace) -> list[tuple[str, float, float]]:
+    """Each deviation's (kind, estimated lead, realised lead): see the module's docstring."""
+    import copy
+
+    def played_on(hand: Hand, me: int, opponent: Bot) -> int:
+        bots = {me: HeuristicBot(), 1 - me: opponent}
+        while (seat := hand.to_act) is not None:
+            hand.apply(bots[seat].choose(hand.observation(seat), hand.legal_actions()))
+        result = hand.result
+        assert result is not None
+        return 0 if result.winner is None else result.points if result.winner == me else -result.points
+
+    rows: list[tuple[str, float, float]] = []
+    for seed in range(args.seed, args.seed + args.pairs):
+        for me in (0, 1):
+            hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
+            bot = SearchBot(args.budget, args.width, seed, margin=args.margin)
+            opponent = make_bot(args.against, seed)
+            while (seat := hand.to_act) is not None:
+                obs, legal = hand.observation(seat), hand.legal_actions()
+                if seat != me:
+                    hand.apply(opponent.choose(obs, legal))
+                    continue
+                action = bot.choose(obs, legal)
+                if bot.last_search is not None and bot.last_search[1] != bot.last_search[0]:
+                    first, best, lead = bot.last_search
+                    knock = isinstance(first, Knock) or isinstance(best, Knock)
+                    kind = "knock" if knock else "draw" if isinstance(first, KINDS["draw"]) else "discard"
+                    rng = random.Random(seed * 1000 + len(hand.events))
+                    leads = []
+                    for _ in range(args.reshuffles):
+                        base = hand.copy()
+                        rng.shuffle(base.stock)
+                        outs = []
+                        for move in (best, first):
+                            branch = base.copy()
+                            branch.apply(move)
+                            outs.append(played_on(branch, me, copy.deepcopy(opponent)))
+                        leads.append(outs[0] - outs[1])
+                    rows.append((kind, lead, statistics.fmean(leads)))
+                hand.apply(action)
+    return rows
+
+
+def print_deviations(rows: list[tuple[str, float, float]]) -> None:
+    edges = (0.0, 1.0, 3.0, 6.0, math.inf)
+    for kind in KINDS:
+        for low, high in itertools.pairwise(edges):
+            real = [r for k, est, r in rows if k == kind and low <= est < high]
+            if len(real) > 1:
+                mean = statistics.fmean(real)
+                half = 1.96 * statistics.stdev(real) / math.sqrt(len(real))
+                where = f"{kind:8} estimated lead {low:g}-{high:g}: {len(real):4} moves"
+                print(f"{where}, real lead {mean:+.2f} (±{half:.2f})")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--budget", type=int, default=120)
@@ -82,7 +174,13 @@ def main() -> None:
     parser.add_argument("--pairs", type=int, default=200)
     parser.add_argument("--seed", type=int, default=5000)
     parser.add_argument("--hand-points", type=int, default=0, help="print HAND_POINTS from this many hands")
+    parser.add_argument("--deviations", action="store_true", help="measure the moves that leave the first candidate")
+    parser.add_argument("--reshuffles", type=int, default=20)
+    parser.add_argument("--oracle", action="store_true", help="the search sees the opponent's cards (a bound)")
     args = parser.parse_args()
+    if args.deviations:
+        print_deviations(deviations(args))
+        return
     if args.hand_points:
         print(hand_points(args.hand_points))
         return
@@ -94,8 +192,11 @@ def main() -> None:
         margin = 0
         for me in (0, 1):
             bots: list[Bot] = [make_bot(args.against, seed), make_bot(args.against, seed)]
-            bots[me] = PartSearch(kinds, args.budget, args.width, seed, margin=args.margin)
-            hand = play_hand(Hand.deal(seed=seed, dealer=seed % 2, executor="compiled"), bots)
+            hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
+            part = OracleSearch(hand, kinds) if args.oracle else PartSearch(kinds)
+            part.budget, part.width, part.seed, part.margin = max(1, args.budget), max(1, args.width), seed, args.margin
+            bots[me] = part
+            play_hand(hand, bots)
             result = hand.result
             assert result is not None
             if result.winner is None:

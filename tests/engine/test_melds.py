@@ -21,6 +21,7 @@ from engine.melds import (
     gin_discards,
     knock_deadwood,
     melds_in,
+    melds_with,
 )
 from tests.engine.card_strategies import holdings
 from tests.support import oracle
@@ -152,6 +153,16 @@ def test_melds_in_finds_exactly_the_oracles_melds(held: frozenset[Card]) -> None
     assert as_sets(found) == frozenset(oracle.melds_of(held))
     for m in found:
         assert Meld.of(m.cards) == m
+
+
+@pytest.mark.rule("MELD-1", "MELD-2")
+@given(holdings(1, 12))
+def test_a_card_melds_with_a_hand_when_the_oracle_finds_a_meld_through_it(held: frozenset[Card]) -> None:
+    # each card of the holding against the rest of it: a meld of the whole holding holds the card, or none does
+    mask = to_mask(held)
+    for card in held:
+        through = any(card in m for m in oracle.melds_of(held))
+        assert melds_with(mask & ~card.bit, card.index) == through, f"{card} with {sorted(held - {card})}"
 
 
 @pytest.mark.rule("MELD-1", "MELD-2")

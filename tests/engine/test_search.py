@@ -21,7 +21,7 @@ from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.hand import Hand
 from engine.inference import read, sample_world
 from engine.match import Match
-from engine.melds import deadwood
+from engine.melds import deadwood, melds_with
 from engine.rollout import Rollout, partials
 from engine.rules import RuleSet
 from engine.search import LEVELS, SearchBot
@@ -228,6 +228,17 @@ def test_the_rollouts_searching_seat_keeps_partial_melds_where_the_opponent_mode
     hand = to_mask(cards("As 2s 3s 4h 5h 6h Tc Jc Kd 2d 9h"))
     r = Rollout(RuleSet(), 10, [hand, hand], [], [])
     assert r.discard(1, -1) == Card.parse("Tc").index and r.discard(0, -1) == Card.parse("Kd").index
+
+
+@pytest.mark.rule("MELD-1", "MELD-2", "MELD-5")
+def test_the_opponent_model_takes_a_discard_that_melds_or_cuts_four_points_as_the_bots_it_models() -> None:
+    # He holds 7c 7d and a Kc to let go: the 7h melds; the 2s does not but cuts his deadwood by eight (for the Kc);
+    # the 8h cuts it by two without melding, which neither simple nor the heuristic bot takes for.
+    his = to_mask(cards("7c 7d Kc Qd 9s 5h 4c 3d Ah Js"))
+    for top, takes in (("7h", True), ("2s", True), ("8h", False)):
+        r = Rollout(RuleSet(), 10, [0, his], [Card.parse(top).index], [])
+        assert r.takes(1) == takes, top
+    assert melds_with(his, Card.parse("7h").index) and not melds_with(his, Card.parse("2s").index)
 
 
 # --- score awareness (MATCH-1): the chance of winning the game ---------------------------------------------

@@ -24,3 +24,15 @@ def test_bench_bots_times_a_levels_moves() -> None:
 def test_search_parts_measures_a_part_of_the_search() -> None:
     out = run("tools/search_parts.py", "--budget", "2", "--width", "1", "--pairs", "2", "--only", "knock")
     assert "2 seed pairs from 5000" in out and "points a hand" in out
+
+
+def test_search_parts_measures_the_searchs_deviations_against_their_estimates() -> None:
+    out = run("tools/search_parts.py", "--deviations", "--budget", "8", "--width", "3", "--margin", "0",
+              "--pairs", "2", "--seed", "8620", "--reshuffles", "2")  # fmt: skip
+    lines = [line for line in out.splitlines() if "estimated lead" in line]
+    assert lines and all(line.split()[0] in ("draw", "knock", "discard") and "real lead" in line for line in lines)
+
+
+def test_search_parts_bounds_the_reading_with_a_search_that_sees_the_opponents_cards() -> None:
+    out = run("tools/search_parts.py", "--oracle", "--budget", "6", "--width", "2", "--pairs", "2")
+    assert "2 seed pairs from 5000" in out and "points a hand" in out
