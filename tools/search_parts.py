@@ -49,7 +49,7 @@ sys.path.insert(0, str(ROOT))
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.inference import Reading  # noqa: E402
+from engine.inference import Reading, sample_world  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
 
@@ -85,11 +85,8 @@ class OracleSearch(PartSearch):
         seat = self.hand.to_act
         assert seat is not None
         opp = self.hand.mask_of(1 - seat)
-        stock = [i for i in reading.unseen if not opp >> i & 1]
-        for i in range(len(stock) - 1, 0, -1):
-            j = int(rng.random() * (i + 1))
-            stock[i], stock[j] = stock[j], stock[i]
-        return opp, stock
+        rest = tuple(i for i in reading.unseen if not opp >> i & 1)
+        return sample_world(rng, Reading(rest, opp, 0, reading.weight))  # his cards all known: the stock shuffled
 
 
 def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
