@@ -12,10 +12,10 @@ floor (DEAD-1)). Seat 0 is the searching seat, seat 1 the opponent, and each pla
   left in the stock (under a knock limit of 10 or more);
 - **the opponent** is modelled on the public baseline (``simple``): he takes the discard when it would be part of
   a meld with his hand (``melds_with``: ``simple``'s rule) or cuts his knock deadwood by four or more (the
-  heuristic bot's, which ``simple`` never meets without a meld), discards to the least deadwood (the highest
+  heuristic bot's other reason; ``simple`` declines such a card), discards to the least deadwood (the highest
   card among equals) and knocks as soon as he may. (Before 2026-12-05 he took any card that cut his knock
   deadwood by two or more, the greedy bot's rule: it foretold ``simple``'s draws wrongly at 12.4% of them and
-  the heuristic bot's at 8.2%, this rule at 0% and 2.8% with the cut of four, 4.2% and 2.8% with it.)
+  the heuristic bot's at 8.2%; the meld rule alone at 0% and 7.5%, this one at 4.2% and 2.8%.)
 
 The outcome is the hand's points from seat 0's side (won positive, lost negative; a dead hand 0).
 """
