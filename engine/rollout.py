@@ -91,12 +91,10 @@ class Rollout:
             return False
         h = self.hands[seat]
         top = self.pile[-1]
-        if seat == 1 and melds_with(h, top):
-            return True
+        if seat == 1:
+            return melds_with(h, top) or knock_deadwood(h | BITS[top]) <= deadwood(h) - 4
         now = deadwood(h)
         after = knock_deadwood(h | BITS[top])
-        if seat == 1:
-            return after <= now - 4
         return (after < now and deadwood(h | BITS[top]) <= now - VALUES[top]) or after <= now - 4
 
     def discard(self, seat: int, taken: int) -> int:

@@ -35,6 +35,7 @@ winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awar
 from __future__ import annotations
 
 import argparse
+import copy
 import itertools
 import math
 import random
@@ -48,6 +49,7 @@ sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
+from engine.cards import shuffle  # noqa: E402
 from engine.hand import Hand  # noqa: E402
 from engine.inference import Reading, sample_world  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
@@ -63,8 +65,8 @@ KINDS: dict[str, tuple[type, ...]] = {
 class PartSearch(SearchBot):
     """The search bot searching only the decisions whose first candidate is of ``kinds``."""
 
-    def __init__(self, kinds: tuple[type, ...], *args: object, **kw: object) -> None:
-        super().__init__(*args, **kw)  # type: ignore[arg-type]
+    def __init__(self, kinds: tuple[type, ...], budget: int, width: int, seed: int, margin: float) -> None:
+        super().__init__(budget, width, seed, margin=margin)
         self.kinds = kinds
 
     def _search(self, obs: Observation, legal: Sequence[Action], cands: list[Action]) -> Action:
@@ -77,8 +79,8 @@ class OracleSearch(PartSearch):
     """The search bot whose worlds hold the opponent's true cards (the stock still shuffled): what a perfect
     reading of his hand would be worth (``--oracle``). It sees what no player may (VIS-2): a measure only."""
 
-    def __init__(self, hand: Hand, kinds: tuple[type, ...]) -> None:
-        super().__init__(kinds)
+    def __init__(self, hand: Hand, kinds: tuple[type, ...], budget: int, width: int, seed: int, margin: float) -> None:
+        super().__init__(kinds, budget, width, seed, margin)
         self.hand = hand
 
     def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
@@ -107,7 +109,6 @@ def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
 
 def deviations(args: argparse.Namespace) -> list[tuple[str, float, float]]:
     """Each deviation's (kind, estimated lead, realised lead): see the module's docstring."""
-    import copy
 
     def played_on(hand: Hand, me: int, opponent: Bot) -> int:
         bots = {me: HeuristicBot(), 1 - me: opponent}
@@ -137,7 +138,7 @@ def deviations(args: argparse.Namespace) -> list[tuple[str, float, float]]:
                     leads = []
                     for _ in range(args.reshuffles):
                         base = hand.copy()
-                        rng.shuffle(base.stock)
+                        base.stock = list(shuffle(rng, base.stock))
                         outs = []
                         for move in (best, first):
                             branch = base.copy()
@@ -190,9 +191,8 @@ def main() -> None:
         for me in (0, 1):
             bots: list[Bot] = [make_bot(args.against, seed), make_bot(args.against, seed)]
             hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
-            part = OracleSearch(hand, kinds) if args.oracle else PartSearch(kinds)
-            part.budget, part.width, part.seed, part.margin = max(1, args.budget), max(1, args.width), seed, args.margin
-            bots[me] = part
+            search = (args.budget, args.width, seed, args.margin)
+            bots[me] = OracleSearch(hand, kinds, *search) if args.oracle else PartSearch(kinds, *search)
             play_hand(hand, bots)
             result = hand.result
             assert result is not None
