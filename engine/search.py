@@ -18,10 +18,11 @@ candidate with the best mean outcome is played.
   (``engine.winprob.PointsValue``, in points of the current standing): near the end a knock that reaches the
   target is worth more than its points, and a loss when the opponent needs only a few points costs the game
   whatever its size.
-- **Budget**: ``budget`` rollouts a decision (worlds = budget / candidates, at least one). The generator is
-  seeded from the bot's seed and the observation (``zlib.crc32`` of its cards and counts: never the time nor
-  ``hash()``), so a seed gives the same moves in every process. ``time_limit`` (seconds, off by default) is
-  only a safety cap: it stops sampling early, and then the move depends on the machine's speed.
+- **Budget**: ``budget`` rollouts a decision (worlds = budget / candidates, at least one); a budget of 0
+  searches nothing and plays the heuristic bot's moves (the ``hard`` level). The generator is seeded from the
+  bot's seed and the observation (``zlib.crc32`` of its cards and counts: never the time nor ``hash()``), so a
+  seed gives the same moves in every process. ``time_limit`` (seconds, off by default) is only a safety cap:
+  it stops sampling early, and then the move depends on the machine's speed.
 
 Showdown decisions (spread, layoffs) are the heuristic's exact ones (``showdown_choice``); the last discard
 under the 50th-card rule (DEAD-2) is the heuristic's.
@@ -33,6 +34,7 @@ import random
 import time
 import zlib
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 from engine.actions import (
     Action,
@@ -55,20 +57,33 @@ from engine.rollout import BITS, Rollout
 from engine.visibility import Observation
 from engine.winprob import PointsValue
 
-#: The search levels: name -> (rollouts a decision, discard candidates, margin). The margin (points a hand, on
-#: the mean over the worlds) by which a candidate must beat the heuristic's choice to replace it: with few
-#: worlds and no margin the bot follows the noise of its rollouts, which is what makes the low levels weak.
-LEVELS: dict[str, tuple[int, int, float]] = {
-    "easy": (12, 4, 0.0),
-    "medium": (40, 3, 1.0),
-    "hard": (120, 4, 3.0),
-    "expert": (240, 5, 3.0),
+
+@dataclass(frozen=True)
+class Level:
+    """A search level's fixed budget: ``budget`` rollouts a decision over ``width`` discard candidates;
+    ``margin``, the points a hand (on the mean over the worlds) by which a candidate must beat the heuristic's
+    choice to replace it. With few worlds and no margin the bot follows the noise of its rollouts, which is what
+    makes the low levels weak. A budget of 0 searches nothing: the heuristic bot's own moves."""
+
+    budget: int
+    width: int
+    margin: float
+
+
+#: The levels, weakest first, each beating the one below (docs/bots.md): ``easy`` and ``medium`` follow the luck
+#: of a few worlds, ``hard`` is the heuristic bot's play (no search), ``expert`` searches.
+LEVELS: dict[str, Level] = {
+    "easy": Level(12, 4, 0.0),
+    "medium": Level(40, 3, 1.0),
+    "hard": Level(0, 1, 0.0),
+    "expert": Level(240, 5, 3.0),
 }
 
 
 class SearchBot:
     """Determinized Monte-Carlo search (see the module's docstring): ``budget`` rollouts a decision over
-    ``width`` discard candidates. Seeded; the same seed and observations give the same moves."""
+    ``width`` discard candidates; a budget of 0 plays the heuristic bot's moves. Seeded; the same seed and
+    observations give the same moves."""
 
     def __init__(
         self,
@@ -81,7 +96,7 @@ class SearchBot:
         time_limit: float | None = None,
     ) -> None:
         self.name = name
-        self.budget = max(1, budget)
+        self.budget = max(0, budget)
         self.width = max(1, width)
         self.seed = seed
         self.time_limit = time_limit
@@ -95,6 +110,8 @@ class SearchBot:
         from engine.bots import HeuristicBot, showdown_choice
 
         self.last_search = None
+        if not self.budget:
+            return HeuristicBot().choose(obs, legal)
         first = legal[0]
         if len(legal) == 1:
             return first
@@ -212,6 +229,6 @@ def _standing_value(obs: Observation) -> PointsValue | None:
 
 
 def make_level(name: str, seed: int = 0) -> SearchBot:
-    """The search bot of a level (``LEVELS``): its fixed budget and width."""
-    budget, width, margin = LEVELS[name]
-    return SearchBot(budget, width, seed, name=name, margin=margin)
+    """The search bot of a level (``LEVELS``): its fixed budget, width and margin."""
+    level = LEVELS[name]
+    return SearchBot(level.budget, level.width, seed, name=name, margin=level.margin)

@@ -54,5 +54,6 @@ def quick_bot(name: str, seed: int = 0) -> Bot:
     from engine.search import LEVELS, SearchBot
 
     if name in LEVELS:
-        return SearchBot(budget=2, width=1, seed=seed, name=name, margin=LEVELS[name][2])
+        level = LEVELS[name]
+        return SearchBot(min(2, level.budget), 1, seed, name=name, margin=level.margin)
     return make_bot(name, seed)

@@ -32,7 +32,7 @@ TOOL = "knock play"
 BOT_CHOICES: tuple[tuple[str, str], ...] = (
     ("heuristic", "keeps and builds melds, counts live cards, reads your pickups (the default)"),
     ("expert", "searches many sampled deals before each draw, discard and knock (the largest budget; slower)"),
-    ("hard", "searches sampled deals before each draw, discard and knock"),
+    ("hard", "plays as the heuristic bot does, without searching (the level below expert)"),
     ("medium", "a short search: sometimes misled by the luck of its few samples"),
     ("easy", "a very short search that follows the luck of a few samples"),
     ("simple", "the EAAI challenge's public baseline"),

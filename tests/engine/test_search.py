@@ -16,7 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Discard, DrawStock, Knock, PassUpcard
-from engine.bots import BOT_NAMES, make_bot, play_hand
+from engine.bots import BOT_NAMES, Bot, HeuristicBot, make_bot, play_hand
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.hand import Hand
 from engine.inference import read, sample_world
@@ -30,13 +30,35 @@ from tests.helpers import deal
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def test_the_levels_are_named_bots_with_growing_budgets() -> None:
+def test_the_levels_are_named_bots_with_fixed_budgets() -> None:
     assert tuple(LEVELS) == ("easy", "medium", "hard", "expert")
     assert all(name in BOT_NAMES for name in LEVELS)
-    budgets = [LEVELS[name][0] for name in LEVELS]
-    assert budgets == sorted(budgets) and len(set(budgets)) == 4
+    level = LEVELS["expert"]
     bot = make_bot("expert", 3)
-    assert isinstance(bot, SearchBot) and (bot.name, bot.budget, bot.seed) == ("expert", LEVELS["expert"][0], 3)
+    assert isinstance(bot, SearchBot) and bot.name == "expert" and bot.seed == 3
+    assert (bot.budget, bot.width, bot.margin) == (level.budget, level.width, level.margin)
+    assert [LEVELS[name].budget for name in ("easy", "medium", "expert")] == [12, 40, 240]
+
+
+def _moves(hand: Hand, bots: Sequence[Bot], seat: int) -> list[tuple[Action, bool]]:
+    """Play ``hand`` out: each of ``seat``'s moves, and whether the search bot there searched it."""
+    moves = []
+    while (to_act := hand.to_act) is not None:
+        action = bots[to_act].choose(hand.observation(to_act), hand.legal_actions())
+        if to_act == seat:
+            bot = bots[seat]
+            moves.append((action, isinstance(bot, SearchBot) and bot.last_search is not None))
+        hand.apply(action)
+    return moves
+
+
+def test_a_budget_of_nothing_plays_the_heuristic_bots_moves() -> None:
+    # ``hard`` (budget 0) is the heuristic bot: its moves, and nothing searched.
+    for seed in range(4):
+        hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
+        hard = _moves(hand.copy(), [make_bot("hard", seed), make_bot("simple", seed)], 0)
+        heuristic = _moves(hand.copy(), [HeuristicBot(), make_bot("simple", seed)], 0)
+        assert hard == heuristic
 
 
 def _twin_play(deck: list[Card], swap: dict[Card, Card], seed: int) -> list[Action] | None:
