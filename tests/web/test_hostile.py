@@ -171,10 +171,10 @@ def test_a_body_is_refused_while_it_is_read(hostile: ServerProcess) -> None:
                 answer_bytes += part
         except OSError:
             pass  # the server closed with our unread bytes in its buffer: its kernel resets, and may drop the body
-        head = answer_bytes.decode("latin-1")
+        answer = answer_bytes.decode("latin-1")
         sock.close()
-        assert head.startswith("HTTP/1.1 413") and "content-type: application/json" in head, head[:300]
-        assert "\r\n\r\n{" not in head or '"too_big"' in head, head  # the body, when it arrives, says why
+        assert answer.startswith("HTTP/1.1 413") and "content-type: application/json" in answer, answer[:300]
+        assert "\r\n\r\n{" not in answer or '"too_big"' in answer, answer  # the body, when it arrives, says why
         assert sent < 40 << 20  # it stopped reading long before the end
     assert rss_mib(hostile.pid) - before < 10  # nothing of it kept
     assert request(hostile, "GET", "/api")[0] == 200
