@@ -165,16 +165,16 @@ def test_a_body_is_refused_while_it_is_read(hostile: ServerProcess) -> None:
                 sent += 1 << 16
         except OSError:
             pass  # the server answered and closed: the rest was never read
-        answer_bytes = b""
+        reply_bytes = b""
         try:  # the head and the body come in separate packets: read until the body or the close
-            while b"\r\n\r\n{" not in answer_bytes and (part := sock.recv(65536)):
-                answer_bytes += part
+            while b"\r\n\r\n{" not in reply_bytes and (part := sock.recv(65536)):
+                reply_bytes += part
         except OSError:
             pass  # the server closed with our unread bytes in its buffer: its kernel resets, and may drop the body
-        answer = answer_bytes.decode("latin-1")
+        reply = reply_bytes.decode("latin-1")
         sock.close()
-        assert answer.startswith("HTTP/1.1 413") and "content-type: application/json" in answer, answer[:300]
-        assert "\r\n\r\n{" not in answer or '"too_big"' in answer, answer  # the body, when it arrives, says why
+        assert reply.startswith("HTTP/1.1 413") and "content-type: application/json" in reply, reply[:300]
+        assert "\r\n\r\n{" not in reply or '"too_big"' in reply, reply  # the body, when it arrives, says why
         assert sent < 40 << 20  # it stopped reading long before the end
     assert rss_mib(hostile.pid) - before < 10  # nothing of it kept
     assert request(hostile, "GET", "/api")[0] == 200
