@@ -159,17 +159,20 @@ class SearchBot:
         deadline = None if self.time_limit is None else time.perf_counter() + self.time_limit
         hand = to_mask(obs.hand)
         pile = [c.index for c in obs.discard_pile]
-        for _ in range(worlds):
+        played = 0
+        while played < worlds:
             opp, stock = self._world(rng, reading)
             for n, action in enumerate(cands):
                 out = self._rollout(obs, action, hand, opp, pile, stock)
                 totals[n] += out if value is None else value(out)
+            played += 1
             if deadline is not None and time.perf_counter() > deadline:
                 break
         best = max(range(len(cands)), key=lambda n: (totals[n], -n))
-        self.last_search = (cands[0], cands[best], (totals[best] - totals[0]) / worlds)
-        # The first candidate is the heuristic's: another replaces it only by a clear margin (noise guard).
-        return cands[best] if totals[best] - totals[0] > self.margin * worlds else cands[0]
+        self.last_search = (cands[0], cands[best], (totals[best] - totals[0]) / played)
+        # The first candidate is the heuristic's: another replaces it only by a clear margin a world (noise guard),
+        # over the worlds played (fewer than planned when the time cap stopped the sampling).
+        return cands[best] if totals[best] - totals[0] > self.margin * played else cands[0]
 
     def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
         """One world of the reading: the opponent's cards and the stock (``engine.inference.sample_world``)."""

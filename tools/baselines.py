@@ -25,7 +25,6 @@ import json
 import math
 import multiprocessing
 import platform
-import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -38,6 +37,9 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tools"))  # measuring, also when the tests load this file by its path
+
+import measuring  # noqa: E402
 
 from engine.bots import BOT_NAMES  # noqa: E402
 from knock.arena import ACCEPTANCE_SEED, mean_interval  # noqa: E402
@@ -219,15 +221,6 @@ def unit(method: str, seed: int, minutes: float, hand_pairs: int, game_pairs: in
     return {"curve": curve, "rows": rows}
 
 
-def head_commit() -> str:
-    """The checkout's commit (short), or "" outside a git checkout."""
-    try:
-        head = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    except OSError:
-        return ""
-    return head.stdout.strip() if head.returncode == 0 else ""
-
-
 def units(args: argparse.Namespace) -> dict[tuple[str, int], Unit]:
     """Every (method, seed) unit: read from ``OUT/units/`` when ``--resume`` finds it made with the same settings,
     else run, ``--jobs`` at a time (each in its own process, one torch thread), and saved there as it ends."""
@@ -246,7 +239,7 @@ def units(args: argparse.Namespace) -> dict[tuple[str, int], Unit]:
     call = (args.minutes, args.hand_pairs, args.game_pairs, args.seeds, args.quick)
 
     def keep(key: tuple[str, int], result: Unit) -> None:
-        done[key] = {"settings": settings, "commit": head_commit(), **result}
+        done[key] = {"settings": settings, "commit": measuring.commit(), **result}
         (folder / f"{key[0]}-{key[1]}.json").write_text(json.dumps(done[key]))
 
     if args.jobs <= 1:

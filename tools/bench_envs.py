@@ -228,9 +228,7 @@ def main(argv: list[str]) -> int:
         base: tuple[Worker, str] | None = None
         tree: Path | None = None
         if args.baseline:
-            from bench_peers import baseline_worktree
-
-            tree, short = baseline_worktree(args.baseline, Path(tmp))
+            tree, short = measuring.baseline_worktree(args.baseline, Path(tmp))
             cmd = [sys.executable, str(Path(__file__).resolve()), "--knock-worker", "--steps", str(args.steps)]
             base = Worker(cmd, {**os.environ, "PYTHONPATH": str(tree)}), short
             assert base[0].versions["knock"] == str(tree.resolve()), base[0].versions  # the baseline's code

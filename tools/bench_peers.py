@@ -493,16 +493,6 @@ class Engine:
 # --- the run ------------------------------------------------------------------------------------------------
 
 
-def baseline_worktree(rev: str, into: Path) -> tuple[Path, str]:
-    """A git worktree of ``rev`` (detached) in ``into``, and the revision's short hash."""
-    short = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{rev}^{{commit}}"],
-                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    tree = into / f"knock-{short}"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
-                   capture_output=True, text=True, check=True)  # fmt: skip
-    return tree, short
-
-
 def main(argv: list[str]) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="smaller runs")
@@ -525,7 +515,7 @@ def main(argv: list[str]) -> int:
                    everything=False), Engine("OpenSpiel", "openspiel"), Engine("RLCard", "rlcard")]  # fmt: skip
         base_tree: Path | None = None
         if args.baseline:
-            base_tree, short = baseline_worktree(args.baseline, Path(tmp))
+            base_tree, short = measuring.baseline_worktree(args.baseline, Path(tmp))
             engines.append(Engine(f"Knock@{short}", "knock-compiled", base_tree))
         try:
             for r in range(reps):

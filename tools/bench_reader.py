@@ -183,16 +183,6 @@ def run_child(tree: Path, *args: str, valgrind: bool = False) -> dict[str, Any]:
     return answer
 
 
-def baseline_worktree(rev: str, into: Path) -> tuple[Path, str]:
-    """A detached git worktree of ``rev`` in ``into``, and the revision's short hash."""
-    short = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{rev}^{{commit}}"],
-                           capture_output=True, text=True, check=True).stdout.strip()  # fmt: skip
-    tree = into / f"knock-{short}"
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
-                   capture_output=True, text=True, check=True)  # fmt: skip
-    return tree, short
-
-
 def build_logs(kinds: list[str], sizes: list[int], folder: Path, views: bool) -> list[tuple[str, int, str, Path]]:
     """Write every log (and its view) that is not in ``folder`` yet: (kind, size, "log" or "view", path)."""
     sys.path.insert(0, str(ROOT))  # tests.support.long_logs, run from anywhere (the children import their own tree)
@@ -252,7 +242,7 @@ def main(argv: list[str]) -> int:
     with tempfile.TemporaryDirectory(prefix="knock-bench-reader-") as tmp:
         folder = args.dir or Path(tmp)
         folder.mkdir(parents=True, exist_ok=True)
-        base: tuple[Path, str] | None = baseline_worktree(args.baseline, Path(tmp)) if args.baseline else None
+        base: tuple[Path, str] | None = measuring.baseline_worktree(args.baseline, Path(tmp)) if args.baseline else None
         try:
             logs = build_logs(kinds, sizes, folder, args.views)
             rows = []

@@ -25,6 +25,8 @@ import sys
 from pathlib import Path
 from typing import Any
 
+import measuring
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "bots.md"
 RECORD = ROOT / "docs" / "ladder.json"
@@ -41,11 +43,6 @@ def _processor() -> str:
     return platform.processor() or platform.machine()
 
 
-def head() -> str:
-    done = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True, text=True)
-    return done.stdout.strip()
-
-
 def record(document: dict[str, Any], command: str, commit: str | None = None) -> dict[str, Any]:
     """The arena's document with the command, the machine and the commit the run was made at (HEAD unless
     given)."""
@@ -54,7 +51,7 @@ def record(document: dict[str, Any], command: str, commit: str | None = None) ->
         "command": command,
         "machine": {"processor": _processor(), "cores": os.cpu_count(), "python": platform.python_version(),
                     "system": platform.system()},
-        "commit": commit or head(),
+        "commit": commit or measuring.commit(),
     }  # fmt: skip
 
 
@@ -122,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
                       "--json=out/ladder.json"]  # fmt: skip
         results = ROOT / "out" / "ladder.jsonl"
         resume = ["--resume"] if results.exists() else []
-        at = head()
+        at = measuring.commit()
         subprocess.run([str(ROOT / ".venv" / "bin" / "knock"), *argv_arena[1:], *resume], cwd=ROOT, check=True)
         doc = record(json.loads((ROOT / "out" / "ladder.json").read_text()), shlex.join(argv_arena), at)
         RECORD.write_text(json.dumps(doc, indent=1) + "\n")

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import os
 import platform
+import subprocess
 import sys
 import threading
 import time
@@ -32,6 +33,9 @@ from typing import Any
 #: The clock of every CPU-time figure: the calling thread's own CPU time.
 clock = time.thread_time
 CLOCK_NAME = "time.thread_time() (the measuring thread's own CPU time)"
+
+#: The checkout the tools are in.
+ROOT = Path(__file__).resolve().parent.parent
 
 #: Set to 1 in every measuring process, before anything can import numpy.
 BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
@@ -197,3 +201,26 @@ def version(distribution: str) -> str:
         return metadata.version(distribution)
     except metadata.PackageNotFoundError:
         return "not installed"
+
+
+def commit(rev: str = "HEAD") -> str:
+    """The short hash of revision ``rev`` of this checkout, or "" outside a git checkout (or for a revision it
+    does not have): the commit a record was made at."""
+    try:
+        done = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", f"{rev}^{{commit}}"],
+                              capture_output=True, text=True)  # fmt: skip
+    except OSError:
+        return ""
+    return done.stdout.strip() if done.returncode == 0 else ""
+
+
+def baseline_worktree(rev: str, into: Path) -> tuple[Path, str]:
+    """A detached git worktree of revision ``rev`` in ``into`` (to measure it beside this checkout), and the
+    revision's short hash."""
+    short = commit(rev)
+    if not short:
+        sys.exit(f"no revision {rev!r} in the git checkout {ROOT}")
+    tree = into / f"knock-{short}"
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(tree), rev],
+                   capture_output=True, text=True, check=True)  # fmt: skip
+    return tree, short

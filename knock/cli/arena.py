@@ -11,6 +11,7 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+from engine.rules import RuleSet
 from knock import arena
 from knock.cli.common import (
     BOTS_HELP,
@@ -27,6 +28,7 @@ from knock.cli.common import (
     plural,
     progress_bar,
     rule_set,
+    rules_title,
     whole,
 )
 from knock.cli.output import judged, print_table, write_json
@@ -130,7 +132,7 @@ def arena_command(
             csv_out.parent.mkdir(parents=True, exist_ok=True)
             csv_out.write_text(text, encoding="utf-8")
     if json_out != "-" and str(csv_out) != "-":
-        _text(summary, rules.name, rules.target, pairs, elapsed, count, quiet)
+        _text(summary, rules, pairs, elapsed, count, quiet)
     if stopped:
         raise typer.Exit(130)
 
@@ -166,9 +168,9 @@ def _pct(t: tuple[float, float, float]) -> tuple[str, str]:
     return f"{100 * t[0]:.1f}", f"{100 * t[1]:.1f}–{100 * t[2]:.1f}"
 
 
-def _text(s: arena.Summary, preset: str, target: int, pairs: int, elapsed: float, played: int, quiet: bool) -> None:
+def _text(s: arena.Summary, rules: RuleSet, pairs: int, elapsed: float, played: int, quiet: bool) -> None:
     unit = "game" if s.config.mode == "games" else "hand"
-    what = f"{preset} Gin to {target:,}" if unit == "game" else f"single hands of {preset} Gin"
+    what = f"{rules_title(rules)} to {rules.target:,}" if unit == "game" else f"single hands of {rules_title(rules)}"
     title = (f"{plural(pairs, 'seed pair')} per pairing ({s.config.seed}..{s.config.seed + pairs - 1}), "
              f"seats swapped: {what}")  # fmt: skip
     rows = []

@@ -259,6 +259,15 @@ def cluster_address(value: object) -> str:
 BOTS_HELP = f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)})"
 
 
+def rules_title(rules: RuleSet) -> str:
+    """The rules a run plays, for a heading: the preset's name and every option set apart from the preset, in
+    ``--set``'s form (``standard Gin (undercut_bonus=25, next_dealer=alternate)``). The target is left to the
+    heading's "to N". Rule: RULES-1."""
+    base = PRESETS[rules.name].to_dict()
+    changed = [f"{k}={v}" for k, v in rules.to_dict().items() if k not in ("name", "target") and base.get(k) != v]
+    return f"{rules.name} Gin" + (f" ({', '.join(changed)})" if changed else "")
+
+
 def rule_set(preset: str, settings: Sequence[str] | None) -> RuleSet:
     """The rule set a command plays: the preset with the ``--set`` overrides.
 

@@ -13,7 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.fairdeal import FairChance, demo_chance
 from engine.match import Match, SeededChance
-from engine.rules import PRESETS
+from engine.rules import PRESETS, RuleSet
 from knock import play as play_mod
 from knock import simulate as sim
 from knock.cli.common import (
@@ -37,6 +37,7 @@ from knock.cli.common import (
     progress_bar,
     render,
     rule_set,
+    rules_title,
     seat_bots,
     signing_key,
     whole,
@@ -107,7 +108,7 @@ def demo(
     assert st.winner is not None
     if text and not quiet:
         console.print(
-            f"[bold]Knock demo[/]: a game of {rules.name} Gin to {rules.target:,}, "
+            f"[bold]Knock demo[/]: a game of {rules_title(rules)} to {rules.target:,}, "
             + ", ".join(f"p{i} = {label}" for i, label in enumerate(labels))
             + f", seed {seed}"
         )
@@ -217,15 +218,16 @@ def simulate(
     if json_out is not None:
         write_json(sim_json(tally, rules.name, rules.target, seed, games, report, elapsed), json_out)
     if json_out != "-":
-        sim_text(tally, rules.name, rules.target, seed, games, report, elapsed, quiet, logs)
+        sim_text(tally, rules, seed, games, report, elapsed, quiet, logs)
     if report is None:
         raise typer.Exit(130)
 
 
-def sim_text(tally: sim.Tally, preset: str, target: int, seed: int, games: int, report: sim.Report | None,
+def sim_text(tally: sim.Tally, rules: RuleSet, seed: int, games: int, report: sim.Report | None,
              elapsed: float, quiet: bool, logs: str | None) -> None:  # fmt: skip
     """A run's summary for people: the table per bot, hands, long games, the rate, and how it ended."""
-    title = f"{plural(tally.games, 'game')} of {preset} Gin to {target:,} (seeds {seed}..{seed + games - 1})"
+    seeds = f"seeds {seed}..{seed + games - 1}"
+    title = f"{plural(tally.games, 'game')} of {rules_title(rules)} to {rules.target:,} ({seeds})"
     if tally.games:
         numbers = ("seats played", "games won", "win %", "average total")
         print_table(("bot", *numbers[:3], "95% interval", numbers[3]), sim_rows(tally), title=title, right=numbers)
@@ -453,7 +455,7 @@ def _play_out(session: play_mod.Session | None, save: play_mod.Save | None, on_b
         table = play_mod.TerminalTable(session, save, console, ask, render, new=not resumed)
         setup, match = session.setup, session.match
         against = " and ".join(n for s, n in enumerate(setup.players) if s != setup.seat)
-        console.print(f"[bold]Knock[/]: {match.rules.name} Gin to {match.rules.target}; you are p{setup.seat}, "
+        console.print(f"[bold]Knock[/]: {rules_title(match.rules)} to {match.rules.target}; you are p{setup.seat}, "
                       f"against {against}; ? for help")  # fmt: skip
         console.print(f"log: {save.path}" + (" (resumed)" if resumed else ""))
         if resumed:

@@ -13,6 +13,7 @@ from engine.bots import make_bot, play_hand
 from engine.hand import Hand
 from engine.rules import RuleSet
 from knock import arena
+from knock.cli.common import rules_title
 from tests.cli.support import run as knock
 from tests.helpers import tool_check
 
@@ -97,3 +98,15 @@ def test_knock_arena_refuses_what_it_cannot_pair(args: tuple[str, ...], message:
 
 def test_the_ladder_in_docs_bots_md_is_its_record_rendered() -> None:
     tool_check("ladder.py")
+
+
+@pytest.mark.rule("RULES-1")
+def test_the_heading_names_the_options_set_apart_from_the_preset() -> None:
+    assert rules_title(RuleSet.preset("oklahoma")) == "oklahoma Gin"
+    assert rules_title(RuleSet.preset("standard", target=250)) == "standard Gin"  # the heading says "to 250"
+    eaai = RuleSet.preset("standard", undercut_bonus=25, next_dealer="alternate")
+    assert rules_title(eaai) == "standard Gin (undercut_bonus=25, next_dealer=alternate)"
+    done = knock("arena", "--bots", "greedy,simple", "--hands", "--games", "2", "--jobs", "1", "-q",
+                 "--set", "undercut_bonus=25")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "single hands of standard Gin (undercut_bonus=25)" in done.stdout.splitlines()[0]

@@ -62,6 +62,24 @@ def test_a_budget_of_nothing_plays_the_heuristic_bots_moves() -> None:
         assert hard == heuristic
 
 
+def test_a_time_capped_search_weighs_its_margin_over_the_worlds_it_played() -> None:
+    # A cap of no time stops after the first world: the move and the lead are those of a search of one world.
+    searched = 0
+    for seed in range(3):
+        hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
+        capped = SearchBot(240, 5, seed, margin=3.0, time_limit=0.0)
+        one = SearchBot(1, 5, seed, margin=3.0)
+        players: list[Bot] = [HeuristicBot(), make_bot("simple", seed)]
+        while (to_act := hand.to_act) is not None:
+            obs, legal = hand.observation(to_act), hand.legal_actions()
+            if to_act == 0:
+                assert capped.choose(obs, legal) == one.choose(obs, legal)
+                assert capped.last_search == one.last_search
+                searched += capped.last_search is not None
+            hand.apply(players[to_act].choose(obs, legal))
+    assert searched > 10
+
+
 def _twin_play(deck: list[Card], swap: dict[Card, Card], seed: int) -> list[Action] | None:
     """Seat 1 (a search bot) against seat 0, who passes, draws from the stock and discards the card drawn. With
     ``swap``, two cards seat 1 never sees trade places in the deck."""

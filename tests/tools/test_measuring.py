@@ -89,3 +89,15 @@ def test_a_bench_peers_child_with_numpy_first_has_one_thread() -> None:
     ready, measured, threads = (json.loads(line) for line in done.stdout.splitlines())
     assert "deadwood 10" in ready["tasks"] and measured["counts"]["deadwood 10 µs"] > 0
     assert threads["numpy"] and threads["threads"] == 1 and threads["busy"] == [], threads
+
+
+def test_a_baseline_revision_is_checked_out_beside_this_one(tmp_path: Path) -> None:
+    head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+    assert measuring.commit() == head.stdout.strip() != ""
+    assert measuring.commit("no-such-revision") == ""
+    tree, short = measuring.baseline_worktree("HEAD", tmp_path)
+    try:
+        assert short == measuring.commit() and tree == tmp_path / f"knock-{short}"
+        assert (tree / "engine" / "search.py").is_file()
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)
