@@ -70,8 +70,9 @@ class Level:
     margin: float
 
 
-#: The levels, weakest first, each beating the one below (docs/bots.md): ``easy`` and ``medium`` follow the luck
-#: of a few worlds, ``hard`` is the heuristic bot's play (no search), ``expert`` searches.
+#: The levels, weakest first (docs/bots.md: ``easy`` < ``medium`` < ``hard`` measured; ``hard`` < ``expert`` is
+#: the acceptance run against the heuristic bot): ``easy`` and ``medium`` follow the luck of a few worlds,
+#: ``hard`` is the heuristic bot's play (no search), ``expert`` searches.
 LEVELS: dict[str, Level] = {
     "easy": Level(12, 4, 0.0),
     "medium": Level(40, 3, 1.0),

@@ -256,7 +256,10 @@ def cluster_address(value: object) -> str:
     )
 
 
-BOTS_HELP = f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)})"
+BOTS_HELP = (
+    f"Bots, comma separated, in seat order ({', '.join(BOT_NAMES)}; easy, medium, hard and expert are the "
+    "search bot's levels, hard the heuristic bot's play: docs/bots.md)"
+)
 
 
 def rules_title(rules: RuleSet) -> str:

@@ -449,8 +449,11 @@ class Hub(FairDealing):
             seat = table.bot_to_move() if table is not None else None
             if table is None or seat is None:
                 return
+            # A search level takes tens of milliseconds a move: chosen in a worker thread, so the loop answers
+            # every other table and request meanwhile; the table's lock keeps its game still until it is applied.
+            action = await asyncio.to_thread(table.bot_action, seat)
             with contextlib.suppress(ProtocolError):
-                await self._apply(live, seat, table.bot_action(seat), table.record)
+                await self._apply(live, seat, action, table.record)
 
     async def _timer(self, live: Live, turn: tuple[int, int | None, int]) -> None:
         await asyncio.sleep(max(0.0, live.deadline - time.monotonic()))
