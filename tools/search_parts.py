@@ -26,6 +26,16 @@ wrong model. ``--margin 0`` shows every lead:
 ``--oracle`` gives the search the opponent's true cards in every world (the stock still shuffled): a bound on
 what reading his hand better could gain, not a bot.
 
+``--calibration N`` asks how well the worlds read the opponent's hand: the heuristic bot (seat 0) plays N hands
+against ``--against`` (seeds from ``--seed``) and, at each of its decisions, 400 worlds of the reading are drawn;
+it prints, by the stock's size, the opponent's true deadwood against the worlds' mean, and at each decision where
+seat 0 may knock with some deadwood, the share of the worlds in which the knock would be undercut against how
+often it would be (his true cards). ``--tilts`` weighs the worlds also by ``exp(-t × draws × deadwood)`` (draws:
+the cards drawn from the stock so far), a tilt towards the better-built hands a player who has drawn that often
+holds -- a measure of what such a prior would do, not the bot's reading:
+
+    .venv/bin/python tools/search_parts.py --calibration 300 --against heuristic --seed 9000 --tilts 0,0.005,0.01
+
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
 
@@ -49,10 +59,13 @@ sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
-from engine.cards import shuffle  # noqa: E402
+from engine.cards import shuffle, to_mask  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.inference import Reading, sample_world  # noqa: E402
+from engine.inference import Reading, read, sample_world  # noqa: E402
+from engine.melds import deadwood  # noqa: E402
+from engine.rollout import spread  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
+from engine.showdown import defence_deadwood  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
 
 KINDS: dict[str, tuple[type, ...]] = {
@@ -105,6 +118,48 @@ def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
             bucket[1] += 1
     won = sum(n for _, n in buckets.values())
     return tuple((round(total / n), round(1000 * n / won)) for _, (total, n) in sorted(buckets.items()))
+
+
+def calibration(hands: int, against: str, first: int, tilts: Sequence[float]) -> None:
+    """Print the worlds' reading of the opponent's hand against his true cards (``--calibration``)."""
+    by_stock: dict[int, list[tuple[int, float]]] = {}
+    knocks: list[tuple[bool, list[float]]] = []
+    for seed in range(first, first + hands):
+        hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
+        bots: list[Bot] = [HeuristicBot(), make_bot(against, seed)]
+        while (seat := hand.to_act) is not None:
+            obs, legal = hand.observation(seat), hand.legal_actions()
+            if seat == 0 and len(legal) > 1 and obs.opponent_hand_size == obs.rules.hand_size:
+                rng = random.Random(seed * 977 + obs.stock_size)
+                reading = read(obs)
+                worlds = [sample_world(rng, reading)[0] for _ in range(400)]
+                dead = [deadwood(w) for w in worlds]
+                draws = obs.rules.stock_size - obs.stock_size
+                weights = [[math.exp(-t * draws * (d - min(dead))) for d in dead] for t in tilts]
+                truth = hand.mask_of(1)
+                by_stock.setdefault(obs.stock_size // 4 * 4, []).append((deadwood(truth), statistics.fmean(dead)))
+                options = [a for a in legal if isinstance(a, Knock)]
+                if options:
+                    mask = to_mask(obs.hand)
+                    best = min(options, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value, a.card.index))
+                    kept = mask ^ best.card.bit
+                    if deadwood(kept) > 0:
+                        melds = spread(kept)
+                        under = [defence_deadwood(melds, w) <= deadwood(kept) for w in worlds]
+                        shares = [sum(x for x, u in zip(w, under, strict=True) if u) / sum(w) for w in weights]
+                        knocks.append((defence_deadwood(melds, truth) <= deadwood(kept), shares))
+            hand.apply(bots[seat].choose(obs, legal))
+    print(f"the heuristic bot against {against}, {hands} hands from seed {first}: the opponent's deadwood")
+    for stock in sorted(by_stock, reverse=True):
+        rows = by_stock[stock]
+        true, read_ = statistics.fmean(r[0] for r in rows), statistics.fmean(r[1] for r in rows)
+        print(f"  stock {stock:2}-{stock + 3:<2} {len(rows):5} decisions: true {true:5.1f}, the worlds' {read_:5.1f}")
+    actual = statistics.fmean(float(k[0]) for k in knocks) if knocks else 0.0
+    print(f"{len(knocks)} decisions where it may knock: undercut with his true cards {100 * actual:.1f}%")
+    for n, t in enumerate(tilts):
+        predicted = statistics.fmean(k[1][n] for k in knocks) if knocks else 0.0
+        brier = statistics.fmean((k[1][n] - k[0]) ** 2 for k in knocks) if knocks else 0.0
+        print(f"  tilt {t:g}: the worlds' share {100 * predicted:.1f}% (Brier score {brier:.4f})")
 
 
 def deviations(args: argparse.Namespace) -> list[tuple[str, float, float]]:
@@ -175,7 +230,12 @@ def main() -> None:
     parser.add_argument("--deviations", action="store_true", help="measure the moves that leave the first candidate")
     parser.add_argument("--reshuffles", type=int, default=20)
     parser.add_argument("--oracle", action="store_true", help="the search sees the opponent's cards (a bound)")
+    parser.add_argument("--calibration", type=int, default=0, help="read the worlds against his cards in N hands")
+    parser.add_argument("--tilts", default="0", help="--calibration's tilts, comma separated")
     args = parser.parse_args()
+    if args.calibration:
+        calibration(args.calibration, args.against, args.seed, [float(t) for t in args.tilts.split(",")])
+        return
     if args.deviations:
         print_deviations(deviations(args))
         return

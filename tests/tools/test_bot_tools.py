@@ -36,3 +36,14 @@ def test_search_parts_measures_the_searchs_deviations_against_their_estimates() 
 def test_search_parts_bounds_the_reading_with_a_search_that_sees_the_opponents_cards() -> None:
     out = run("tools/search_parts.py", "--oracle", "--budget", "6", "--width", "2", "--pairs", "2")
     assert "2 seed pairs from 5000" in out and "points a hand" in out
+
+
+def test_search_parts_reads_the_worlds_against_the_opponents_cards() -> None:
+    out = run(
+        "tools/search_parts.py", "--calibration", "4", "--against", "simple", "--seed", "9000", "--tilts", "0,0.01"
+    )
+    stock = [line for line in out.splitlines() if line.strip().startswith("stock")]
+    assert stock and all("true" in line and "the worlds'" in line for line in stock)
+    assert "decisions where it may knock" in out
+    tilts = [line for line in out.splitlines() if line.strip().startswith("tilt")]
+    assert [line.split()[1] for line in tilts] == ["0:", "0.01:"]
