@@ -36,6 +36,13 @@ holds -- a measure of what such a prior would do, not the bot's reading:
 
     .venv/bin/python tools/search_parts.py --calibration 300 --against heuristic --seed 9000 --tilts 0,0.005,0.01
 
+``--awareness N`` weighs the score awareness (``engine.winprob``) in games to 100: over N seed pairs from
+``--seed`` (each game played twice, seats swapped, as ``knock arena`` plays them, the bots seeded alike),
+``SearchBot(budget, width, margin)`` against ``--against`` with the game's scores and without them (its rollouts'
+points taken as they are); it prints both win rates and their paired difference:
+
+    .venv/bin/python tools/search_parts.py --awareness 300 --budget 240 --width 5 --margin 3 --against heuristic
+
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
 
@@ -46,6 +53,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import dataclasses
 import itertools
 import math
 import random
@@ -58,15 +66,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
-from engine.bots import Bot, HeuristicBot, make_bot, play_hand  # noqa: E402
+from engine.bots import Bot, HeuristicBot, make_bot, play_hand, play_match  # noqa: E402
 from engine.cards import shuffle, to_mask  # noqa: E402
 from engine.hand import Hand  # noqa: E402
 from engine.inference import Reading, read, sample_world  # noqa: E402
+from engine.match import Match  # noqa: E402
 from engine.melds import deadwood  # noqa: E402
 from engine.rollout import spread  # noqa: E402
 from engine.search import SearchBot  # noqa: E402
 from engine.showdown import defence_deadwood  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
+from knock.arena import mean_interval  # noqa: E402
 
 KINDS: dict[str, tuple[type, ...]] = {
     "draw": (DrawStock, PassUpcard, TakeUpcard, DrawDiscard),
@@ -102,6 +112,38 @@ class OracleSearch(PartSearch):
         opp = self.hand.mask_of(1 - seat)
         rest = tuple(i for i in reading.unseen if not opp >> i & 1)
         return sample_world(rng, Reading(rest, opp, 0, reading.weight))  # his cards all known: the stock shuffled
+
+
+class FlatSearch(SearchBot):
+    """The search bot without the game's scores: each rollout's points as they are (``--awareness``)."""
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        return super().choose(dataclasses.replace(obs, scores=()), legal)
+
+
+def awareness(args: argparse.Namespace) -> None:
+    """Games to 100, the search with and without the game's scores, paired by seed (``--awareness``)."""
+    kinds: dict[str, list[float]] = {"with the scores": [], "without": []}
+    for seed in range(args.seed, args.seed + args.awareness):
+        for kind, make in (("with the scores", SearchBot), ("without", FlatSearch)):
+            won = 0.0
+            for me in (0, 1):
+                bots: list[Bot] = [make_bot(args.against, seed * 7 + s) for s in (0, 1)]
+                bots[me] = make(args.budget, args.width, seed * 7 + me, margin=args.margin)
+                match = play_match(Match.new(seed=seed, executor="compiled"), bots)
+                won += 0.5 * (match.winner == me)
+            kinds[kind].append(won)
+    pairs = args.awareness
+    print(f"budget {args.budget} width {args.width} margin {args.margin} vs {args.against}, games to 100, "
+          f"{pairs} seed pairs from {args.seed}:")  # fmt: skip
+    for kind, shares in kinds.items():
+        mean, low, high = mean_interval(shares)
+        print(f"  {kind:15} {100 * mean:.1f}% ({100 * low:.1f}–{100 * high:.1f})")
+    diff = [b - a for a, b in zip(kinds["with the scores"], kinds["without"], strict=True)]
+    mean, low, high = mean_interval(diff)
+    alike = sum(d == 0 for d in diff)
+    interval = f"{100 * low:+.1f}–{100 * high:+.1f}"
+    print(f"  without - with: {100 * mean:+.1f} points of share ({interval}); {alike} pairs alike")
 
 
 def hand_points(hands: int) -> tuple[tuple[int, int], ...]:
@@ -232,7 +274,11 @@ def main() -> None:
     parser.add_argument("--oracle", action="store_true", help="the search sees the opponent's cards (a bound)")
     parser.add_argument("--calibration", type=int, default=0, help="read the worlds against his cards in N hands")
     parser.add_argument("--tilts", default="0", help="--calibration's tilts, comma separated")
+    parser.add_argument("--awareness", type=int, default=0, help="games with and without the scores, N seed pairs")
     args = parser.parse_args()
+    if args.awareness:
+        awareness(args)
+        return
     if args.calibration:
         calibration(args.calibration, args.against, args.seed, [float(t) for t in args.tilts.split(",")])
         return

@@ -47,3 +47,10 @@ def test_search_parts_reads_the_worlds_against_the_opponents_cards() -> None:
     assert "decisions where it may knock" in out
     tilts = [line for line in out.splitlines() if line.strip().startswith("tilt")]
     assert [line.split()[1] for line in tilts] == ["0:", "0.01:"]
+
+
+def test_search_parts_weighs_the_score_awareness_in_games() -> None:
+    out = run("tools/search_parts.py", "--awareness", "1", "--budget", "3", "--width", "2", "--against", "greedy")
+    rows = [line.strip() for line in out.splitlines() if line.startswith("  ")]
+    assert "1 seed pairs from 5000" in out and [row.split()[0] for row in rows] == ["with", "without", "without"]
+    assert "%" in rows[0] and "%" in rows[1] and rows[2].endswith("1 pairs alike")
