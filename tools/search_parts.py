@@ -177,7 +177,8 @@ def calibration(hands: int, against: str, first: int, tilts: Sequence[float]) ->
                 worlds = [sample_world(rng, reading)[0] for _ in range(400)]
                 dead = [deadwood(w) for w in worlds]
                 draws = obs.rules.stock_size - obs.stock_size
-                weights = [[math.exp(-t * draws * (d - min(dead))) for d in dead] for t in tilts]
+                least = min(dead)
+                weights = [[math.exp(-t * draws * (d - least)) for d in dead] for t in tilts]
                 truth = hand.mask_of(1)
                 by_stock.setdefault(obs.stock_size // 4 * 4, []).append((deadwood(truth), statistics.fmean(dead)))
                 options = [a for a in legal if isinstance(a, Knock)]
@@ -185,11 +186,12 @@ def calibration(hands: int, against: str, first: int, tilts: Sequence[float]) ->
                     mask = to_mask(obs.hand)
                     best = min(options, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value, a.card.index))
                     kept = mask ^ best.card.bit
-                    if deadwood(kept) > 0:
+                    left = deadwood(kept)
+                    if left > 0:
                         melds = spread(kept)
-                        under = [defence_deadwood(melds, w) <= deadwood(kept) for w in worlds]
+                        under = [defence_deadwood(melds, w) <= left for w in worlds]
                         shares = [sum(x for x, u in zip(w, under, strict=True) if u) / sum(w) for w in weights]
-                        knocks.append((defence_deadwood(melds, truth) <= deadwood(kept), shares))
+                        knocks.append((defence_deadwood(melds, truth) <= left, shares))
             hand.apply(bots[seat].choose(obs, legal))
     print(f"the heuristic bot against {against}, {hands} hands from seed {first}: the opponent's deadwood")
     for stock in sorted(by_stock, reverse=True):
