@@ -51,9 +51,9 @@ from engine.actions import (
 )
 from engine.cards import to_mask
 from engine.fsm import Phase
-from engine.inference import Reading, read, sample_world
+from engine.inference import Reading, read, sample_worlds
 from engine.melds import deadwood
-from engine.rollout import BITS, Rollout
+from engine.rollout import BITS, GIN_HOLD, GIN_STOCK, Rollout
 from engine.visibility import Observation
 from engine.winprob import PointsValue
 
@@ -129,9 +129,10 @@ class SearchBot:
         return self._search(obs, legal, self._discard_candidates(obs, legal))
 
     def _discard_candidates(self, obs: Observation, legal: Sequence[Action]) -> list[Action]:
-        """A knock (the least deadwood) against holding on with the same discard; else the ``width`` discards
-        the heuristic's measure ranks best (deadwood less its partial melds that live cards could complete),
-        the best first."""
+        """A knock (the least deadwood) against holding on with the same discard, the heuristic's choice first
+        (it holds on for gin with 1 to 3 deadwood early in the hand); else the ``width`` discards the
+        heuristic's measure ranks best (deadwood less its partial melds that live cards could complete), the
+        best first."""
         from engine.bots import _potential
 
         mask = to_mask(obs.hand)
@@ -140,7 +141,11 @@ class SearchBot:
         if knocks:
             best = min(knocks, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value, a.card.index))
             hold = next((d for d in discards if d.card == best.card), None)
-            return [best] if hold is None else [best, hold]
+            if hold is None:
+                return [best]
+            left = deadwood(mask ^ best.card.bit)
+            chase_gin = 0 < left <= GIN_HOLD and obs.stock_size >= GIN_STOCK and obs.knock_limit >= 10
+            return [hold, best] if chase_gin else [best, hold]
         dead = to_mask(obs.discard_pile) | to_mask(obs.opponent_known)
 
         def key(a: Discard) -> tuple[float, int, int]:
@@ -161,8 +166,7 @@ class SearchBot:
         hand = to_mask(obs.hand)
         pile = [c.index for c in obs.discard_pile]
         played = 0
-        while played < worlds:
-            opp, stock = self._world(rng, reading)
+        for opp, stock in self._worlds(rng, reading, worlds):
             for n, action in enumerate(cands):
                 out = self._rollout(obs, action, hand, opp, pile, stock)
                 totals[n] += out if value is None else value(out)
@@ -175,9 +179,9 @@ class SearchBot:
         # over the worlds played (fewer than planned when the time cap stopped the sampling).
         return cands[best] if totals[best] - totals[0] > self.margin * played else cands[0]
 
-    def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
-        """One world of the reading: the opponent's cards and the stock (``engine.inference.sample_world``)."""
-        return sample_world(rng, reading)
+    def _worlds(self, rng: random.Random, reading: Reading, count: int) -> list[tuple[int, list[int]]]:
+        """``count`` worlds of the reading: the opponent's cards and the stock (``engine.inference.sample_worlds``)."""
+        return sample_worlds(rng, reading, count)
 
     def _rollout(self, obs: Observation, action: Action, hand: int, opp: int, pile: list[int], stock: list[int]) -> int:
         """One candidate played out in one world: its outcome for this seat."""

@@ -69,7 +69,7 @@ from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassU
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand, play_match  # noqa: E402
 from engine.cards import shuffle, to_mask  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.inference import Reading, read, sample_world  # noqa: E402
+from engine.inference import Reading, read, sample_world, sample_worlds  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.melds import deadwood  # noqa: E402
 from engine.rollout import spread  # noqa: E402
@@ -106,12 +106,13 @@ class OracleSearch(PartSearch):
         super().__init__(kinds, budget, width, seed, margin)
         self.hand = hand
 
-    def _world(self, rng: random.Random, reading: Reading) -> tuple[int, list[int]]:
+    def _worlds(self, rng: random.Random, reading: Reading, count: int) -> list[tuple[int, list[int]]]:
         seat = self.hand.to_act
         assert seat is not None
         opp = self.hand.mask_of(1 - seat)
         rest = tuple(i for i in reading.unseen if not opp >> i & 1)
-        return sample_world(rng, Reading(rest, opp, 0, reading.weight))  # his cards all known: the stock shuffled
+        known = Reading(rest, opp, 0, reading.weight)  # his cards all known: the stock shuffled
+        return [sample_world(rng, known) for _ in range(count)]
 
 
 class FlatSearch(SearchBot):
@@ -174,7 +175,7 @@ def calibration(hands: int, against: str, first: int, tilts: Sequence[float]) ->
             if seat == 0 and len(legal) > 1 and obs.opponent_hand_size == obs.rules.hand_size:
                 rng = random.Random(seed * 977 + obs.stock_size)
                 reading = read(obs)
-                worlds = [sample_world(rng, reading)[0] for _ in range(400)]
+                worlds = [held for held, _ in sample_worlds(rng, reading, 400)]
                 dead = [deadwood(w) for w in worlds]
                 draws = obs.rules.stock_size - obs.stock_size
                 least = min(dead)

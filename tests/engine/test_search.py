@@ -19,7 +19,7 @@ from engine.actions import Action, Discard, DrawStock, Knock, PassUpcard
 from engine.bots import BOT_NAMES, Bot, HeuristicBot, make_bot, play_hand
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.hand import Hand
-from engine.inference import read, sample_world
+from engine.inference import Reading, read, sample_world
 from engine.match import Match
 from engine.melds import deadwood, melds_with
 from engine.rollout import Rollout, partials
@@ -62,13 +62,20 @@ def test_a_budget_of_nothing_plays_the_heuristic_bots_moves() -> None:
         assert hard == heuristic
 
 
+class _FirstWorld(SearchBot):
+    """A search that plays only the first of the worlds it draws."""
+
+    def _worlds(self, rng: random.Random, reading: Reading, count: int) -> list[tuple[int, list[int]]]:
+        return super()._worlds(rng, reading, count)[:1]
+
+
 def test_a_time_capped_search_weighs_its_margin_over_the_worlds_it_played() -> None:
-    # A cap of no time stops after the first world: the move and the lead are those of a search of one world.
+    # A cap of no time stops after the first world: the move and the lead are those of a search of that world.
     searched = 0
     for seed in range(3):
         hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
         capped = SearchBot(240, 5, seed, margin=3.0, time_limit=0.0)
-        one = SearchBot(1, 5, seed, margin=3.0)
+        one = _FirstWorld(240, 5, seed, margin=3.0)
         players: list[Bot] = [HeuristicBot(), make_bot("simple", seed)]
         while (to_act := hand.to_act) is not None:
             obs, legal = hand.observation(to_act), hand.legal_actions()
