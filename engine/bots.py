@@ -28,6 +28,7 @@ from engine.cards import to_mask
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
+from engine.rollout import holds_for_gin
 from engine.search import LEVELS, make_level
 from engine.showdown import best_defence
 from engine.simple import SimpleBot
@@ -106,8 +107,7 @@ class HeuristicBot:
         knocks = [a for a in legal if isinstance(a, Knock)]
         if knocks:
             best = min(knocks, key=lambda a: (deadwood(mask ^ a.card.bit), -a.card.value))
-            dw = deadwood(mask ^ best.card.bit)
-            chase_gin = 0 < dw <= 3 and obs.stock_size >= 16 and obs.knock_limit >= 10
+            chase_gin = holds_for_gin(deadwood(mask ^ best.card.bit), obs.stock_size, obs.knock_limit)
             if not chase_gin or not any(isinstance(a, Discard) for a in legal):
                 return best
         discards = [a for a in legal if isinstance(a, Discard)]

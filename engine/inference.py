@@ -180,9 +180,17 @@ def likelihood(reading: Reading, held: int) -> float:
 
 
 def sample_worlds(rng: random.Random, reading: Reading, count: int) -> list[tuple[int, list[int]]]:
-    """``count`` worlds: ``POOL`` built hands (``built_hand``) for each, of which ``count`` are kept by their
-    ``likelihood`` (systematic resampling: one ``random()`` for all), each with the other unseen cards shuffled as
-    the stock (as ``sample_world``'s). Only ``random()`` is called."""
+    """``count`` worlds: his cards (``sample_hands``), each with the other unseen cards shuffled as the stock (as
+    ``sample_world``'s). Only ``random()`` is called."""
+    return [
+        (held, _shuffled(rng, [i for i in reading.unseen if not held >> i & 1]))
+        for held in sample_hands(rng, reading, count)
+    ]
+
+
+def sample_hands(rng: random.Random, reading: Reading, count: int) -> list[int]:
+    """His cards in ``count`` worlds: ``POOL`` built hands (``built_hand``) for each, of which ``count`` are kept
+    by their ``likelihood`` (systematic resampling: one ``random()`` for all)."""
     pool = [built_hand(rng, reading) for _ in range(POOL * count)]
     weight = [likelihood(reading, held) for held in pool]
     step = sum(weight) / count
@@ -195,7 +203,7 @@ def sample_worlds(rng: random.Random, reading: Reading, count: int) -> list[tupl
             reach += weight[n]
         kept.append(pool[n])
         mark += step
-    return [(held, _shuffled(rng, [i for i in reading.unseen if not held >> i & 1])) for held in kept]
+    return kept
 
 
 def _shuffled(rng: random.Random, cards: list[int]) -> list[int]:

@@ -46,6 +46,13 @@ GIN_HOLD = 3
 GIN_STOCK = 16
 
 
+def holds_for_gin(left: int, stock: int, limit: int) -> bool:
+    """The heuristic bot's rule: hold on for gin rather than knock with ``left`` deadwood (1 to ``GIN_HOLD``)
+    while ``GIN_STOCK`` or more cards are left in the stock, under a knock limit of 10 or more. (The rollouts
+    test it inline: their hot path.) Rule: KNOCK-2."""
+    return 0 < left <= GIN_HOLD and stock >= GIN_STOCK and limit >= 10
+
+
 def partials(mask: int) -> int:
     """The partial melds of a holding, counted fast: ranks held in two suits or more, and pairs of cards of a
     suit one or two ranks apart (whether a live card could complete them is not asked). Rules: MELD-1, MELD-2.

@@ -53,7 +53,7 @@ from engine.cards import to_mask
 from engine.fsm import Phase
 from engine.inference import Reading, read, sample_worlds
 from engine.melds import deadwood
-from engine.rollout import BITS, GIN_HOLD, GIN_STOCK, Rollout
+from engine.rollout import BITS, Rollout, holds_for_gin
 from engine.visibility import Observation
 from engine.winprob import PointsValue
 
@@ -143,8 +143,7 @@ class SearchBot:
             hold = next((d for d in discards if d.card == best.card), None)
             if hold is None:
                 return [best]
-            left = deadwood(mask ^ best.card.bit)
-            chase_gin = 0 < left <= GIN_HOLD and obs.stock_size >= GIN_STOCK and obs.knock_limit >= 10
+            chase_gin = holds_for_gin(deadwood(mask ^ best.card.bit), obs.stock_size, obs.knock_limit)
             return [hold, best] if chase_gin else [best, hold]
         dead = to_mask(obs.discard_pile) | to_mask(obs.opponent_known)
 

@@ -69,7 +69,7 @@ from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassU
 from engine.bots import Bot, HeuristicBot, make_bot, play_hand, play_match  # noqa: E402
 from engine.cards import shuffle, to_mask  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.inference import Reading, read, sample_world, sample_worlds  # noqa: E402
+from engine.inference import Reading, read, sample_hands, sample_world  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.melds import deadwood  # noqa: E402
 from engine.rollout import spread  # noqa: E402
@@ -175,7 +175,7 @@ def calibration(hands: int, against: str, first: int, tilts: Sequence[float]) ->
             if seat == 0 and len(legal) > 1 and obs.opponent_hand_size == obs.rules.hand_size:
                 rng = random.Random(seed * 977 + obs.stock_size)
                 reading = read(obs)
-                worlds = [held for held, _ in sample_worlds(rng, reading, 400)]
+                worlds = sample_hands(rng, reading, 400)
                 dead = [deadwood(w) for w in worlds]
                 draws = obs.rules.stock_size - obs.stock_size
                 least = min(dead)
