@@ -17,6 +17,7 @@ so any number of workers gives the same figures.
 
 from __future__ import annotations
 
+import hashlib
 import itertools
 import json
 import math
@@ -34,6 +35,8 @@ from engine.scoring import HandResult, ResultKind
 #: The first acceptance seed: bots are tuned on seeds below it, measured from it up.
 ACCEPTANCE_SEED = 10**9
 MODES = ("games", "hands")
+#: The single hands (their seeds) a bot plays against itself for its fingerprint (``bot_print``).
+PRINT_SEEDS = (0, 1)
 #: The outcomes a hand's statistics count, per bot (as knocker, or as the defender for ``undercut_by``).
 HAND_STATS = ("hands", "won", "points", "knocks", "gins", "big_gins", "undercut", "undercut_by", "dead")
 
@@ -388,5 +391,30 @@ def result_line(result: PairResult) -> str:
     return json.dumps(result.to_json(), separators=(",", ":")) + "\n"
 
 
-def config_line(config: Config) -> str:
-    return json.dumps(config.to_json(), separators=(",", ":"), sort_keys=True) + "\n"
+def config_line(config: Config, prints: dict[str, str] | None = None) -> str:
+    """A results file's first line: the config, and the bots' fingerprints (``bot_print``) when given."""
+    d = config.to_json() | ({"prints": dict(prints)} if prints else {})
+    return json.dumps(d, separators=(",", ":"), sort_keys=True) + "\n"
+
+
+def read_prints(text: str) -> dict[str, str] | None:
+    """The bots' fingerprints a results file's first line records, or None (a file begun before 2026-12-06)."""
+    first = json.loads(text.split("\n", 1)[0])
+    prints = first.get("prints") if isinstance(first, dict) else None
+    return {str(k): str(v) for k, v in prints.items()} if isinstance(prints, dict) else None
+
+
+def bot_print(rules: dict[str, Any], name: str) -> str:
+    """A bot's fingerprint under a rule set: a digest of its moves in single hands against itself, dealt from
+    ``PRINT_SEEDS``. A bot whose code plays otherwise gets another, so that a results file begun by one bot is
+    not continued by another of the same name (``knock arena --resume`` refuses it)."""
+    digest = hashlib.sha256()
+    for seed in PRINT_SEEDS:
+        hand = Hand.deal(RuleSet.from_dict(rules), seed=seed, dealer=seed % 2, executor="compiled")
+        bots = [make_bot(name, seed * 7 + seat) for seat in (0, 1)]
+        while (seat := hand.to_act) is not None:
+            action = bots[seat].choose(hand.observation(seat), hand.legal_actions())
+            digest.update(f"{action}\n".encode())
+            hand.apply(action)
+        digest.update(b"|")
+    return digest.hexdigest()[:16]

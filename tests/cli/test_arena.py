@@ -110,3 +110,24 @@ def test_the_heading_names_the_options_set_apart_from_the_preset() -> None:
                  "--set", "undercut_bonus=25")  # fmt: skip
     assert done.returncode == 0, done.stderr
     assert "single hands of standard Gin (undercut_bonus=25)" in done.stdout.splitlines()[0]
+
+
+def test_a_results_file_is_continued_only_by_the_bots_that_began_it(tmp_path: Path) -> None:
+    common = ("arena", "--bots", "greedy,simple", "--hands", "--jobs", "1", "-q", "--results")
+    results = tmp_path / "r.jsonl"
+    assert knock(*common, str(results), "--games", "2").returncode == 0
+    head, *rows = results.read_text().splitlines()
+    prints = json.loads(head)["prints"]
+    rules = RuleSet().to_dict()
+    assert prints == {"greedy": arena.bot_print(rules, "greedy"), "simple": arena.bot_print(rules, "simple")}
+    assert arena.bot_print(rules, "greedy") != arena.bot_print(rules, "heuristic")  # their moves differ
+    changed = dict(json.loads(head), prints=prints | {"simple": "0" * 16})  # as if simple had played otherwise
+    results.write_text("\n".join([json.dumps(changed), *rows]) + "\n")
+    refused = knock(*common, str(results), "--games", "4", "--resume")
+    assert refused.returncode == 2 and "simple now plays other moves" in refused.stderr, refused.stderr
+    assert len(results.read_text().splitlines()) == 2  # nothing added
+    old = {k: v for k, v in json.loads(head).items() if k != "prints"}  # a file begun before the fingerprints
+    results.write_text("\n".join([json.dumps(old), *rows]) + "\n")
+    resumed = knock(*common, str(results), "--games", "4", "--resume")
+    assert resumed.returncode == 0 and "not checked" in resumed.stderr, resumed.stderr
+    assert len(results.read_text().splitlines()) == 3
