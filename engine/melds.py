@@ -184,7 +184,17 @@ def deadwood(mask: int) -> int:
     trips = (a & b & (c | d)) | (c & d & (a | b))
     if not trips:
         return SUIT_DEADWOOD[a] + SUIT_DEADWOOD[b] + SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d]
-    return _dw_sets(a, b, c, d, trips)
+    dw = _SETS_DEADWOOD.get(mask)
+    if dw is None:
+        if len(_SETS_DEADWOOD) >= SETS_MEMO:
+            _SETS_DEADWOOD.clear()
+        dw = _SETS_DEADWOOD[mask] = _dw_sets(a, b, c, d, trips)
+    return dw
+
+
+#: The deadwood of holdings with a choice of sets (the search's rollouts meet the same ones again), at most this many.
+SETS_MEMO = 1 << 17
+_SETS_DEADWOOD: dict[int, int] = {}
 
 
 def _dw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
@@ -275,7 +285,13 @@ def knock_deadwood(mask11: int) -> int:
     if not trips:
         dw, g = SUIT_DEADWOOD, SUIT_GAIN
         return dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
-    return _kdw_sets(a, b, c, d, trips)
+    key = -1 - mask11  # the same memo as ``deadwood``'s, apart from its keys
+    left = _SETS_DEADWOOD.get(key)
+    if left is None:
+        if len(_SETS_DEADWOOD) >= SETS_MEMO:
+            _SETS_DEADWOOD.clear()
+        left = _SETS_DEADWOOD[key] = _kdw_sets(a, b, c, d, trips)
+    return left
 
 
 def _kdw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:

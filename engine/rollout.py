@@ -46,6 +46,11 @@ GIN_HOLD = 3
 GIN_STOCK = 16
 
 
+#: The discards the policies chose, by holding, seat and card taken (``Rollout.discard``), at most this many.
+CHOSEN_SIZE = 1 << 17
+_CHOSEN: dict[int, int] = {}
+
+
 def holds_for_gin(left: int, stock: int, limit: int) -> bool:
     """The heuristic bot's rule: hold on for gin rather than knock with ``left`` deadwood (1 to ``GIN_HOLD``)
     while ``GIN_STOCK`` or more cards are left in the stock, under a knock limit of 10 or more. (The rollouts
@@ -106,7 +111,17 @@ class Rollout:
 
     def discard(self, seat: int, taken: int) -> int:
         """The seat's discard (never ``taken``): the least deadwood left, less ``PARTIAL`` a partial meld for
-        the searching seat; the highest card among equals."""
+        the searching seat; the highest card among equals. A function of the holding and the card taken alone,
+        remembered (``_CHOSEN``): a decision's worlds often reach the same holding."""
+        key = self.hands[seat] << 7 | seat << 6 | (taken + 1)
+        card = _CHOSEN.get(key)
+        if card is None:
+            if len(_CHOSEN) >= CHOSEN_SIZE:
+                _CHOSEN.clear()
+            card = _CHOSEN[key] = self._choose_discard(seat, taken)
+        return card
+
+    def _choose_discard(self, seat: int, taken: int) -> int:
         h = self.hands[seat]
         if seat == 1:
             return self._least_deadwood(h, taken)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from itertools import combinations
 from pathlib import Path
 
@@ -9,6 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine import melds
 from engine.cards import DECK, Card, Suit, cards, to_mask
 from engine.errors import InvalidMeld, NotationError
 from engine.melds import (
@@ -272,6 +274,24 @@ def test_the_oracle_recursion_agrees_with_the_oracle_arrangements(held: frozense
     # The oracle's two halves checked against each other, so that neither can drift unnoticed.
     least = min(oracle.points(oracle.leftover(held, a)) for a in oracle.arrangements_of(held))
     assert oracle.min_deadwood(held) == least
+
+
+@pytest.mark.rule("MELD-4", "MELD-5")
+def test_the_remembered_deadwood_of_a_holding_with_sets_is_its_deadwood(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Holdings with a choice of sets are remembered (the search's rollouts meet them again); the memo is
+    # cleared when full, and what it gives back, the first time or the second, is the oracle's answer.
+    monkeypatch.setattr(melds, "SETS_MEMO", 8)
+    monkeypatch.setattr(melds, "_SETS_DEADWOOD", {})
+    rng = random.Random(31)
+    for _ in range(60):
+        rank = rng.randrange(13)
+        trip = [Card.from_index(s * 13 + rank) for s in rng.sample(range(4), 3)]
+        held = frozenset([*trip, *rng.sample([c for c in DECK if c not in trip], 8)])
+        mask = to_mask(held)
+        for _again in range(2):
+            assert deadwood(to_mask(held - {trip[0]})) == oracle.min_deadwood(held - {trip[0]})
+            assert knock_deadwood(mask) == oracle.knock_deadwood(held)
+        assert len(melds._SETS_DEADWOOD) <= 8
 
 
 # --- MELD-5: the eleven-card knock test --------------------------------------------------------

@@ -278,6 +278,24 @@ def test_the_rollouts_searching_seat_keeps_partial_melds_where_the_opponent_mode
     assert r.discard(1, -1) == Card.parse("Tc").index and r.discard(0, -1) == Card.parse("Kd").index
 
 
+def test_a_rollouts_remembered_discard_is_the_one_its_policy_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
+    # The policies' discards are remembered by holding, seat and card taken; the memo is cleared when full.
+    from engine import rollout
+
+    monkeypatch.setattr(rollout, "CHOSEN_SIZE", 4)
+    monkeypatch.setattr(rollout, "_CHOSEN", {})
+    rng = random.Random(8)
+    for _ in range(40):
+        held = rng.sample(range(52), 11)
+        r = Rollout(RuleSet(), 10, [0, 0], [], [])
+        for seat in (0, 1):
+            r.hands[seat] = sum(1 << i for i in held)
+            taken = rng.choice([-1, held[0]])
+            first = r.discard(seat, taken)
+            assert first == r._choose_discard(seat, taken) == r.discard(seat, taken) != taken
+        assert len(rollout._CHOSEN) <= 4
+
+
 @pytest.mark.rule("MELD-1", "MELD-2", "MELD-5")
 def test_the_opponent_model_takes_a_discard_that_melds_or_cuts_four_points_as_the_bots_it_models() -> None:
     # He holds 7c 7d and a Kc to let go: the 7h melds; the 2s does not but cuts his deadwood by eight (for the Kc);
