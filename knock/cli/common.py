@@ -364,8 +364,9 @@ def print_events(events: Sequence[ViewEvent], names: list[str], history: bool = 
 
 
 def bot_names(text: str, count: int | None) -> list[str]:
-    """Bot names from ``a,b,c``: all known; exactly ``count`` of them when a count is given."""
-    names = [b.strip() for b in text.split(",")]
+    """Bot names from ``a,b,c`` (in any case: ``Expert`` is ``expert``): all known; exactly ``count`` of them
+    when a count is given."""
+    names = [b.strip().lower() for b in text.split(",")]
     for name in names:
         if name not in BOT_NAMES:
             raise typer.BadParameter(f"no bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")

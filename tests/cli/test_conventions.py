@@ -109,6 +109,12 @@ def test_plurals_read_right(tmp_path: Path) -> None:
     assert "1 hands" not in knock("verify", str(tmp_path / "one.knock")).stdout
 
 
+def test_bot_names_are_read_in_any_case() -> None:
+    done = knock("demo", "--bots", "Heuristic, GREEDY", "--summary", "--seed", "3", "--set", "target=10")
+    assert done.returncode == 0, done.stderr
+    assert "heuristic" in done.stdout and "greedy" in done.stdout and "GREEDY" not in done.stdout
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
