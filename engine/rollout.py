@@ -46,6 +46,9 @@ GIN_HOLD = 3
 GIN_STOCK = 16
 
 
+#: The turns a rollout plays before it calls its hand dead (``Rollout.play``): a hand that draws from the stock
+#: each turn ends within 31 turns of each seat; one that lasts longer is two policies trading through the pile.
+MAX_TURNS = 200
 #: The discards the policies chose, by holding, seat and card taken (``Rollout.discard``), at most this many.
 CHOSEN_SIZE = 1 << 17
 _CHOSEN: dict[int, int] = {}
@@ -187,12 +190,15 @@ class Rollout:
         return None
 
     def play(self, seat: int) -> int:
-        """Play on from ``seat``'s turn to the end of the hand: its outcome for seat 0."""
-        while True:
+        """Play on from ``seat``'s turn to the end of the hand: its outcome for seat 0; a hand still going
+        after ``MAX_TURNS`` turns (the two policies trading the same cards through the discard pile, DEAD-3)
+        counts as dead."""
+        for _ in range(MAX_TURNS):
             out = self.turn(seat)
             if out is not None:
                 return out
             seat ^= 1
+        return 0
 
     def showdown(self, knocker: int) -> int:
         """The hand's points for seat 0 after ``knocker`` knocks. Rules: SCORE-1 .. SCORE-3, LAY-5."""

@@ -81,6 +81,11 @@ LEVELS: dict[str, Level] = {
 }
 
 
+#: The time a draw's observation comes up again in a hand when the bot draws from the stock to end a cycle of
+#: trades through the discard pile (``SearchBot._repeats``).
+CYCLE_REPEATS = 3
+
+
 class SearchBot:
     """Determinized Monte-Carlo search (see the module's docstring): ``budget`` rollouts a decision over
     ``width`` discard candidates; a budget of 0 plays the heuristic bot's moves. Seeded; the same seed and
@@ -102,6 +107,9 @@ class SearchBot:
         self.seed = seed
         self.time_limit = time_limit
         self.margin = margin
+        #: How often each draw's observation has come up in this hand (``_repeats``), and the stock's size then.
+        self._seen: dict[tuple[object, ...], int] = {}
+        self._stock = 0
         #: The last search's first candidate, its best one and the best one's lead over the first (points a
         #: world), for measuring the search (``tools/search_parts.py --deviations``); None when the last move
         #: was not searched.
@@ -123,10 +131,25 @@ class SearchBot:
             return big[0]
         if obs.phase is Phase.WALL or obs.must_knock or any(isinstance(a, DeclineWall) for a in legal):
             return HeuristicBot().choose(obs, legal)
+        if isinstance(first, DrawStock) and self._repeats(obs) >= CYCLE_REPEATS:
+            return first  # the same cards traded through the discard pile again and again: the stock (DEAD-3)
         if isinstance(first, PassUpcard | DrawStock | TakeUpcard | DrawDiscard):
             usual = HeuristicBot().choose(obs, legal)
             return self._search(obs, legal, [usual, *(a for a in legal if a != usual)])
         return self._search(obs, legal, self._discard_candidates(obs, legal))
+
+    def _repeats(self, obs: Observation) -> int:
+        """How many times this draw's observation has now come up in the hand. Two seats that both take each
+        other's discards can trade the same cards for ever, the stock never drawn (DEAD-3 without a cap); the
+        observation then comes back unchanged, and a bot that is a function of it would repeat its moves: at
+        the ``CYCLE_REPEATS``-th time the bot draws from the stock instead. (A bot made afresh for each move, as
+        at the web tables, remembers nothing; only the opponent's taking can then end such a trade.)"""
+        if obs.stock_size > self._stock or len(self._seen) > 256:  # a new hand, or a long one
+            self._seen.clear()
+        self._stock = obs.stock_size
+        key = (obs.seat, obs.hand, obs.discard_pile, obs.opponent_known, obs.stock_size)
+        self._seen[key] = self._seen.get(key, 0) + 1
+        return self._seen[key]
 
     def _discard_candidates(self, obs: Observation, legal: Sequence[Action]) -> list[Action]:
         """A knock (the least deadwood) against holding on with the same discard, the heuristic's choice first

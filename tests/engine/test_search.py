@@ -15,6 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine import rollout
 from engine.actions import Action, Discard, DrawStock, Knock, PassUpcard
 from engine.bots import BOT_NAMES, Bot, HeuristicBot, make_bot, play_hand
 from engine.cards import Card, cards, shuffled_deck, to_mask
@@ -278,10 +279,52 @@ def test_the_rollouts_searching_seat_keeps_partial_melds_where_the_opponent_mode
     assert r.discard(1, -1) == Card.parse("Tc").index and r.discard(0, -1) == Card.parse("Kd").index
 
 
+@pytest.mark.rule("DEAD-3")
+def test_a_draw_that_comes_back_for_the_third_time_is_from_the_stock() -> None:
+    # Without a cap on pickups (DEAD-3) two seats can trade the same cards through the discard pile for ever, and
+    # the same draw then comes back unchanged: the third time, the search bot draws from the stock.
+    hand = deal("7c 7d 2s 3s 4s 9h Th Jh Kd Qc", "7h 2c 5d 8s Ad Ks Qh 6c 9d 3h", "Js", "Jc", dealer=0)
+    hand.play("p1 pass", "p0 pass", "p1 draw", "p1 discard 7h")
+    obs, legal = hand.observation(0), hand.legal_actions()
+    bot = SearchBot(240, 5, seed=1)
+    assert [str(bot.choose(obs, legal)) for _ in range(4)] == ["pickup", "pickup", "draw", "draw"]
+    assert str(SearchBot(240, 5, seed=1).choose(obs, legal)) == "pickup"  # a bot that has not seen it before
+
+
+@pytest.mark.rule("DEAD-3")
+def test_a_game_whose_search_bots_traded_the_same_cards_for_ever_now_ends() -> None:
+    # An arena game (seed 1000000159, easy against medium): in its ninth hand both seats took each other's
+    # discards, 5d, Qc and Qs going round, the stock never drawn.
+    seed = 1_000_000_159
+    match = Match.new(RuleSet(), seed=seed, executor="compiled")
+    bots = [make_bot("easy", seed * 7), make_bot("medium", seed * 7 + 1)]
+    for _ in range(3000):
+        if (seat := match.to_act) is None:
+            break
+        match.apply(bots[seat].choose(match.seat_observation(seat), match.legal_actions()))
+    assert match.to_act is None and len(match.results) >= 9
+
+
+class _Trading(Rollout):
+    """Policies that never end the hand (they trade the same cards through the discard pile)."""
+
+    __slots__ = ("turns",)
+    turns: int
+
+    def turn(self, seat: int, stock_only: bool = False) -> int | None:
+        self.turns += 1
+        return None
+
+
+@pytest.mark.rule("DEAD-3")
+def test_a_rollout_that_never_ends_counts_as_a_dead_hand() -> None:
+    r = _Trading(RuleSet(), 10, [0, 0], [], [])
+    r.turns = 0
+    assert r.play(0) == 0 and r.turns == rollout.MAX_TURNS
+
+
 def test_a_rollouts_remembered_discard_is_the_one_its_policy_chooses(monkeypatch: pytest.MonkeyPatch) -> None:
     # The policies' discards are remembered by holding, seat and card taken; the memo is cleared when full.
-    from engine import rollout
-
     monkeypatch.setattr(rollout, "CHOSEN_SIZE", 4)
     monkeypatch.setattr(rollout, "_CHOSEN", {})
     rng = random.Random(8)
