@@ -12,7 +12,7 @@ over the set choices for those few ranks and adds four table look-ups.
 from __future__ import annotations
 
 import enum
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 
 from engine.cards import Card, from_mask, to_mask
@@ -184,17 +184,24 @@ def deadwood(mask: int) -> int:
     trips = (a & b & (c | d)) | (c & d & (a | b))
     if not trips:
         return SUIT_DEADWOOD[a] + SUIT_DEADWOOD[b] + SUIT_DEADWOOD[c] + SUIT_DEADWOOD[d]
-    dw = _SETS_DEADWOOD.get(mask)
-    if dw is None:
-        if len(_SETS_DEADWOOD) >= SETS_MEMO:
-            _SETS_DEADWOOD.clear()
-        dw = _SETS_DEADWOOD[mask] = _dw_sets(a, b, c, d, trips)
-    return dw
+    return _remembered(mask, _dw_sets, a, b, c, d, trips)
 
 
 #: The deadwood of holdings with a choice of sets (the search's rollouts meet the same ones again), at most this many.
 SETS_MEMO = 1 << 17
 _SETS_DEADWOOD: dict[int, int] = {}
+
+
+def _remembered(
+    key: int, search: Callable[[int, int, int, int, int], int], a: int, b: int, c: int, d: int, t: int
+) -> int:
+    """``search(a, b, c, d, t)``, remembered in ``_SETS_DEADWOOD`` under ``key`` (cleared when full)."""
+    left = _SETS_DEADWOOD.get(key)
+    if left is None:
+        if len(_SETS_DEADWOOD) >= SETS_MEMO:
+            _SETS_DEADWOOD.clear()
+        left = _SETS_DEADWOOD[key] = search(a, b, c, d, t)
+    return left
 
 
 def _dw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:
@@ -285,13 +292,7 @@ def knock_deadwood(mask11: int) -> int:
     if not trips:
         dw, g = SUIT_DEADWOOD, SUIT_GAIN
         return dw[a] + dw[b] + dw[c] + dw[d] - max(g[a], g[b], g[c], g[d])
-    key = -1 - mask11  # the same memo as ``deadwood``'s, apart from its keys
-    left = _SETS_DEADWOOD.get(key)
-    if left is None:
-        if len(_SETS_DEADWOOD) >= SETS_MEMO:
-            _SETS_DEADWOOD.clear()
-        left = _SETS_DEADWOOD[key] = _kdw_sets(a, b, c, d, trips)
-    return left
+    return _remembered(-1 - mask11, _kdw_sets, a, b, c, d, trips)  # deadwood's memo, its keys apart
 
 
 def _kdw_sets(a: int, b: int, c: int, d: int, trips: int) -> int:

@@ -50,6 +50,8 @@ GIN_STOCK = 16
 #: each turn ends within 31 turns of each seat; one that lasts longer is two policies trading through the pile.
 MAX_TURNS = 200
 #: The discards the policies chose, by holding, seat and card taken (``Rollout.discard``), at most this many.
+#: Shared by every rollout in the process: a variant of the policies (a subclass, a patched ``_choose_discard``)
+#: must clear it first.
 CHOSEN_SIZE = 1 << 17
 _CHOSEN: dict[int, int] = {}
 

@@ -35,8 +35,9 @@ from engine.scoring import HandResult, ResultKind
 #: The first acceptance seed: bots are tuned on seeds below it, measured from it up.
 ACCEPTANCE_SEED = 10**9
 MODES = ("games", "hands")
-#: The single hands (their seeds) a bot plays against itself for its fingerprint (``bot_print``).
+#: The games a bot plays against itself for its fingerprint (``bot_print``): their seeds and target.
 PRINT_SEEDS = (0, 1)
+PRINT_TARGET = 25
 #: The outcomes a hand's statistics count, per bot (as knocker, or as the defender for ``undercut_by``).
 HAND_STATS = ("hands", "won", "points", "knocks", "gins", "big_gins", "undercut", "undercut_by", "dead")
 
@@ -405,16 +406,18 @@ def read_prints(text: str) -> dict[str, str] | None:
 
 
 def bot_print(rules: dict[str, Any], name: str) -> str:
-    """A bot's fingerprint under a rule set: a digest of its moves in single hands against itself, dealt from
-    ``PRINT_SEEDS``. A bot whose code plays otherwise gets another, so that a results file begun by one bot is
-    not continued by another of the same name (``knock arena --resume`` refuses it)."""
+    """A bot's fingerprint under a rule set: a digest of its moves in short games against itself (to
+    ``PRINT_TARGET`` points, the run's rules otherwise, dealt from ``PRINT_SEEDS``), so that the game's scores
+    count as they do in a run. A bot whose code plays otherwise gets another, so that a results file begun by one
+    bot is not continued by another of the same name (``knock arena --resume`` refuses it)."""
     digest = hashlib.sha256()
+    short = RuleSet.from_dict(rules | {"target": PRINT_TARGET})
     for seed in PRINT_SEEDS:
-        hand = Hand.deal(RuleSet.from_dict(rules), seed=seed, dealer=seed % 2, executor="compiled")
+        match = Match.new(short, seed=seed, executor="compiled")
         bots = [make_bot(name, seed * 7 + seat) for seat in (0, 1)]
-        while (seat := hand.to_act) is not None:
-            action = bots[seat].choose(hand.observation(seat), hand.legal_actions())
+        while (seat := match.to_act) is not None:
+            action = bots[seat].choose(match.seat_observation(seat), match.legal_actions())
             digest.update(f"{action}\n".encode())
-            hand.apply(action)
+            match.apply(action)
         digest.update(b"|")
     return digest.hexdigest()[:16]

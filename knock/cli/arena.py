@@ -180,7 +180,7 @@ def _check_prints(path: Path, had: dict[str, str] | None, now: dict[str, str]) -
         raise typer.BadParameter(
             f"{path} was begun by bots that played otherwise: {', '.join(changed)} "
             f"{'now plays' if len(changed) == 1 else 'now play'} other moves in the hands that fingerprint a bot "
-            "(single hands against itself); begin a new results file for the bots as they are",
+            "(short games against itself); begin a new results file for the bots as they are",
             param_hint="--resume",
         )
 
