@@ -413,11 +413,7 @@ def bot_print(rules: dict[str, Any], name: str) -> str:
     digest = hashlib.sha256()
     short = RuleSet.from_dict(rules | {"target": PRINT_TARGET})
     for seed in PRINT_SEEDS:
-        match = Match.new(short, seed=seed, executor="compiled")
         bots = [make_bot(name, seed * 7 + seat) for seat in (0, 1)]
-        while (seat := match.to_act) is not None:
-            action = bots[seat].choose(match.seat_observation(seat), match.legal_actions())
-            digest.update(f"{action}\n".encode())
-            match.apply(action)
-        digest.update(b"|")
+        match = play_match(Match.new(short, seed=seed, executor="compiled"), bots)
+        digest.update("".join(f"{event!r}\n" for event in match.events).encode() + b"|")
     return digest.hexdigest()[:16]

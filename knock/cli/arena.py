@@ -156,7 +156,7 @@ def _open_results(
             raise typer.BadParameter(f"{path} holds another run (its rules, bots, mode or first seed differ)",
                                      param_hint="--resume")  # fmt: skip
         text = path.read_text(encoding="utf-8")
-        _check_prints(path, arena.read_prints(text), _prints(config))
+        _check_prints(path, arena.read_prints(text), config)
         if not text.endswith("\n"):  # a torn last line: cut it, so that the next line starts clean
             path.write_text(text[: text.rfind("\n") + 1], encoding="utf-8")
         return {r.key: r for r in rows}
@@ -169,18 +169,19 @@ def _prints(config: arena.Config) -> dict[str, str]:
     return {name: arena.bot_print(config.rules, name) for name in config.bots}
 
 
-def _check_prints(path: Path, had: dict[str, str] | None, now: dict[str, str]) -> None:
+def _check_prints(path: Path, had: dict[str, str] | None, config: arena.Config) -> None:
     """Refuse to continue a results file whose bots now play otherwise than the bots that began it."""
     if had is None:
         typer.echo(f"note: {path} does not record its bots' fingerprints (begun before they were kept): "
                    "not checked that they still play as they did", err=True)  # fmt: skip
         return
+    now = _prints(config)
     changed = [name for name in now if had.get(name) != now[name]]
     if changed:
         raise typer.BadParameter(
             f"{path} was begun by bots that played otherwise: {', '.join(changed)} "
-            f"{'now plays' if len(changed) == 1 else 'now play'} other moves in the hands that fingerprint a bot "
-            "(short games against itself); begin a new results file for the bots as they are",
+            f"{'now plays' if len(changed) == 1 else 'now play'} other moves in the short games against itself "
+            "that fingerprint a bot; begin a new results file for the bots as they are",
             param_hint="--resume",
         )
 
