@@ -38,7 +38,9 @@ def test_a_killed_server_resumes_every_game_and_loses_nothing(tmp_path: Path) ->
         stack.callback(first.kill)
         people = first.table({"seed": 12, "options": {"target": 10}, "commitments": True,
                               "seats": [{"player": "human"}, {"player": "human"}]})  # fmt: skip
-        bots = first.table({"preset": "three_handed", "seed": 3, "bot_delay": 0.002, "commitments": False,
+        # The bots' game (about 200 actions) paced at 10 ms an action: at 2 ms it could end in the time the watcher,
+        # checking each frame against the schema, took to read up to record 40, and so before the kill.
+        bots = first.table({"preset": "three_handed", "seed": 3, "bot_delay": 0.01, "commitments": False,
                             "options": {"target": 80},
                             "seats": [{"player": "bot", "bot": "random"}, {"player": "bot"},
                                       {"player": "bot", "bot": "greedy"}]})  # fmt: skip
@@ -99,5 +101,5 @@ def test_a_killed_server_resumes_every_game_and_loses_nothing(tmp_path: Path) ->
 
 
 def _spec_of(made: dict[str, Any]) -> dict[str, Any]:
-    return {"preset": "three_handed", "options": {"target": 80}, "seed": 3, "bot_delay": 0.002, "commitments": False,
+    return {"preset": "three_handed", "options": {"target": 80}, "seed": 3, "bot_delay": 0.01, "commitments": False,
             "seats": [{"player": "bot", "name": s["name"], "bot": s["bot"]} for s in made["seats"]]}  # fmt: skip
