@@ -43,6 +43,12 @@ points taken as they are); it prints both win rates and their paired difference:
 
     .venv/bin/python tools/search_parts.py --awareness 300 --budget 240 --width 5 --margin 3 --against heuristic
 
+``--budgets A,B,..`` plays the same seed pairs of single hands at each budget (``--width``, ``--margin`` and
+``--only`` as given) and prints each one's share and points a hand and, paired by seed, how far each differs from
+the first budget's: what more simulations gain:
+
+    .venv/bin/python tools/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 7000
+
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
 
@@ -278,6 +284,7 @@ def main() -> None:
     parser.add_argument("--calibration", type=int, default=0, help="read the worlds against his cards in N hands")
     parser.add_argument("--tilts", default="0", help="--calibration's tilts, comma separated")
     parser.add_argument("--awareness", type=int, default=0, help="games with and without the scores, N seed pairs")
+    parser.add_argument("--budgets", default="", help="single hands at each budget (comma separated), paired")
     args = parser.parse_args()
     if args.awareness:
         awareness(args)
@@ -292,6 +299,20 @@ def main() -> None:
         print(hand_points(args.hand_points))
         return
     kinds = tuple(t for part in args.only.split(",") for t in KINDS[part])
+    if args.budgets:
+        budgets(args, kinds, [int(b) for b in args.budgets.split(",")])
+        return
+    shares, margins = single_hands(args, kinds, args.budget)
+    mean, low, high = mean_interval(shares)
+    print(
+        f"budget {args.budget} width {args.width} margin {args.margin} only {args.only} vs {args.against}: "
+        f"{len(shares)} seed pairs from {args.seed}: {100 * mean:.1f}% ({100 * low:.1f}–"
+        f"{100 * high:.1f}), {statistics.fmean(margins) / 2:+.2f} points a hand"
+    )
+
+
+def single_hands(args: argparse.Namespace, kinds: tuple[type, ...], budget: int) -> tuple[list[float], list[int]]:
+    """Each seed pair's share of the hands (a dead hand a half) and points won less lost, at ``budget``."""
     shares: list[float] = []
     margins: list[int] = []
     for seed in range(args.seed, args.seed + args.pairs):
@@ -300,7 +321,7 @@ def main() -> None:
         for me in (0, 1):
             bots: list[Bot] = [make_bot(args.against, seed), make_bot(args.against, seed)]
             hand = Hand.deal(seed=seed, dealer=seed % 2, executor="compiled")
-            search = (args.budget, args.width, seed, args.margin)
+            search = (budget, args.width, seed, args.margin)
             bots[me] = OracleSearch(hand, kinds, *search) if args.oracle else PartSearch(kinds, *search)
             play_hand(hand, bots)
             result = hand.result
@@ -314,13 +335,28 @@ def main() -> None:
                 margin -= result.points
         shares.append(share)
         margins.append(margin)
-    mean = statistics.fmean(shares)
-    half = 1.96 * statistics.stdev(shares) / math.sqrt(len(shares))
-    print(
-        f"budget {args.budget} width {args.width} margin {args.margin} only {args.only} vs {args.against}: "
-        f"{len(shares)} seed pairs from {args.seed}: {100 * mean:.1f}% ({100 * (mean - half):.1f}–"
-        f"{100 * (mean + half):.1f}), {statistics.fmean(margins) / 2:+.2f} points a hand"
-    )
+    return shares, margins
+
+
+def budgets(args: argparse.Namespace, kinds: tuple[type, ...], sizes: list[int]) -> None:
+    """The same seed pairs at each budget (``--budgets``): each one's share and points, and its paired
+    difference from the first budget's."""
+    print(f"width {args.width} margin {args.margin} only {args.only} vs {args.against}, single hands, "
+          f"{args.pairs} seed pairs from {args.seed}:")  # fmt: skip
+    print("budget\thand share\tpoints a hand\tshare less the first's\tpoints less the first's")
+    first: tuple[list[float], list[int]] | None = None
+    for size in sizes:
+        shares, margins = single_hands(args, kinds, size)
+        mean, low, high = mean_interval(shares)
+        points = statistics.fmean(margins) / 2
+        line = f"{size}\t{100 * mean:.1f}% ({100 * low:.1f}–{100 * high:.1f})\t{points:+.2f}"
+        if first is None:
+            first = shares, margins
+        else:
+            d, dl, dh = mean_interval([a - b for a, b in zip(shares, first[0], strict=True)])
+            p, pl, ph = mean_interval([(a - b) / 2 for a, b in zip(margins, first[1], strict=True)])
+            line += f"\t{100 * d:+.1f} ({100 * dl:+.1f}–{100 * dh:+.1f})\t{p:+.2f} ({pl:+.2f}–{ph:+.2f})"
+        print(line, flush=True)
 
 
 if __name__ == "__main__":

@@ -54,3 +54,10 @@ def test_search_parts_weighs_the_score_awareness_in_games() -> None:
     rows = [line.strip() for line in out.splitlines() if line.startswith("  ")]
     assert "1 seed pairs from 5000" in out and [row.split()[0] for row in rows] == ["with", "without", "without"]
     assert "%" in rows[0] and "%" in rows[1] and rows[2].endswith("1 pairs alike")
+
+
+def test_search_parts_pairs_budgets_on_the_same_hands() -> None:
+    out = run("tools/search_parts.py", "--budgets", "0,4", "--width", "2", "--pairs", "2", "--seed", "7000")
+    rows = [line.split("\t") for line in out.splitlines() if line[:1].isdigit()]
+    assert [row[0] for row in rows] == ["0", "4"] and len(rows[0]) == 3 and len(rows[1]) == 5
+    assert "%" in rows[1][1] and rows[1][3].startswith(("+", "-"))
