@@ -47,7 +47,7 @@ points taken as they are); it prints both win rates and their paired difference:
 ``--only`` as given) and prints each one's share and points a hand and, paired by seed, how far each differs from
 the first budget's: what more simulations gain:
 
-    .venv/bin/python tools/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 7000
+    .venv/bin/python tools/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 20000
 
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
