@@ -62,6 +62,9 @@ from replay.claims import MAX_TEXT as MAX_TEXT
 FORMAT = "knock-log"
 VERSION = (1, 0)  #: the version of an unsigned log (LOG-3)
 SIGNED_VERSION = (2, 0)  #: the version of a signed log (LOG-17) or a fair one (LOG-20); a reader reads both majors
+#: The wave's version step (spec/versions.md): so far a signed view that names its table and time (LOG-23). A writer
+#: writes it only for a log that holds something of it; a reader reads all three majors.
+NAMED_VERSION = (3, 0)
 SIGNATURE_SIZE = 64  #: an Ed25519 signature (LOG-18)
 
 # Bare-integer records: the simple actions, and discards/knocks with the card folded in.

@@ -32,6 +32,7 @@ from replay.codec import (
     ACTION_CODES,
     DIGEST_SIZE,
     FORMAT,
+    NAMED_VERSION,
     SIGNATURE_SIZE,
     SIGNED_VERSION,
     T_CHECKPOINT,
@@ -54,7 +55,7 @@ from replay.codec import (
     salt_for,
     unpacked,
 )
-from replay.ed25519 import is_public_key
+from replay.ed25519_verify import is_public_key
 from replay.signing import SigningKey, verify_seal
 
 
@@ -104,6 +105,8 @@ class Header:
     view: int | None = None  #: the seat a per-seat view was made for (LOG-11); None for a full log
     signer: bytes | None = None  #: the Ed25519 public key that signs every seal (LOG-17); None: unsigned
     fair: bool = False  #: every hand is dealt fairly, from its seeds (LOG-20, DEAL-5)
+    table: str | None = None  #: a signed view's table (LOG-23, format 3.0); None otherwise
+    made: int | None = None  #: when a signed view was made, seconds since 1970-01-01 UTC (LOG-23); None otherwise
 
     def to_wire(self) -> dict[str, Any]:
         wire: dict[str, Any] = {
@@ -120,6 +123,10 @@ class Header:
             wire["fair"] = True
         if self.signer is not None:
             wire["signer"] = self.signer
+        if self.table is not None:
+            wire["table"] = self.table
+        if self.made is not None:
+            wire["made"] = self.made
         if self.view is not None:
             wire["view"] = self.view
         return wire
@@ -135,8 +142,8 @@ class Header:
         known = KNOWN_VERSIONS.get(version[0])
         if known is None:
             raise LogError("LOG-3", 0, f"log format version {version[0]}.{version[1]} is not readable by this "
-                           f"reader (major versions {VERSION[0]} and {SIGNED_VERSION[0]})")  # fmt: skip
-        unknown = sorted(set(value) - (SIGNED_HEADER_KEYS if version[0] == SIGNED_VERSION[0] else HEADER_KEYS))
+                           f"reader (major versions {', '.join(str(v) for v in KNOWN_VERSIONS)})")  # fmt: skip
+        unknown = sorted(set(value) - KEYS_OF[version[0]])
         if unknown and version[1] <= known[1]:  # a later minor version may add keys an older reader ignores
             raise LogError("LOG-1", 0, f"unknown header key {unknown[0]!r:.60} in a version {version[0]}.{version[1]} "
                            "log")  # fmt: skip
@@ -163,14 +170,21 @@ class Header:
         if fair and commitments:
             raise LogError("LOG-20", 0, "a fair log commits to each hand's server seed: it declares no shuffle "
                            "commitments (LOG-10) as well")  # fmt: skip
-        if version[0] == SIGNED_VERSION[0] and (
-            (signer is None and not fair)
-            or (signer is not None and (type(signer) is not bytes or not is_public_key(signer)))
+        if (version[0] == SIGNED_VERSION[0] and signer is None and not fair) or (
+            signer is not None and (type(signer) is not bytes or not is_public_key(signer))
         ):
             raise LogError("LOG-17", 0, "a version-2 log names its signer: 'signer', the 32 bytes of an Ed25519 "
-                           "public key (a canonical encoding of a point of the curve), unless it is fair "
-                           "(LOG-20)")  # fmt: skip
-        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view, signer, fair)
+                           "public key (a canonical encoding of a point of the curve, not of small order), unless "
+                           "it is fair (LOG-20)")  # fmt: skip
+        table, made = value.get("table"), value.get("made")
+        named = version[0] >= NAMED_VERSION[0] and view is not None and signer is not None
+        if named and (type(table) is not str or not table or type(made) is not int or made < 0):
+            raise LogError("LOG-23", 0, "a signed view of version 3 names its table ('table', text that is not "
+                           "empty) and the time it was made ('made', a number: seconds since 1970, UTC)")  # fmt: skip
+        if not named and (table is not None or made is not None):
+            raise LogError("LOG-23", 0, "'table' and 'made' are for a signed per-seat view only")
+        return Header((version[0], version[1]), engine, rules, tuple(players), meta, commitments, view, signer, fair,
+                      table, made)  # fmt: skip
 
     def rule_set(self) -> RuleSet:
         """The game's rule set, as a reader judges the header's ``rules`` (LOG-13's order): the preset (RULES-1),
@@ -195,11 +209,14 @@ class Header:
 
 
 #: The header's keys (LOG-1), in the order a writer puts them; a version-2.0 log's add ``fair`` (LOG-20) and
-#: ``signer`` (LOG-17).
+#: ``signer`` (LOG-17); a version-3.0 log's ``table`` and ``made`` (LOG-23).
 HEADER_KEYS = frozenset(("format", "version", "engine", "rules", "players", "meta", "commitments", "view"))
 SIGNED_HEADER_KEYS = HEADER_KEYS | {"signer", "fair"}
-#: The versions this reader knows, by major version (LOG-3): unsigned logs are 1.0, signed ones 2.0.
-KNOWN_VERSIONS = {VERSION[0]: VERSION, SIGNED_VERSION[0]: SIGNED_VERSION}
+NAMED_HEADER_KEYS = SIGNED_HEADER_KEYS | {"table", "made"}
+#: The versions this reader knows, by major version (LOG-3): unsigned logs are 1.0, signed or fair ones 2.0, and
+#: those holding something of the wave's step 3.0 (spec/versions.md).
+KNOWN_VERSIONS = {VERSION[0]: VERSION, SIGNED_VERSION[0]: SIGNED_VERSION, NAMED_VERSION[0]: NAMED_VERSION}
+KEYS_OF = {VERSION[0]: HEADER_KEYS, SIGNED_VERSION[0]: SIGNED_HEADER_KEYS, NAMED_VERSION[0]: NAMED_HEADER_KEYS}
 
 
 class LogWriter:
@@ -463,6 +480,9 @@ class LogReader:
         self.trailer_seen = False
         self.trailer_digest: bytes | None = None  #: the trailer's digest, once it is read (LOG-6)
         self.checkpoints = 0
+        #: In a signed log, the last record whose seal's signature verified: the header and records 1 .. ``sealed``
+        #: are signed (LOG-18); None before the first (and in an unsigned log).
+        self.sealed: int | None = None
 
     def entries(self) -> Iterator[Entry]:
         """Every record after the header, each of a form of the format's table (LOG-2; a view's forms in a view)
@@ -507,7 +527,7 @@ class LogReader:
             form = "[8, 32-byte digest" if checkpoint else "[9, record count, 32-byte digest"
             what = "a checkpoint" if checkpoint else "the trailer"
             raise LogError("LOG-2", index, f"{what} is {form}{', 64-byte signature' if signer else ''}] in "
-                           f"{'a signed (2.0)' if signer else 'an unsigned (1.x)'} log")  # fmt: skip
+                           f"{'a signed' if signer else 'an unsigned'} log")  # fmt: skip
         if checkpoint:
             if value[1] != self.digest:
                 raise LogTampered("LOG-6", index, "checkpoint digest does not match the records before it "
@@ -520,6 +540,8 @@ class LogReader:
         if signer is not None and not verify_seal(signer, self.header.view, index, value[0], self.digest, value[-1]):
             raise LogTampered("LOG-18", index, f"the {'checkpoint' if checkpoint else 'trailer'}'s signature is "
                               "not the header's signer's signature of it")  # fmt: skip
+        if signer is not None:
+            self.sealed = index
         if checkpoint:
             self.checkpoints += 1
             return

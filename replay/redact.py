@@ -21,6 +21,7 @@ from engine.visibility import HiddenAdvice, HiddenDraw, HiddenKnock, SeatLens, S
 from replay.codec import (
     DRAW,
     KNOCK_HIDDEN,
+    NAMED_VERSION,
     SIGNED_VERSION,
     T_ADVICE,
     T_CHECKPOINT,
@@ -43,11 +44,21 @@ from replay.signing import SigningKey
 __all__ = ["PublicReplayer", "redact"]
 
 
-def redact(source: BinaryIO | bytes, seat: int, *, key: SigningKey | None = None) -> bytes:
+def redact(
+    source: BinaryIO | bytes,
+    seat: int,
+    *,
+    key: SigningKey | None = None,
+    table: str | None = None,
+    made: int | None = None,
+) -> bytes:
     """The view of a sound log for ``seat``, with a fresh digest chain over its own bytes. Rule: LOG-11.
 
-    ``key`` signs the view (LOG-18, the seat in every seal): its header names the key's public half, whoever
-    signed the log it is made of. Without it the view is unsigned (version 1.0), whether the log was or not.
+    ``key`` signs the view (LOG-18, the seat in every seal): a version-3.0 view whose header names the key's public
+    half, whoever signed the log it is made of, with the ``table`` it is of and the time it was ``made`` (seconds
+    since 1970-01-01 UTC), both required with a key (LOG-23): a signed view says which game and when, so that an
+    old one is not taken for new. Without a key the view is unsigned: version 1.0, or 2.0 of a fair log (LOG-20),
+    whether the log was signed or not.
 
     The view of an unfinished log (a game in progress, LOG-13) is unfinished too: it ends after the last
     record the replay has placed.
@@ -59,10 +70,14 @@ def redact(source: BinaryIO | bytes, seat: int, *, key: SigningKey | None = None
     header = replayer.reader.header
     if not 0 <= seat < len(header.players):
         raise LogError("LOG-11", 0, f"no seat p{seat} in a game of {len(header.players)}")
-    signed = key is not None
-    version = SIGNED_VERSION if signed else header.version if header.signer is None else VERSION
+    if key is not None and (type(table) is not str or not table or type(made) is not int or made < 0):
+        raise LogError("LOG-23", 0, "a signed view names its table (text, not empty) and the time it was made "
+                       "(seconds since 1970-01-01 UTC, a whole number)")  # fmt: skip
+    if key is None and (table is not None or made is not None):
+        raise LogError("LOG-23", 0, "only a signed view names its table and time")
+    version = NAMED_VERSION if key is not None else SIGNED_VERSION if header.fair else VERSION
     shown = dataclasses.replace(header, version=version, meta=shown_meta(header.meta), view=seat,
-                                signer=key.public if key is not None else None)  # fmt: skip
+                                signer=key.public if key is not None else None, table=table, made=made)  # fmt: skip
     head = pack(shown.to_wire())
     out = io.BytesIO()
     out.write(head)

@@ -19,15 +19,18 @@ from __future__ import annotations
 
 from collections.abc import Collection
 from dataclasses import dataclass, replace
+from datetime import UTC, datetime
 from typing import Any, BinaryIO, Literal
 
 from engine.errors import render
-from replay.log import LogError, LogReader, LogTruncated
+from replay.log import Header, LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer
 
 Kind = Literal["pass", "unfinished", "fail"]
 
+#: The last second ``datetime`` writes (9999-12-31T23:59:59Z): a later ``made`` is shown as this.
+MAX_TIME = 253402300799
 #: The rule that defines the three verdicts; an unfinished verdict names it.
 VERDICT_RULE = "LOG-13"
 #: The rule of a log checked against a key or a digest its verifier was given (not one the log names).
@@ -56,6 +59,11 @@ class Verdict:
     winner: int | None = None
     internal: bool = False
     signer: bytes | None = None  #: the public key the header names, in a signed log (LOG-17)
+    #: In a signed log, the last record whose seal verified: the header and records 1 .. ``signed_through`` are
+    #: signed, any later record is not (LOG-18); None when unsigned or before the first seal.
+    signed_through: int | None = None
+    table: str | None = None  #: the table a signed view names (LOG-23)
+    made: int | None = None  #: when a signed view was made, seconds since 1970-01-01 UTC (LOG-23)
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as a JSON object (``knock verify --json``)."""
@@ -71,6 +79,9 @@ class Verdict:
             "winner": self.winner,
             "internal": self.internal,
             "signer": self.signer.hex() if self.signer is not None else None,
+            "signed_through": self.signed_through,
+            "table": self.table,
+            "made": self.made,
         }
 
 
@@ -100,7 +111,7 @@ def _verdict(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
         if err.clean:
             n = err.record - 1
             return progress.verdict("unfinished", n, VERDICT_RULE, f"the log ends after record {n}, before its "
-                                    "trailer: a game in progress, stopped or cut short")  # fmt: skip
+                                    f"trailer: a game in progress, stopped or cut short{progress.tail(n)}")  # fmt: skip
         return progress.verdict("fail", err.record, err.rule, str(err))
     except LogError as err:
         return progress.verdict("fail", err.record, err.rule, str(err))
@@ -121,6 +132,13 @@ class _Progress:
         self.replayer: Replayer | None = None
         self.public: ViewReplayer | None = None
 
+    def tail(self, last: int) -> str:
+        """What of a signed log no signature covers, in words (``signed_words``)."""
+        reader = self.reader
+        if reader is None or reader.header.signer is None:
+            return ""
+        return "; " + signed_words(reader.sealed, last)
+
     def verdict(self, kind: Kind, record: int | None, rule: str, message: str, *, internal: bool = False) -> Verdict:
         reader = self.reader
         view = reader.header.view if reader is not None else None
@@ -140,7 +158,11 @@ class _Progress:
             st = self.public.state
             hands, scores, winner = st.number, st.scores, st.winner
         signer = reader.header.signer if reader is not None else None
-        return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal, signer)
+        sealed = reader.sealed if reader is not None else None
+        table = reader.header.table if reader is not None else None
+        made = reader.header.made if reader is not None else None
+        return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal, signer,
+                       sealed, table, made)  # fmt: skip
 
 
 def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
@@ -157,7 +179,7 @@ def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
         progress.public.run()
     what = "strict replay" if reader.header.view is None else f"the view of p{reader.header.view}, public replay"
     if reader.header.signer is not None:
-        what += f", signed by {reader.header.signer.hex()[:16]}…"
+        what += f", signed by {reader.header.signer.hex()[:16]}…{named(reader.header)}"
     if reader.header.fair:
         what += (
             ", fair: every deal recomputed from its seeds"
@@ -166,6 +188,27 @@ def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
         )
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip
+
+
+def signed_words(sealed: int | None, last: int) -> str:
+    """How far a signed log read up to record ``last`` is signed, for people: ``sealed`` is its last verified seal
+    (LOG-18; None before the first)."""
+    if sealed is None:
+        return f"no record is signed yet (records 1 … {last} come before the first seal)" if last else "nothing signed"
+    if sealed >= last:
+        return f"signed through record {sealed}"
+    return f"signed through record {sealed}: records {sealed + 1} … {last} carry no signature"
+
+
+def named(header: Header) -> str:
+    """What a signed view says of itself (LOG-23), in words: its table and when it was made; for a signed view of
+    format 2.0, that it names neither."""
+    if header.view is None or header.signer is None:
+        return ""
+    if header.table is None or header.made is None:
+        return " (a format-2.0 view: it names no table and no time)"
+    when = datetime.fromtimestamp(min(header.made, MAX_TIME), UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return f" for table {render(header.table)} at {when}"
 
 
 def _required(reader: LogReader, signer: bytes | None) -> None:

@@ -31,7 +31,7 @@ def run(*cmd: str | Path) -> int:
     return subprocess.call([str(c) for c in cmd], cwd=ROOT)
 
 
-#: What each job installs: the demo only the command line (typer, rich), the rest everything (``dev``).
+#: What each job installs: the demo only the command line (typer, rich, cryptography), the rest everything (``dev``).
 EXTRAS = {"demo": "cli", "test": "dev", "setup": "dev"}
 
 

@@ -24,11 +24,14 @@ from engine import fsm
 from engine.cards import DECK, Card, cards
 from engine.match import Match
 from engine.rules import DECK_DEFAULTS, LATER_DEFAULTS, PRESETS, RuleSet
+from knock.conformance.tamper import resign
 from knock.envs import spaces as env_tables
-from replay.codec import T_CHECKPOINT, T_TRAILER, pack, unpacked
+from replay import ed25519_verify as ed
+from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import write_log
 from replay.redact import redact
 from replay.signing import SigningKey, seal_message
+from replay.verdict import judge
 
 SPEC = Path(__file__).resolve().parent.parent / "spec"
 
@@ -280,13 +283,18 @@ RFC8032_VECTORS = (
 VECTOR_SEED = bytes(range(32))
 
 
+#: The table and the time appendix C's signed view names (LOG-23): 2026-01-01T00:00:00Z.
+VECTOR_TABLE, VECTOR_MADE = "example", 1767225600
+
+
 def signed_example() -> tuple[bytes, bytes]:
-    """Appendix B's game, signed with the vectors' key (LOG-17, LOG-18), and its view for p1 signed too."""
+    """Appendix B's game, signed with the vectors' key (LOG-17, LOG-18), and its view for p1 signed too, naming
+    its table and time (LOG-23, format 3.0)."""
     key = SigningKey.from_seed(VECTOR_SEED)
     plain = example_log()
     signed = write_log(example_match(), players=["p0", "p1"], engine="example", key=key)
     assert len(signed) > len(plain)
-    return signed, redact(signed, 1, key=key)
+    return signed, redact(signed, 1, key=key, table=VECTOR_TABLE, made=VECTOR_MADE)
 
 
 def _seals(data: bytes, seat: int | None) -> list[dict[str, Any]]:
@@ -301,18 +309,112 @@ def _seals(data: bytes, seat: int | None) -> list[dict[str, Any]]:
     return out
 
 
+#: A point of order 8 (a canonical encoding): its multiples are the eight points of small order.
+ORDER_8 = bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a")
+
+
+def small_order_points() -> list[bytes]:
+    """The canonical encodings of the eight points of small order: the neutral point first (``[k]T``, k = 0 .. 7)."""
+    point = ed._decompress(ORDER_8)
+    assert point is not None
+    return [ed._compress(ed._mul(k, point)) for k in range(8)]
+
+
+def _forgery(public: bytes) -> tuple[bytes, bytes]:
+    """A message and a "signature" (``R`` a point of small order, ``S = 0``) that satisfy the cofactorless equation
+    ``[S]B = R + [k]A`` for the small-order key ``public``: a seal forged without any secret, which a verifier
+    must refuse (LOG-17)."""
+    a = ed._decompress(public)
+    assert a is not None
+    for n in range(1000):
+        message = b"knock-log-seal/2 forged " + str(n).encode()
+        for r in small_order_points():
+            k = ed._hash_int(r + public + message)
+            rp = ed._decompress(r)
+            assert rp is not None
+            if ed._equal(ed._mul_base(0), ed._add(rp, ed._mul(k, a))):
+                return message, r + bytes(32)
+    raise AssertionError("no forgery found")
+
+
+def negative_vectors() -> list[dict[str, Any]]:
+    """Signatures a verifier refuses though the cofactorless equation may hold (LOG-17, LOG-18): each with why."""
+    _, public, message, good = (bytes.fromhex(x) for x in RFC8032_VECTORS[0])
+    s = int.from_bytes(good[32:], "little")
+    non_canonical_y = (ed.P + 1).to_bytes(32, "little")  # y = p + 1, the neutral point's y = 1 not reduced
+    neutral, order_2, order_4, _, order_8 = (small_order_points()[k] for k in (0, 4, 2, 6, 1))
+    out = [
+        ("S + L: the same point as S, not below the group order (malleability)", public, message,
+         good[:32] + (s + ed.Q).to_bytes(32, "little")),
+        ("S = L", public, message, good[:32] + ed.Q.to_bytes(32, "little")),
+        ("R not canonical: y = p + 1", public, message, non_canonical_y + good[32:]),
+        ("R of small order (the neutral point)", public, message, neutral + good[32:]),
+        ("the key not canonical: y = p + 1", non_canonical_y, message, good),
+        ("the key not canonical: x = 0 with the sign bit set", (1 | 1 << 255).to_bytes(32, "little"), message, good),
+        ("the key not a point: y = 2", (2).to_bytes(32, "little"), message, good),
+    ]  # fmt: skip
+    for what, key in (("the neutral point", neutral), ("of order 2", order_2), ("of order 4", order_4),
+                      ("of order 8", order_8)):  # fmt: skip
+        forged_message, forged = _forgery(key)
+        out.append((f"a key of small order ({what}), a signature forged with no secret (R of small order, S = 0)",
+                    key, forged_message, forged))  # fmt: skip
+    for _, key, msg, sig in out:
+        assert not ed.verify(key, msg, sig)
+    return [{"why": w, "public": k.hex(), "message": m.hex(), "signature": g.hex(), "valid": False}
+            for w, k, m, g in out]  # fmt: skip
+
+
+def _forged_log(data: bytes, signer: bytes, signature: bytes) -> bytes:
+    """A log re-headed as signed by ``signer`` with every seal recomputed and "signed" with ``signature``."""
+    items = list(unpacked(io.BytesIO(data)))
+    head = {**{k: v for k, v in items[0][0].items() if k != "view"}, "version": [2, 0], "signer": signer}
+    raw = pack(head)
+    out, digest = [raw], header_digest(raw)
+    for i, (value, raw) in enumerate(items[1:], 1):
+        if type(value) is list and value[0] in (T_CHECKPOINT, T_TRAILER):
+            value = [T_CHECKPOINT, digest] if value[0] == T_CHECKPOINT else [T_TRAILER, i - 1, digest]
+            raw = pack([*value, signature])
+        out.append(raw)
+        digest = chain(digest, raw)
+    return b"".join(out)
+
+
+def log_vectors(signed: bytes) -> list[dict[str, Any]]:
+    """Whole logs and their verdicts (LOG-13, LOG-17, LOG-18, LOG-23): an unsigned tail, a forgery by a key of
+    small order, a signed view of format 2.0 (made before LOG-23: it still passes, naming no table or time)."""
+    parts = list(unpacked(io.BytesIO(signed)))
+    tail = b"".join(raw for _, raw in parts[:-1])  # cut before the trailer: game over follows the last seal
+    neutral = small_order_points()[0]
+    forged = _forged_log(example_log(), neutral, neutral + bytes(32))
+    old_view = resign(redact(signed, 1), SigningKey.from_seed(VECTOR_SEED))
+    out = []
+    for what, data in (("records after the last seal: unfinished, signed through the checkpoint", tail),
+                       ("every seal forged with the neutral point as the key", forged),
+                       ("a signed view of format 2.0: it names no table and no time", old_view)):  # fmt: skip
+        v = judge(data)
+        out.append({"why": what, "log": data.hex(), "verdict": v.kind, "record": v.record, "rule": v.rule,
+                    "signed_through": v.signed_through})  # fmt: skip
+    return out
+
+
 def signature_vectors() -> str:
-    """spec/signature-vectors.json: RFC 8032's vectors, and appendix C's: the seals of the signed example."""
+    """spec/signature-vectors.json: RFC 8032's vectors, appendix C's (the seals of the signed example), the
+    negative vectors every verifier refuses, and whole logs with their verdicts."""
     signed, view = signed_example()
     key = SigningKey.from_seed(VECTOR_SEED)
     doc = {
-        "about": "Test vectors of signed Knock logs (spec/log-format.md, LOG-17, LOG-18, appendix C). Generated "
-        "by tools/gen_spec.py; tests/replay/test_ed25519.py and tests/spec/test_log_format.py check them.",
+        "about": "Test vectors of signed Knock logs (spec/log-format.md, LOG-17, LOG-18, LOG-23, appendix C). "
+        "Generated by tools/gen_spec.py; tests/replay/test_ed25519.py and tests/spec/test_signature_vectors.py "
+        "check them.",
         "rfc8032": [{"secret": a, "public": b, "message": c, "signature": d} for a, b, c, d in RFC8032_VECTORS],
         "key": {"secret": VECTOR_SEED.hex(), "public": key.public.hex()},
         "seals": _seals(signed, None) + _seals(view, 1),
         "log": signed.hex(),
         "view": view.hex(),
+        "view_table": VECTOR_TABLE,
+        "view_made": VECTOR_MADE,
+        "negative": negative_vectors(),
+        "logs": log_vectors(signed),
     }
     return json.dumps(doc, indent=1) + "\n"
 

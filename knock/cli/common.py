@@ -25,7 +25,7 @@ from engine.rules import PRESETS, RuleSet, options
 from knock import __version__
 from replay.audit import ViewEvent
 from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
-from replay.signing import KeyFileError, SigningKey, load_signing_key
+from replay.signing import KeyFileError, SigningKey, SigningUnavailable, load_signing_key
 
 try:
     import typer
@@ -228,12 +228,13 @@ SIGN_KEY = typer.Option(
 
 
 def signing_key(path: Path | None) -> SigningKey | None:
-    """The secret key of a ``--key FILE`` option; a file that is not one is a usage error naming LOG-17."""
+    """The secret key of a ``--key FILE`` option; a file that is not one (or one others may read), or no library to
+    sign with, is a usage error naming LOG-17."""
     if path is None:
         return None
     try:
         return load_signing_key(path)
-    except KeyFileError as err:
+    except (KeyFileError, SigningUnavailable) as err:
         raise typer.BadParameter(str(err), param_hint="--key") from None
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Annotated
@@ -40,7 +41,7 @@ from replay.log import LogError, LogReader
 from replay.redact import redact
 from replay.replayer import Replayer
 from replay.signing import KeyFileError, load_public_key
-from replay.verdict import Verdict, judge
+from replay.verdict import Verdict, judge, signed_words
 
 #: ``knock verify``'s exit status (LOG-13): every file passes; some file fails; a usage error; none fails and some
 #: are unfinished.
@@ -57,7 +58,9 @@ def verdict_line(path: str, v: Verdict) -> str:
     if v.kind == "unfinished":
         state = (f"the game over, p{v.winner} wins, totals {seats}" if v.winner is not None
                  else f"hand {v.hands} begun, scores {seats}" if v.hands else "before the first deal")  # fmt: skip
-        return f"[yellow]unfinished[/] {where}: valid so far, unfinished at record {v.record} ({state}); no trailer"
+        signed = f"; {signed_words(v.signed_through, v.record or 0)}" if v.signer is not None else ""
+        return f"[yellow]unfinished[/] {where}: valid so far, unfinished at record {v.record} ({state}); no " \
+            f"trailer{signed}"  # fmt: skip
     bug = " [red](a bug in Knock's reader: please report it with this file)[/]" if v.internal else ""
     return f"[red]FAIL[/]       {where}: {escape(v.message)}{bug}"
 
@@ -400,6 +403,15 @@ def with_result(record: int, event: ViewEvent) -> Iterator[tuple[int, ViewEvent]
     yield record, event
 
 
+def logged_table(log: bytes) -> str | None:
+    """The table a log's free metadata names (``knock serve`` writes ``table``), or None."""
+    try:
+        table = LogReader(log).header.meta.get("table")
+    except LogError:
+        return None
+    return table if type(table) is str and table else None
+
+
 @app.command(name="redact")
 def redact_cmd(
     path: Annotated[Path, typer.Argument(metavar="LOG", help="A log file.")],
@@ -416,12 +428,25 @@ def redact_cmd(
     quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print nothing (errors still go to stderr).")] = False,
     json_out: Annotated[str | None, JSON_DOC] = None,
     key: Annotated[Path | None, SIGN_KEY] = None,
+    table: Annotated[
+        str | None,
+        typer.Option(metavar="NAME", help="The table a signed view names (default: the log's meta 'table'; LOG-23)."),
+    ] = None,
+    made: Annotated[
+        int | None,
+        typer.Option(
+            "--time",
+            metavar="SECONDS",
+            min=0,
+            help="When a signed view says it was made, in seconds since 1970 (default: now; LOG-23).",
+        ),
+    ] = None,
 ) -> None:
     """Write the view of a log that one seat may receive.
 
     The cards the seat was not shown are replaced (spec/log-format.md, LOG-11). With --key the view is signed
-    with that key (LOG-18), without it unsigned. --json gives one document: the log, the seat, the view's file
-    and size.
+    with that key (LOG-18) and names its table and the time it was made (LOG-23, format 3.0), without it
+    unsigned. --json gives one document: the log, the seat, the view's file and size.
 
     Exit status: 0 written; 1 the log cannot be redacted (the error names the record and rule); 2 a usage error.
 
@@ -430,8 +455,18 @@ def redact_cmd(
     if out.resolve() == path.resolve():
         raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
     signer = signing_key(key)
+    if signer is None and (table is not None or made is not None):
+        raise typer.BadParameter("LOG-23: only a signed view names its table and time: give --key too",
+                                 param_hint="--table/--time")  # fmt: skip
     output_file(out, force)
-    data = redact(path.read_bytes(), seat, key=signer)
+    log = path.read_bytes()
+    if signer is not None:
+        table = table if table is not None else logged_table(log)
+        if table is None:
+            raise typer.BadParameter("LOG-23: a signed view names its table, and the log's meta names none: give "
+                                     "--table NAME", param_hint="--table")  # fmt: skip
+        made = made if made is not None else int(time.time())
+    data = redact(log, seat, key=signer, table=table, made=made)
     out.write_bytes(data)
     if json_out is not None:
         write_json({"log": str(path), "seat": seat, "out": str(out), "bytes": len(data)}, json_out)

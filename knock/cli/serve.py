@@ -10,6 +10,7 @@ from typing import Annotated
 import typer
 
 from knock.cli.common import app, signing_key
+from replay.signing import signing_backend
 
 
 @app.command()
@@ -76,7 +77,7 @@ def serve(
     store = SQLiteStore(data, synchronous=synchronous)  # type: ignore[arg-type]
     banner = f"knock serve: listening on http://{host}:{bound} (data {data}, synchronous={synchronous.upper()})"
     if signer is not None:
-        banner += f"; signing with {signer.public.hex()[:16]}…"
+        banner += f"; signing with {signer.public.hex()[:16]}… through {signing_backend()}"
     if fair:
         banner += "; fair dealing"
     settings = Settings(

@@ -269,10 +269,12 @@ class Hub(FairDealing):
 
     async def seat_log(self, table_id: str, seat: int) -> bytes:
         """A seat's own view of the game's log so far (LOG-11): the same redaction as ``knock redact``, signed
-        with the server's key when it has one (LOG-18: the seat in every seal), so that the client can prove
-        what the server told it."""
+        with the server's key when it has one (LOG-18: the seat in every seal; LOG-23: the table and the time in its
+        header), so that the client can prove what the server told it, and when."""
         data = await asyncio.to_thread(self.store.log, table_id)
-        return await asyncio.to_thread(redact, data, seat, key=self.key)
+        made = int(time.time()) if self.key is not None else None  # a signed view names its table and time (LOG-23)
+        table = table_id if self.key is not None else None
+        return await asyncio.to_thread(redact, data, seat, key=self.key, table=table, made=made)
 
     def leave(self, conn: Connection) -> None:
         if conn.table is None:

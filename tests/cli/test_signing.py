@@ -76,6 +76,78 @@ def test_a_key_file_that_is_not_one_is_refused_naming_the_rule(keys: Path) -> No
         done = run(*args)
         assert done.returncode == 2 and "LOG-17" in done.stderr, (args, done.stderr)
     view = keys / "v.knock"
-    assert run("redact", str(log), "--seat", "1", "-o", str(view), "--key", str(keys / "other")).returncode == 0
-    assert run("verify", str(view), "--key", str(keys / "other.pub")).returncode == 0
+    made = run("redact", str(log), "--seat", "1", "-o", str(view), "--key", str(keys / "other"))
+    assert made.returncode == 2 and "LOG-23" in made.stderr and "--table" in made.stderr  # which game it is of
+    assert run("redact", str(log), "--seat", "1", "-o", str(view), "--key", str(keys / "other"), "--table", "g1",
+               "--time", "1800000000").returncode == 0  # fmt: skip
+    checked = run("verify", str(view), "--key", str(keys / "other.pub"))
+    assert checked.returncode == 0 and "for table 'g1' at 2027-01-15T08:00:00Z" in checked.stdout, checked.stdout
     assert run("verify", str(view), "--key", str(keys / "k.pub")).returncode == 1
+    unsigned = run("redact", str(log), "--seat", "1", "-o", str(view), "--force", "--table", "g1")
+    assert unsigned.returncode == 2 and "LOG-23" in unsigned.stderr
+
+
+@pytest.mark.rule("LOG-17")
+def test_keygen_force_replaces_and_never_writes_through_a_link(tmp_path: Path) -> None:
+    secret = tmp_path / "k"
+    secret.write_text("old\n")
+    secret.chmod(0o644)
+    assert run("keygen", "-o", str(secret)).returncode == 2 and secret.read_text() == "old\n"
+    assert run("keygen", "-o", str(secret), "--force").returncode == 0
+    assert stat.S_IMODE(secret.stat().st_mode) == 0o600 and secret.read_text().startswith("knock-ed25519-secret-key")
+    target = tmp_path / "elsewhere.txt"
+    target.write_text("keep\n")
+    linked = tmp_path / "linked"
+    linked.symlink_to(target)
+    assert run("keygen", "-o", str(linked)).returncode == 2  # a link is an existing file
+    assert run("keygen", "-o", str(linked), "--force").returncode == 0
+    assert target.read_text() == "keep\n" and not linked.is_symlink()  # the link replaced, its target untouched
+    assert stat.S_IMODE(linked.stat().st_mode) == 0o600
+    assert not list(tmp_path.glob(".*.tmp"))  # no temporary file left behind
+
+
+@pytest.mark.rule("LOG-17")
+def test_a_secret_key_others_may_read_signs_nothing(keys: Path) -> None:
+    (keys / "k").chmod(0o644)
+    done = run("demo", "-q", "--key", str(keys / "k"), "-o", str(keys / "x.knock"))
+    assert done.returncode == 2 and "LOG-17" in done.stderr and "mode 0644" in done.stderr, done.stderr
+    assert not (keys / "x.knock").exists()
+    (keys / "k").chmod(0o640)
+    assert "mode 0640" in run("demo", "-q", "--key", str(keys / "k"), "-o", str(keys / "x.knock")).stderr
+    (keys / "k").chmod(0o600)
+    assert run("demo", "-q", "--key", str(keys / "k"), "-o", str(keys / "x.knock")).returncode == 0
+
+
+@pytest.mark.rule("LOG-17")
+def test_a_verifier_refuses_a_secret_key_and_keys_of_small_order(keys: Path) -> None:
+    log = keys / "g.knock"
+    assert run("demo", "--seed", "2", "-q", "-o", str(log), "--key", str(keys / "k")).returncode == 0
+    secret = run("verify", str(log), "--key", str(keys / "k"))
+    assert secret.returncode == 2 and "secret key file" in secret.stderr and "LOG-17" in secret.stderr
+    vectors = json.loads((Path(__file__).resolve().parents[2] / "spec" / "signature-vectors.json").read_text())
+    small = [v["public"] for v in vectors["negative"] if v["why"].startswith("a key of small order")]
+    for public in small:
+        done = run("verify", str(log), "--key", public)
+        assert done.returncode == 2 and "small order" in done.stderr, done.stderr
+    forged = next(v for v in vectors["logs"] if "neutral point" in v["why"])
+    (keys / "forged.knock").write_bytes(bytes.fromhex(forged["log"]))
+    out = run("verify", str(keys / "forged.knock"), "--json")
+    assert out.returncode == 1 and json.loads(out.stdout)["rule"] == "LOG-17"
+
+
+@pytest.mark.rule("LOG-18", "LOG-13")
+def test_verify_says_how_far_an_unfinished_signed_log_is_signed(keys: Path) -> None:
+    log = keys / "g.knock"
+    assert run("demo", "--seed", "2", "-q", "-o", str(log), "--key", str(keys / "k")).returncode == 0
+    data = log.read_bytes()
+    entries = list(LogReader(data).entries())
+    last_seal = [e.index for e in entries if isinstance(e.record, list) and e.record[0] == 8][-1]
+    cut = len(data) - sum(e.size for e in entries[last_seal + 1 :])  # through the record after the last seal
+    (keys / "cut.knock").write_bytes(data[:cut])
+    text = run("verify", str(keys / "cut.knock"))
+    assert text.returncode == 3
+    assert f"signed through record {last_seal}: records {last_seal + 1} … {last_seal + 1} carry no signature" in (
+        text.stdout.replace("\n", " ")
+    ), text.stdout
+    line = json.loads(run("verify", str(keys / "cut.knock"), "--json").stdout)
+    assert (line["verdict"], line["record"], line["signed_through"]) == ("unfinished", last_seal + 1, last_seal)

@@ -41,7 +41,7 @@ def test_the_libraries_import_only_the_standard_library_and_their_runtime_depend
     }
     #: the one optional import of the libraries: the ``sign`` extra's faster Ed25519, with a pure-Python fallback
     #: that gives the same verdicts (tests/replay/test_signed.py runs a reader with the extra blocked)
-    optional = {("replay.ed25519", "cryptography")}
+    optional = {("replay.ed25519_verify", "cryptography"), ("replay.signing", "cryptography")}
     stray = {
         f"{module} imports {imported}"
         for package, ok in allowed.items()

@@ -73,13 +73,23 @@ def test_the_wheel_holds_every_package_and_data_file_of_the_source_tree(wheel: P
 
 
 @pytest.mark.wheel
+@pytest.mark.rule("LOG-17")
 def test_the_installed_wheel_runs_knock_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     env = tmp_path / "venv"
     venv.create(env, with_pip=False)  # the pip of this environment installs into it (--python)
     bin_dir = env / ("Scripts" if os.name == "nt" else "bin")
     python = bin_dir / "python"
-    run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile", f"{wheel}[cli]", cwd=tmp_path)
+    run(sys.executable, "-m", "pip", "--python", python, "install", "-q", "--no-compile", f"{wheel}[cli,web]",
+        cwd=tmp_path)  # fmt: skip
     assert run(bin_dir / "knock", "--version", cwd=tmp_path) == f"knock {VERSION}\n"
+    # README's way of serving signs through the vetted library, and says so (LOG-17)
+    run(bin_dir / "knock", "keygen", "-o", tmp_path / "server", cwd=tmp_path)
+    serve = [bin_dir / "knock", "serve", "--port", "0", "--data", tmp_path / "data", "--key", tmp_path / "server"]
+    with subprocess.Popen([str(c) for c in serve], stdout=subprocess.PIPE, text=True, cwd=tmp_path) as server:
+        assert server.stdout is not None
+        banner = server.stdout.readline()
+        server.terminate()
+    assert "listening on http://" in banner and " through cryptography " in banner, banner
     log = tmp_path / "demo.knock"
     out = run(bin_dir / "knock", "demo", "--seed", "2", "--summary", "-o", log, cwd=tmp_path)
     assert "wins after" in out and "verified" in out and log.stat().st_size > 100

@@ -72,7 +72,10 @@ def test_signed_and_fair_together(game: tuple[bytes, Match]) -> None:
     header, _ = records(data)
     assert header["fair"] is True and header["signer"] == KEY.public
     assert judge(data, signer=KEY.public).kind == "pass"
-    assert judge(redact(data, 0, key=KEY), signer=KEY.public).kind == "pass"
+    assert judge(redact(data, 0, key=KEY, table="t", made=0), signer=KEY.public).kind == "pass"
+    unsigned = redact(data, 0)  # made without a key: a fair view of format 2.0, which keeps `fair` (LOG-20)
+    assert records(unsigned)[0]["version"] == [2, 0] and records(unsigned)[0]["fair"] is True
+    assert judge(unsigned).kind == "pass"
 
 
 @pytest.mark.rule("LOG-3", "LOG-20")

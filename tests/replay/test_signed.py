@@ -17,10 +17,10 @@ from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from knock.conformance.tamper import resign
-from replay import ed25519
+from replay import ed25519_verify as ed25519
 from replay.audit import verify
 from replay.codec import T_CHECKPOINT, T_TRAILER, pack, unpacked
-from replay.log import LogReader, write_log
+from replay.log import LogError, LogReader, write_log
 from replay.redact import redact
 from replay.signing import SigningKey, seal_message, verify_seal
 from replay.verdict import judge
@@ -170,11 +170,16 @@ def test_signatures_and_versions_go_together() -> None:
 
 @pytest.mark.rule("LOG-11", "LOG-18")
 def test_a_view_is_signed_by_its_maker_with_its_seat_in_every_seal(signed: bytes) -> None:
-    view = redact(signed, 1, key=OTHER)
+    view = redact(signed, 1, key=OTHER, table="t1", made=1_800_000_000)
     header = LogReader(view).header
-    assert header.signer == OTHER.public and header.version == (2, 0) and header.view == 1
+    assert header.signer == OTHER.public and header.version == (3, 0) and header.view == 1
+    assert (header.table, header.made) == ("t1", 1_800_000_000)
     verdict = judge(view, signer=OTHER.public)
     assert verdict.kind == "pass" and verdict.view == 1, verdict
+    assert (verdict.table, verdict.made) == (
+        "t1",
+        1_800_000_000,
+    ) and "for table 't1' at 2027-01-15T08:00:00Z" in verdict.message
     unsigned = redact(signed, 1)
     assert LogReader(unsigned).header.version == (1, 0) and LogReader(unsigned).header.signer is None
     assert judge(unsigned).kind == "pass" and judge(unsigned, signer=OTHER.public).rule == "LOG-19"
@@ -188,6 +193,58 @@ def test_a_view_is_signed_by_its_maker_with_its_seat_in_every_seal(signed: bytes
     parts[0] = (head := dict(parts[0][0], signer=KEY.public), pack(head))  # claimed for the log's own signer
     verdict = judge(join(parts))
     assert (verdict.kind, verdict.rule) == ("fail", "LOG-6"), verdict
+
+
+@pytest.mark.rule("LOG-23", "LOG-3")
+def test_a_signed_view_names_its_table_and_time_and_they_are_signed(signed: bytes) -> None:
+    view = redact(signed, 0, key=KEY, table="abc", made=5)
+    parts = items(view)
+    assert list(parts[0][0])[-3:] == ["table", "made", "view"] and parts[0][0]["version"] == [3, 0]
+    for changed in ({"table": "abd"}, {"made": 6}):  # the header is in every seal: a changed name fails at the first
+        parts[0] = (head := dict(items(view)[0][0], **changed), pack(head))
+        verdict = judge(join(parts))
+        assert (verdict.kind, verdict.rule, verdict.record) == ("fail", "LOG-6", seals(view)[0]), verdict
+    for bad in ({"table": ""}, {"table": 7}, {"made": -1}, {"made": "now"}, {"made": None}):
+        head = {k: v for k, v in dict(items(view)[0][0], **bad).items() if v is not None}
+        verdict = judge(pack(head))
+        assert (verdict.kind, verdict.rule, verdict.record) == ("fail", "LOG-23", 0), (bad, verdict)
+    full = items(signed)[0][0]  # a full log, or an unsigned view, names no table
+    for header in (dict(full, version=[3, 0], table="x", made=1), {**dict(items(redact(signed, 0))[0][0],
+                   version=[3, 0], table="x", made=1)}):  # fmt: skip
+        verdict = judge(pack(header))
+        assert (verdict.kind, verdict.rule) == ("fail", "LOG-23"), verdict
+    with pytest.raises(LogError, match="LOG-23"):
+        redact(signed, 0, key=KEY)  # a signed view must say which table and when
+    with pytest.raises(LogError, match="LOG-23"):
+        redact(signed, 0, table="abc", made=5)  # only a signed one names them
+
+
+@pytest.mark.rule("LOG-23", "LOG-3")
+def test_a_signed_view_of_format_2_still_passes_naming_neither(signed: bytes) -> None:
+    old = resign(redact(signed, 1), KEY)  # how a view was signed before LOG-23
+    assert items(old)[0][0]["version"] == [2, 0]
+    verdict = judge(old, signer=KEY.public)
+    assert verdict.kind == "pass" and verdict.table is None and "names no table and no time" in verdict.message
+    head = dict(items(old)[0][0], table="t", made=1)  # a 2.0 header cannot carry them
+    assert judge(pack(head)).rule == "LOG-1"
+
+
+@pytest.mark.rule("LOG-18", "LOG-13")
+def test_the_verdict_says_how_far_a_signed_log_is_signed(signed: bytes) -> None:
+    parts = items(signed)
+    last_seal = seals(signed)[-2]  # the last checkpoint, before game over and the trailer
+    cut = join(parts[: last_seal + 2])  # the checkpoint and the record after it
+    verdict = judge(cut)
+    assert (verdict.kind, verdict.record, verdict.signed_through) == ("unfinished", last_seal + 1, last_seal)
+    assert f"signed through record {last_seal}: records {last_seal + 1} … {last_seal + 1} carry no signature" in (
+        verdict.message
+    )
+    assert verdict.to_json()["signed_through"] == last_seal
+    early = judge(join(parts[: seals(signed)[0]]))  # before the first seal: nothing is signed yet
+    assert early.signed_through is None and "no record is signed yet" in early.message
+    whole = judge(signed)
+    assert whole.signed_through == whole.record == len(parts) - 1
+    assert judge(write_log(game())).signed_through is None  # unsigned
 
 
 def test_signing_off_changes_nothing() -> None:
@@ -233,7 +290,7 @@ def test_a_reader_without_the_extra_installed_gives_the_same_verdicts(signed: by
         (tmp_path / f"{i}.knock").write_bytes(data)
     script = (
         "import sys, json; sys.modules['cryptography'] = None\n"
-        "from replay import ed25519; from replay.verdict import judge\n"
+        "from replay import ed25519_verify as ed25519; from replay.verdict import judge\n"
         "assert ed25519.available() == ('python',), ed25519.available()\n"
         f"key = bytes.fromhex('{KEY.public.hex()}')\n"
         f"print(json.dumps([judge(open(f'{tmp_path}/{{i}}.knock', 'rb').read(), signer=key).to_json()"

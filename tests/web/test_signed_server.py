@@ -4,6 +4,7 @@ LOG-19, issue #35's "done when")."""
 from __future__ import annotations
 
 import random
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,7 @@ from tests.cli.support import run as knock
 from tests.web.support import Seat
 
 
-@pytest.mark.rule("LOG-17", "LOG-18", "LOG-19", "LOG-11")
+@pytest.mark.rule("LOG-17", "LOG-18", "LOG-19", "LOG-11", "LOG-23")
 def test_a_game_served_with_a_key_gives_a_log_and_views_that_verify_with_the_key(tmp_path: Path) -> None:
     assert knock("keygen", "-o", str(tmp_path / "server")).returncode == 0
     assert knock("keygen", "-o", str(tmp_path / "other")).returncode == 0
@@ -24,6 +25,7 @@ def test_a_game_served_with_a_key_gives_a_log_and_views_that_verify_with_the_key
     public = tmp_path / "server.pub"
     args = ("--bot-delay", "0", "--table-rate", "0", "--key", str(tmp_path / "server"), "--digests", str(digests))
     with ServerProcess(tmp_path / "data", *args) as server:
+        assert "through cryptography " in server.banner, server.banner  # the vetted library signs (LOG-17)
         made = server.table({"seed": 4, "options": {"target": 30},
                              "seats": [{"player": "human"}, {"player": "bot", "bot": "greedy"}]})  # fmt: skip
         table, token = made["table"], made["seats"][0]["token"]
@@ -41,6 +43,8 @@ def test_a_game_served_with_a_key_gives_a_log_and_views_that_verify_with_the_key
         verdict = judge(data, signer=key.public)
         assert verdict.kind == "pass" and verdict.signer == key.public, verdict
     assert judge(view).view == 0
+    named = judge(view)  # the view says which table and when (LOG-23): an old one is not taken for new
+    assert named.table == table and named.made is not None and abs(named.made - time.time()) < 3600
     assert digests.read_text() == f"{offer['digest']}  {table}\n"
     (tmp_path / "game.knock").write_bytes(log)
     (tmp_path / "view.knock").write_bytes(view)

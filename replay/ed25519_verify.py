@@ -1,17 +1,24 @@
-"""Ed25519 (RFC 8032): signing and verifying in pure Python, and through ``cryptography`` when it is installed.
+"""Ed25519 (RFC 8032) *verification only*: public data in, a yes or no out, in pure Python or through
+``cryptography`` when it is installed.
 
-Rule: LOG-18 (spec/log-format.md). The pure-Python code is RFC 8032 section 6's reference algorithm (extended
-coordinates, cofactorless verification: ``[S]B = R + [k]A``), so an auditor needs nothing beyond Python to check
-a signed log. The optional extra ``sign`` (``cryptography``) does the same sums about a hundred times faster.
-Both give the same answer for every input: a verifier first refuses, in Python, what the two could judge
-differently — a public key that is not a canonical point encoding, an ``S`` not below the group order — and
-only then asks the backend (``tests/replay/test_ed25519.py`` runs both on RFC 8032's vectors, on
-edge cases and on random damage).
+Rules: LOG-17, LOG-18 (spec/log-format.md). Nothing here touches a secret: signing is ``replay.signing``'s, and
+only through a vetted library (``cryptography``, whose Ed25519 is OpenSSL's constant-time code). This module
+checks signatures with public keys, so an auditor needs nothing beyond Python to verify a signed log; its
+arithmetic is RFC 8032 section 6's reference algorithm (extended coordinates, cofactorless: ``[S]B = R + [k]A``)
+and its timing may depend on its inputs, which are all public. The ``cryptography`` backend does the same sums
+about a hundred times faster. Both give the same answer for every input: a verifier first refuses, in Python,
+everything the two (or libsodium) could judge differently — a public key or an ``R`` that is not a canonical
+point encoding or is of small order, an ``S`` not below the group order, a length that is not 32 or 64 — and only
+then asks the backend (``tests/replay/test_ed25519.py`` runs both on RFC 8032's vectors, on the negative vectors
+of ``spec/signature-vectors.json`` and on random damage).
 
->>> seed = bytes(range(32))
->>> public = public_key(seed)
->>> verify(public, b"knock", sign(seed, b"knock")), verify(public, b"knock!", sign(seed, b"knock"))
+>>> vector = {"public": bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"),
+...           "signature": bytes.fromhex("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a"
+...                                      "33bacc61e39701cf9b46bd25bf5f0595bbe24655141438e7a100b")}
+>>> verify(vector["public"], b"", vector["signature"]), verify(vector["public"], b"x", vector["signature"])
 (True, False)
+>>> is_public_key(bytes(32)), is_public_key((1).to_bytes(32, "little"))  # y = 0 is of order 4, y = 1 the neutral point
+(False, False)
 """
 
 from __future__ import annotations
@@ -28,7 +35,7 @@ P = 2**255 - 19  #: the base field
 Q = 2**252 + 27742317777372353535851937790883648493  #: the order of the base point's group
 D = -121665 * pow(121666, P - 2, P) % P  #: the curve's constant
 SQRT_M1 = pow(2, (P - 1) // 4, P)
-PUBLIC_SIZE, SIGNATURE_SIZE, SEED_SIZE = 32, 64, 32
+PUBLIC_SIZE, SIGNATURE_SIZE = 32, 64
 
 Point = tuple[int, int, int, int]  # extended coordinates: x = X/Z, y = Y/Z, x*y = T/Z
 
@@ -109,30 +116,22 @@ def _hash_int(data: bytes) -> int:
     return int.from_bytes(hashlib.sha512(data).digest(), "little") % Q
 
 
-def _expand(seed: bytes) -> tuple[int, bytes]:
-    h = hashlib.sha512(seed).digest()
-    a = int.from_bytes(h[:32], "little")
-    a &= (1 << 254) - 8
-    a |= 1 << 254
-    return a, h[32:]
+def _small_order(point: Point) -> bool:
+    """Whether ``[8]point`` is the neutral element: the point is one of the eight of small order, which a
+    signature by no secret at all can satisfy (the neutral point's "signature" of anything is ``R = 0, S = 0``)."""
+    x, y, z, _ = _mul(8, point)
+    return x % P == 0 and (y - z) % P == 0
 
 
-def _py_public(seed: bytes) -> bytes:
-    return _compress(_mul_base(_expand(seed)[0]))
-
-
-def _py_sign(seed: bytes, message: bytes) -> bytes:
-    a, prefix = _expand(seed)
-    public = _compress(_mul_base(a))
-    r = _hash_int(prefix + message)
-    rs = _compress(_mul_base(r))
-    s = (r + _hash_int(rs + public + message) * a) % Q
-    return rs + int.to_bytes(s, 32, "little")
+def _point(encoding: bytes) -> Point | None:
+    """The point a 32-byte encoding names, or None when it is not a canonical encoding (RFC 8032, 5.1.3) or names
+    a point of small order: what neither a key nor a signature's ``R`` may be (LOG-17, LOG-18; libsodium's set)."""
+    point = _decompress(encoding)
+    return None if point is None or _small_order(point) else point
 
 
 def _py_verify(public: bytes, message: bytes, signature: bytes) -> bool:
-    a = _decompress(public)
-    r = _decompress(signature[:32])
+    a, r = _point(public), _point(signature[:32])
     if a is None or r is None:
         return False
     s = int.from_bytes(signature[32:], "little")
@@ -142,24 +141,18 @@ def _py_verify(public: bytes, message: bytes, signature: bytes) -> bool:
 
 @lru_cache(maxsize=64)
 def is_public_key(public: bytes) -> bool:
-    """Whether 32 bytes are a canonical encoding of a curve point: a key a verifier accepts (LOG-17)."""
-    return len(public) == PUBLIC_SIZE and _decompress(public) is not None
+    """Whether 32 bytes are a public key a verifier accepts (LOG-17): the canonical encoding of a point of the
+    curve (RFC 8032, 5.1.3) that is not of small order (a key no secret made, as libsodium refuses)."""
+    return len(public) == PUBLIC_SIZE and _point(public) is not None
 
 
-def _load_cryptography() -> tuple[Callable[[bytes], bytes], Callable[[bytes, bytes], bytes],
-                                  Callable[[bytes, bytes, bytes], bool]] | None:  # fmt: skip
-    """The optional backend's three functions, or None when ``cryptography`` is not installed."""
+def _load_cryptography() -> Callable[[bytes, bytes, bytes], bool] | None:
+    """The optional backend's verifier, or None when ``cryptography`` is not installed."""
     try:
         from cryptography.exceptions import InvalidSignature
-        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
     except ImportError:
         return None
-
-    def public(seed: bytes) -> bytes:
-        return Ed25519PrivateKey.from_private_bytes(seed).public_key().public_bytes_raw()
-
-    def signed(seed: bytes, message: bytes) -> bytes:
-        return Ed25519PrivateKey.from_private_bytes(seed).sign(message)
 
     def verified(key: bytes, message: bytes, signature: bytes) -> bool:
         try:
@@ -168,7 +161,7 @@ def _load_cryptography() -> tuple[Callable[[bytes], bytes], Callable[[bytes, byt
             return False
         return True
 
-    return public, signed, verified
+    return verified
 
 
 _FAST = _load_cryptography()
@@ -194,32 +187,19 @@ def use(name: Backend) -> Backend:
     return before
 
 
-def public_key(seed: bytes) -> bytes:
-    """The 32-byte public key of a 32-byte secret seed (RFC 8032, 5.1.5)."""
-    if len(seed) != SEED_SIZE:
-        raise ValueError(f"an Ed25519 secret key is {SEED_SIZE} bytes, not {len(seed)}")
-    return _FAST[0](seed) if backend == "cryptography" and _FAST is not None else _py_public(seed)
-
-
-def sign(seed: bytes, message: bytes) -> bytes:
-    """The 64-byte signature of ``message`` by the secret seed (RFC 8032, 5.1.6): deterministic."""
-    if len(seed) != SEED_SIZE:
-        raise ValueError(f"an Ed25519 secret key is {SEED_SIZE} bytes, not {len(seed)}")
-    return _FAST[1](seed, message) if backend == "cryptography" and _FAST is not None else _py_sign(seed, message)
-
-
 def verify(public: bytes, message: bytes, signature: bytes) -> bool:
     """Whether ``signature`` is the public key's signature of ``message`` (RFC 8032, 5.1.7, cofactorless).
 
-    Inputs the backends could judge apart are refused here first, the same for both: a key that is not a
-    canonical point encoding, an ``S`` not below the group order, a length that is not 32 or 64. (An ``R`` that
-    is no canonical encoding fails both: the reference cannot decode it, OpenSSL compares it byte for byte
-    with the canonical encoding of ``[S]B - [k]A``.)
+    Inputs the backends (or libsodium) could judge apart are refused here first, the same for both: a length
+    that is not 32 or 64, an ``S`` not below the group order, a key or an ``R`` that is not a canonical point
+    encoding or is of small order. Only then is the equation checked, by the backend in use.
     """
     if len(public) != PUBLIC_SIZE or len(signature) != SIGNATURE_SIZE:
         return False
     if int.from_bytes(signature[32:], "little") >= Q or not is_public_key(bytes(public)):
         return False
+    if _point(bytes(signature[:32])) is None:
+        return False
     if backend == "cryptography" and _FAST is not None:
-        return _FAST[2](public, message, signature)
-    return _py_verify(public, message, signature)
+        return _FAST(bytes(public), message, bytes(signature))
+    return _py_verify(bytes(public), message, bytes(signature))
