@@ -60,6 +60,13 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     b.wait(lambda: count(b, "seed_taken") >= 1, message="the page's seed for the first hand")
     sent = next(f for f in b.frames() if f["type"] == "seed_taken")
     assert sent["hand"] == 1 and sent["seat"] == 0 and len(sent["seed"]) == 64
+    # A reload: the page keeps the commitment it pinned and the seed it sent (localStorage, the 1.3 hotfix of issue
+    # #57), so it checks hand 1 as if it had never left; without them it would not claim the order (tests/web/
+    # test_fair_page.py drives the page's module through the lost case and a cheating server's frames).
+    kept = b.js("return Object.keys(localStorage).filter(k => k.startsWith('knock-fair/1:'))")
+    assert len(kept) == 1 and kept[0].endswith(":0"), kept
+    b.driver.refresh()
+    b.wait(lambda: count(b, "view") >= 1, message="the page's view after the reload")
     hands = 0
     while not count(b, "game_result"):
         play_hand(b)
@@ -75,7 +82,7 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     assert sorted(shown) == [f["hand"] for f in reveals] == list(range(1, hands + 1))
     for n, c in shown.items():
         assert c["ok"] and c["text"].startswith(f"Deal checked, hand {n}: your cards, the upcard and your draws"), c
-    seeds = [f["seed"] for f in frames if f["type"] == "seed_taken"]
+    seeds = [sent["seed"], *(f["seed"] for f in frames if f["type"] == "seed_taken")]  # hand 1's: before the reload
     assert [r["seeds"][0] for r in reveals] == seeds  # the page's own seeds dealt every hand
     assert all(r["supplied"] == [1] for r in reveals)  # the bot's seat: supplied
     assert not [e for e in b.errors() if "favicon" not in e]

@@ -64,16 +64,16 @@ export function openTable(root, params) {
         fill(els.series, h("strong", {}, `Game ${m.series.games + 1} of the series`),
           `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
       }
-      if (m.fair && !state.fair) state.fair = new FairSeat(m.seat); // kept across reconnections
+      if (m.fair && !state.fair) state.fair = new FairSeat(m.seat, { table }); // kept across reconnections and reloads
       renderFair();
     },
     fair_commit: (m) => { // the server's commitment: this page's seed goes back at once (PROTO-36, PROTO-37)
-      if (!state.fair) state.fair = new FairSeat(state.welcome ? state.welcome.seat : null);
+      if (!state.fair) state.fair = new FairSeat(state.welcome ? state.welcome.seat : null, { table });
       const message = state.fair.commit(m);
       if (message) seat.send(message);
       renderFair();
     },
-    seed_taken: () => renderFair(),
+    seed_taken: (m) => { state.fair?.seedTaken(m); renderFair(); },
     fair_reveal: (m) => { // the server's seed: the hand's deal recomputed and checked here (PROTO-39)
       if (!state.fair) return;
       state.fair.reveal(m).then((check) => { renderFair(); announce(check.text); });
@@ -156,6 +156,7 @@ export function openTable(root, params) {
       announce("The game's log is offered for download.");
     },
     error: (m) => {
+      if (m.code === "bad_seed") { state.fair?.seedRefused(); renderFair(); }
       state.refusal = null;
       fill(els.refusal, h("p", {}, h("strong", {}, `Error (${m.code}): `), m.message));
     },
