@@ -245,7 +245,7 @@ MELD_PAIRS = tuple(_meld_pairs(i) for i in range(52))
 
 def melds_with(hand: int, card: int) -> bool:
     """Whether ``card`` would be part of a meld with the cards of ``hand``: the public baseline's test for taking
-    a discard (``engine.simple``). Rules: MELD-1, MELD-2.
+    a discard (``knock.bots.simple``). Rules: MELD-1, MELD-2.
 
     >>> from engine.cards import Card, cards, to_mask
     >>> hand = to_mask(cards("7c 7d 9h Th 2s"))

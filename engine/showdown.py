@@ -98,7 +98,7 @@ class Defence:
 
 def defence_deadwood(knocker_melds: tuple[Meld, ...], hand_mask: int) -> int:
     """``best_defence(knocker_melds, False, hand_mask).deadwood`` without building the defence (the search bot's
-    rollouts, ``engine.rollout``). Rules: LAY-5, LAY-6."""
+    rollouts, ``knock.bots.rollout``). Rules: LAY-5, LAY-6."""
     return _best_layoffs(knocker_melds, False, hand_mask)[0]
 
 

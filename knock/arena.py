@@ -26,11 +26,11 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from engine.bots import make_bot, play_hand, play_match
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
+from knock.bots import make_bot, play_hand, play_match
 
 #: The first acceptance seed: bots are tuned on seeds below it, measured from it up.
 ACCEPTANCE_SEED = 10**9

@@ -18,11 +18,11 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
-from engine.bots import make_bot, play_match
 from engine.fairdeal import FairChance, demo_chance
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
+from knock.bots import make_bot, play_match
 from knock.cluster.runner import Runner, stopped
 from knock.cluster.storage import MANIFEST as MANIFEST  # a run's manifest folder: where it is named
 from knock.cluster.storage import Store, check_output, read_many

@@ -113,7 +113,7 @@ class ReplayState:
 class Replayer:
     """Replays one full log strictly: ``states()`` yields the game after every record; ``run()`` replays it all.
 
-    >>> from engine.bots import GreedyBot, play_match
+    >>> from knock.bots import GreedyBot, play_match
     >>> from replay.log import write_log
     >>> game = play_match(Match.new(seed=5), [GreedyBot(), GreedyBot()])
     >>> Replayer(write_log(game)).run().events == game.events

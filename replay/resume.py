@@ -6,7 +6,7 @@ against the chance the game goes on with (by default the seed in the log's ``met
 as it stands with a ``LogWriter`` whose next ``sync()`` writes exactly what one writer, run from the start,
 would have written next. A finished game resumes as finished: the caller decides what to do with it.
 
->>> from engine.bots import GreedyBot, play_match
+>>> from knock.bots import GreedyBot, play_match
 >>> from engine.match import Match
 >>> from replay.log import LogReader, write_log
 >>> whole = write_log(play_match(Match.new(seed=7), [GreedyBot(), GreedyBot()]), meta={"seed": 7})

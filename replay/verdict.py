@@ -5,7 +5,7 @@ whichever the header says it is, and never raises: every outcome, a bug in the r
 ``Verdict``.
 
 >>> from engine.match import Match
->>> from engine.bots import GreedyBot, play_match
+>>> from knock.bots import GreedyBot, play_match
 >>> from replay.log import write_log
 >>> game = Match.new(seed=4)
 >>> judge(write_log(game))  # doctest: +ELLIPSIS

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from engine.bots import Bot, make_bot
 from engine.cards import DECK, Card, cards
 from engine.hand import Hand
 from engine.rules import RuleSet
+from knock.bots import Bot, make_bot
 
 
 def deal(
@@ -49,9 +49,9 @@ def tool_check(name: str, *args: str) -> None:
 
 
 def quick_bot(name: str, seed: int = 0) -> Bot:
-    """``make_bot(name, seed)``, but a search level (``engine.search.LEVELS``) with a tiny budget: its code
+    """``make_bot(name, seed)``, but a search level (``knock.bots.search.LEVELS``) with a tiny budget: its code
     paths at a fraction of its cost (its strength is measured in the arena, not in the suite)."""
-    from engine.search import LEVELS, SearchBot
+    from knock.bots.search import LEVELS, SearchBot
 
     if name in LEVELS:
         level = LEVELS[name]

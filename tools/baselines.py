@@ -41,8 +41,8 @@ sys.path.insert(0, str(ROOT / "tools"))  # measuring, also when the tests load t
 
 import measuring  # noqa: E402
 
-from engine.bots import BOT_NAMES  # noqa: E402
 from knock.arena import ACCEPTANCE_SEED, mean_interval  # noqa: E402
+from knock.bots import BOT_NAMES  # noqa: E402
 from knock.envs import gym_env, self_play_env  # noqa: E402
 from knock.envs.opponents import OpponentPool, Policy  # noqa: E402
 from knock.envs.policy import NetPolicy, SB3Policy  # noqa: E402

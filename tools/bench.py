@@ -24,12 +24,12 @@ from collections.abc import Callable
 import measuring
 from measuring import clock
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay.log import write_log
 from replay.replayer import Replayer
 

@@ -28,10 +28,10 @@ from measuring import clock
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from engine.bots import make_bot  # noqa: E402
 from engine.hand import Hand  # noqa: E402
 from engine.rules import RuleSet  # noqa: E402
-from engine.search import LEVELS  # noqa: E402
+from knock.bots import make_bot  # noqa: E402
+from knock.bots.search import LEVELS  # noqa: E402
 
 
 def time_bot(name: str, hands: int, seed: int, rules: RuleSet) -> list[float]:

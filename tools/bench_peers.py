@@ -46,11 +46,11 @@ import measuring
 from bench_peers_report import Figures, median, report
 from measuring import clock
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.hand import Hand
 from engine.match import Match
 from engine.melds import deadwood, knock_deadwood
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay.log import LogWriter, write_log
 from replay.replayer import Replayer
 

@@ -111,9 +111,9 @@ def verdict_function() -> Any:
 
 def ordinary_logs(seed: int) -> list[bytes]:
     """40 seeded bot games of each preset (greedy against random), as logs."""
-    from engine.bots import Bot, GreedyBot, RandomBot, play_match
     from engine.match import Match
     from engine.rules import RuleSet
+    from knock.bots import Bot, GreedyBot, RandomBot, play_match
     from replay.log import write_log
 
     logs = []

@@ -38,8 +38,8 @@ import measuring
 
 measuring.setup(pin=True)
 
-from engine.bots import GreedyBot, play_match  # noqa: E402
 from engine.match import Match  # noqa: E402
+from knock.bots import GreedyBot, play_match  # noqa: E402
 from replay import ed25519_verify as ed25519  # noqa: E402
 from replay import signing  # noqa: E402
 from replay.log import write_log  # noqa: E402

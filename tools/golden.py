@@ -19,10 +19,10 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-from engine.bots import Bot, GreedyBot, HeuristicBot, RandomBot, play_match
 from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, HeuristicBot, RandomBot, play_match
 from replay.log import write_log
 from replay.replayer import Replayer
 

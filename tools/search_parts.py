@@ -36,7 +36,7 @@ holds -- a measure of what such a prior would do, not the bot's reading:
 
     .venv/bin/python tools/search_parts.py --calibration 300 --against heuristic --seed 9000 --tilts 0,0.005,0.01
 
-``--awareness N`` weighs the score awareness (``engine.winprob``) in games to 100: over N seed pairs from
+``--awareness N`` weighs the score awareness (``knock.bots.winprob``) in games to 100: over N seed pairs from
 ``--seed`` (each game played twice, seats swapped, as ``knock arena`` plays them, the bots seeded alike),
 ``SearchBot(budget, width, margin)`` against ``--against`` with the game's scores and without them (its rollouts'
 points taken as they are); it prints both win rates and their paired difference:
@@ -50,7 +50,7 @@ the first budget's: what more simulations gain:
     .venv/bin/python tools/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 20000
 
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
-winners' points in the buckets of ``engine.winprob.HAND_POINTS`` (the score awareness's model):
+winners' points in the buckets of ``knock.bots.winprob.HAND_POINTS`` (the score awareness's model):
 
     .venv/bin/python tools/search_parts.py --hand-points 20000
 """
@@ -72,17 +72,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402
-from engine.bots import Bot, HeuristicBot, make_bot, play_hand, play_match  # noqa: E402
 from engine.cards import shuffle, to_mask  # noqa: E402
 from engine.hand import Hand  # noqa: E402
-from engine.inference import Reading, read, sample_hands, sample_world  # noqa: E402
 from engine.match import Match  # noqa: E402
 from engine.melds import deadwood  # noqa: E402
-from engine.rollout import spread  # noqa: E402
-from engine.search import SearchBot  # noqa: E402
 from engine.showdown import defence_deadwood  # noqa: E402
 from engine.visibility import Observation  # noqa: E402
 from knock.arena import mean_interval  # noqa: E402
+from knock.bots import Bot, HeuristicBot, make_bot, play_hand, play_match  # noqa: E402
+from knock.bots.inference import Reading, read, sample_hands, sample_world  # noqa: E402
+from knock.bots.rollout import spread  # noqa: E402
+from knock.bots.search import SearchBot  # noqa: E402
 
 KINDS: dict[str, tuple[type, ...]] = {
     "draw": (DrawStock, PassUpcard, TakeUpcard, DrawDiscard),

@@ -39,13 +39,13 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from engine.actions import Action, Discard, DrawDiscard, Knock, LayOff, Spread, TakeUpcard, shown_mask
-from engine.bots import make_bot
 from engine.cards import Card, from_mask, to_mask
 from engine.match import Match
 from engine.melds import Meld, deadwood, value
 from engine.rules import RuleSet
-from engine.simple import EAAI_RULES, SimpleBot, best_meld_sets, discard_candidates, game_layoffs, would_meld
 from engine.visibility import Observation
+from knock.bots import make_bot
+from knock.bots.simple import EAAI_RULES, SimpleBot, best_meld_sets, discard_candidates, game_layoffs, would_meld
 
 JAVA_FILES = ("Card.java", "GinRummyUtil.java", "GinRummyPlayer.java", "SimpleGinRummyPlayer.java")
 

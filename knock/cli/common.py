@@ -17,12 +17,12 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
-from engine.bots import BOT_NAMES
 from engine.cards import Card
 from engine.errors import InvalidRules
 from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandScored, HandStarted
 from engine.rules import PRESETS, RuleSet, options
 from knock import __version__
+from knock.bots import BOT_NAMES
 from replay.audit import ViewEvent
 from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
 from replay.signing import KeyFileError, SigningKey, SigningUnavailable, load_signing_key

@@ -10,12 +10,12 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
-from engine.bots import BOT_NAMES, make_bot, play_match
 from engine.fairdeal import FairChance, demo_chance
 from engine.match import Match, SeededChance
 from engine.rules import PRESETS, RuleSet
 from knock import play as play_mod
 from knock import simulate as sim
+from knock.bots import BOT_NAMES, make_bot, play_match
 from knock.cli.common import (
     BOTS_HELP,
     CLUSTER,

@@ -4,10 +4,10 @@ Rules: ENV-9, ENV-10, ENV-13, ENV-14, ENV-15, ENV-17, ENV-18. Registered as ``kn
 ``knock/Oklahoma-v0``, ``knock/ThreeHanded-v0`` (the learner advises when he sits out) and
 ``knock/ThreeHanded-v1`` (he skips those hands).
 
-The opponent is ``engine.bots.HeuristicBot`` by default: the strongest built-in bot that does not search (it
+The opponent is ``knock.bots.HeuristicBot`` by default: the strongest built-in bot that does not search (it
 beats ``random`` in every one of 200 seeded games), deterministic (no generator of its own, so a seeded reset
 reproduces the episode exactly), and it sees only its own seat's observation (VIS-2). ``opponent=`` takes any
-bot name of ``engine.bots.BOT_NAMES`` (``"expert"``: the search bot's strongest level), a policy callable, a
+bot name of ``knock.bots.BOT_NAMES`` (``"expert"``: the search bot's strongest level), a policy callable, a
 checkpoint file or an ``OpponentPool`` (``knock.envs.opponents``, ENV-15 .. ENV-17), one for every other seat or
 one per other seat; a bot in the sitter's seat never advises.
 ``seat="random"`` draws the learner's seat at each reset (ENV-18); ``self_play_env`` is both, over a pool.

@@ -15,8 +15,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Protocol, runtime_checkable
 
-from engine.bots import BOT_NAMES, Bot, make_bot
 from engine.fsm import Phase
+from knock.bots import BOT_NAMES, Bot, make_bot
 from knock.envs import encoding
 from knock.envs import spaces as T
 from knock.envs.episode import Episode
@@ -42,7 +42,7 @@ class Opponent(Protocol):
 
 
 class BotOpponent:
-    """A bot of ``engine.bots`` by name (any of ``BOT_NAMES``), seeded at each reset. A bot in the sitter's
+    """A bot of ``knock.bots`` by name (any of ``BOT_NAMES``), seeded at each reset. A bot in the sitter's
     seat never advises; in the showdown a choice beyond the offered options becomes the one of least deadwood.
     """
 

@@ -22,10 +22,10 @@ from engine.actions import (
     Spread,
     TakeUpcard,
 )
-from engine.bots import HeuristicBot
 from engine.cards import DECK, Card, to_mask
 from engine.melds import deadwood
 from engine.visibility import Observation
+from knock.bots import HeuristicBot
 from knock.play.screen import after_taking, options
 from replay.narration import NOTATION, action_text
 

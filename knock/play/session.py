@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from engine.actions import Action, Advise, DrawStock, MatchAction
-from engine.bots import BOT_NAMES, Bot, make_bot
 from engine.errors import KnockError
 from engine.events import Discarded, DrewStock, HandEnded, MatchEvent
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen
+from knock.bots import BOT_NAMES, Bot, make_bot
 from replay import Resumed, resume
 from replay.log import Header
 
@@ -28,7 +28,7 @@ TOOL = "knock play"
 
 #: The bots a person may choose from when a game starts, the default first (then the search levels strongest first),
 #: each with a line saying how it plays.
-#: A bot that joins ``engine.bots`` (a search bot's levels, say) joins this list, and the board offers it.
+#: A bot that joins ``knock.bots`` (a search bot's levels, say) joins this list, and the board offers it.
 BOT_CHOICES: tuple[tuple[str, str], ...] = (
     ("heuristic", "keeps and builds melds, counts live cards, reads your pickups (the default)"),
     ("expert", "searches many sampled deals before each draw, discard and knock (the largest budget; slower)"),

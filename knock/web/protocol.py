@@ -28,8 +28,8 @@ from importlib import resources
 from typing import Any, Literal, TypeAlias
 
 from engine import __version__ as ENGINE_VERSION
-from engine.bots import BOT_NAMES
 from engine.errors import KnockError, render
+from knock.bots import BOT_NAMES
 
 #: The bots a table seats: the engine's but ``simple``, which remembers its hand between its moves, where a table
 #: makes its bot afresh for every move (``ServerTable.bot_action``). The search levels came with 1.3 (PROTO-20).

@@ -19,7 +19,6 @@ from dataclasses import dataclass, field, replace
 from typing import Any, TypeAlias
 
 from engine.actions import Advise, parse_match_action
-from engine.bots import HeuristicBot, RandomBot, make_bot
 from engine.errors import InvalidRules, KnockError, NotationError, RuleViolation
 from engine.events import GameOver, HandEnded, HandStarted
 from engine.fairdeal import FairSeeds
@@ -28,6 +27,7 @@ from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
+from knock.bots import HeuristicBot, RandomBot, make_bot
 from knock.web import protocol, views
 from knock.web.fairtable import SEED_TIMEOUT, SEED_TIMEOUT_RANGE, TableChance, fair_info, fair_reveal
 from knock.web.protocol import Message, SeatSpec

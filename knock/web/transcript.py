@@ -129,7 +129,7 @@ def transcript(
     The records before the window are replayed and not drawn, the records after it not replayed: the work is
     the replay up to the window's end and the views of its steps, whatever the log.
 
-    >>> from engine.bots import GreedyBot, play_match
+    >>> from knock.bots import GreedyBot, play_match
     >>> from replay.log import write_log
     >>> t = transcript(write_log(play_match(Match.new(seed=5), [GreedyBot(), GreedyBot()])))
     >>> t["verdict"]["verdict"], [p["key"] for p in t["perspectives"]], t["steps"][-1]["label"]

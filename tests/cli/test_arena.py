@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import make_bot, play_hand
 from engine.hand import Hand
 from engine.rules import RuleSet
 from knock import arena
+from knock.bots import make_bot, play_hand
 from knock.cli.common import rules_title
 from tests.cli.support import run as knock
 from tests.helpers import tool_check

@@ -14,9 +14,9 @@ import pytest
 from textual.pilot import Pilot
 
 from engine.actions import DrawDiscard, TakeUpcard
-from engine.bots import BOT_NAMES, GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import BOT_NAMES, GreedyBot
 from knock.cli.common import render
 from knock.play import BOT_CHOICES, Save, Session, Setup
 from knock.play.board import build

@@ -135,8 +135,8 @@ def test_simulate_rejects_unknown_bots_and_options() -> None:
 
 
 def test_show_prints_names_as_written_and_shows_a_view(tmp_path: Path) -> None:
-    from engine.bots import GreedyBot, play_match
     from engine.match import Match
+    from knock.bots import GreedyBot, play_match
     from replay.log import write_log
 
     game = play_match(Match.new(seed=3), [GreedyBot(), GreedyBot()])

@@ -28,11 +28,11 @@ from engine.actions import (
     PassUpcard,
     TakeUpcard,
 )
-from engine.bots import GreedyBot, HeuristicBot
 from engine.cards import Card, cards, to_mask
 from engine.fsm import Phase
 from engine.melds import deadwood
 from engine.rules import RuleSet
+from knock.bots import GreedyBot, HeuristicBot
 from knock.cli.common import render
 from knock.play import PlayError, Quit, Save, Session, Setup, TerminalTable, fresh_path, resume
 from knock.play.coach import hint

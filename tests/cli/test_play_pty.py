@@ -28,9 +28,9 @@ from pathlib import Path
 import pytest
 
 from engine.actions import PassUpcard
-from engine.bots import GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot
 from knock.play import BOT_CHOICES
 from replay.log import LogReader
 from replay.verdict import judge

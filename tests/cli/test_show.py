@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from engine.bots import GreedyBot, play_match
 from engine.match import Match
+from knock.bots import GreedyBot, play_match
 from replay.log import write_log
 from replay.verdict import judge
 from tests.cli.support import run as knock

@@ -12,7 +12,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 SCRIPT = """
-from engine.bots import GreedyBot, RandomBot, play_hand
+from knock.bots import GreedyBot, RandomBot, play_hand
 from engine.hand import Hand
 from engine.rules import RuleSet
 for preset in ("standard", "oklahoma"):

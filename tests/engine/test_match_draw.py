@@ -9,12 +9,12 @@ import random
 
 import pytest
 
-from engine.bots import GreedyBot, play_match
 from engine.cards import DECK, Card, cards
 from engine.errors import InvalidDeal
 from engine.events import CutDrawn, HandStarted
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot, play_match
 from tests.engine.match_support import deck, played_hands
 
 STANDARD = RuleSet.preset("standard")

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.cards import Suit, to_mask
 from engine.events import (
     DefenceLaid,
@@ -38,6 +37,7 @@ from engine.rules import DeadHandRoles, KnockLimit, NextDealer, OklahomaAce, Rul
 from engine.scoring import HandResult, ResultKind
 from engine.seats import other_seat
 from engine.standings import standings
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from tests.engine.match_support import PlayedHand, game_overs, played_hands
 
 # --- an independent reading of the rules ------------------------------------------------------------------

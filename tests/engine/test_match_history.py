@@ -8,11 +8,11 @@ from typing import Any
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot
 from engine.errors import KnockError
 from engine.fsm import EXECUTOR_NAMES, ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot
 from replay.log import LogWriter, write_log
 
 GAMES = [

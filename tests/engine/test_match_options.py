@@ -6,10 +6,10 @@ from typing import Any
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.events import GameOver, HandEnded
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 
 OPTIONS: list[dict[str, Any]] = [
     {},

@@ -11,13 +11,13 @@ from typing import Any
 
 import pytest
 
-from engine.bots import GreedyBot, play_match
 from engine.cards import cards
 from engine.events import GameOver, HandEnded
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind, dead_result
 from engine.standings import Standings, standings
+from knock.bots import GreedyBot, play_match
 from tests.engine.match_support import LOW, deck, gin_by, knock_by, play_script, undercut_of
 
 A, B, C = 0, 1, 2

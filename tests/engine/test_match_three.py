@@ -12,7 +12,6 @@ from collections.abc import Sequence
 import pytest
 
 from engine.actions import Advise, LayOff, PassUpcard, TakeUpcard, parse_action
-from engine.bots import Bot, GreedyBot, RandomBot
 from engine.cards import Card, cards, from_mask
 from engine.errors import IllegalAction
 from engine.events import Advised, Dealt, HandStarted, UpcardPassed, UpcardTaken
@@ -22,6 +21,7 @@ from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from engine.visibility import Observation
+from knock.bots import Bot, GreedyBot, RandomBot
 from tests.engine.match_support import (
     JUNK,
     Scenario,

@@ -68,7 +68,6 @@ from engine.actions import (
     Spread,
     TakeUpcard,
 )
-from engine.bots import GreedyBot
 from engine.cards import Card, cards, to_mask
 from engine.errors import IllegalAction, InvalidSeat, RuleViolation
 from engine.events import Advised, GameOver, HandEnded, HandStarted
@@ -86,6 +85,7 @@ from engine.rules import (
 )
 from engine.scoring import ResultKind
 from engine.showdown import Layoff
+from knock.bots import GreedyBot
 from tests.engine.match_support import JUNK, KNOCKER, deck
 from tests.engine.support import cards_in, taken_and_held
 from tests.support import oracle

@@ -9,9 +9,9 @@ import pytest
 from open_spiel.python.algorithms import mcts
 
 import knock.envs.openspiel as kos
-from engine.bots import HeuristicBot
 from engine.errors import InvalidRules
 from engine.rules import RuleSet
+from knock.bots import HeuristicBot
 from knock.envs import spaces as T
 
 SMALL = {"deck_ranks": 6, "deck_suits": 3, "hand_size": 4}

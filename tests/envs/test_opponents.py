@@ -9,8 +9,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-from engine.bots import BOT_NAMES
 from engine.errors import IllegalAction
+from knock.bots import BOT_NAMES
 from knock.envs import KnockGym, gym_env, self_play_env
 from knock.envs import spaces as T
 from knock.envs.opponents import OpponentPool, PolicyOpponent, opponent

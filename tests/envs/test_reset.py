@@ -7,7 +7,7 @@ import gymnasium
 import numpy as np
 import pytest
 
-from engine.bots import make_bot
+from knock.bots import make_bot
 from knock.envs import KnockAEC, KnockGym, gym_env
 from knock.envs import spaces as T
 from knock.envs.episode import Episode

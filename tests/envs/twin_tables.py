@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from engine.bots import HeuristicBot
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.match import Match
+from knock.bots import HeuristicBot
 from knock.envs import KnockAEC, KnockGym
 from knock.envs import spaces as T
 from knock.envs.episode import Episode

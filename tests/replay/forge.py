@@ -8,9 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from engine.actions import Action
-from engine.bots import GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot
 from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.grammar import Kind, classify
 from replay.log import write_log

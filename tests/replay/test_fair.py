@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from engine import fairdeal
-from engine.bots import GreedyBot, play_match
 from engine.cards import Card, shuffled_deck
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot, play_match
 from replay.codec import T_DEAL, T_FAIR_COMMIT, T_FAIR_REVEAL, T_SEEDS, unpacked
 from replay.log import LogError, write_log
 from replay.redact import redact

@@ -23,12 +23,12 @@ from engine.actions import (
     Spread,
     TakeUpcard,
 )
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.cards import Card, cards
 from engine.fsm import HAND, MATCH, MatchPhase, Phase, Row
 from engine.match import Match
 from engine.melds import Meld
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay.codec import action_record, unpacked
 from replay.grammar import ACCEPTS, ACTIONS, GRAMMAR, PLAYING, STANDS_FOR, VIEW_ONLY, At, Kind, classify
 from replay.log import write_log

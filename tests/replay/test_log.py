@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay.audit import verify
 from replay.codec import T_CHECKPOINT, T_COMMIT, T_RESULT, T_REVEAL, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import LogError, LogReader, LogTampered, LogTruncated, LogWriter, write_log
@@ -308,7 +308,7 @@ def test_nothing_may_follow_the_trailer() -> None:
 
 SCRIPT = """
 import hashlib
-from engine.bots import GreedyBot, RandomBot, play_match
+from knock.bots import GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.log import write_log

@@ -8,7 +8,6 @@ import io
 import pytest
 
 from engine.actions import Discard, Knock
-from engine.bots import GreedyBot, play_match
 from engine.cards import Card, cards
 from engine.events import (
     Advised,
@@ -28,6 +27,7 @@ from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from engine.visibility import SeatLens
+from knock.bots import GreedyBot, play_match
 from replay.narration import NOTATION, PLAIN, Voice, deal_text, line_of, narrate, symbols_for
 
 

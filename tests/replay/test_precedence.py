@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 
 from engine import Match
-from engine.bots import GreedyBot, play_match
 from engine.cards import Card
+from knock.bots import GreedyBot, play_match
 from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import write_log
 from replay.redact import redact

@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot
 from engine.cards import Card
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.seats import other_seat
 from engine.visibility import MatchObservation
+from knock.bots import Bot, GreedyBot, RandomBot
 from replay.codec import (
     DISCARD_BASE,
     KNOCK_BASE,

@@ -7,9 +7,9 @@ import io
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay.codec import T_CHECKPOINT, T_DEAL, unpacked
 from replay.log import LogError, LogTruncated, write_log
 from replay.public import ViewReplayer

@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay import resume
 from replay.grammar import Kind, classify
 from replay.log import LogReader, write_log

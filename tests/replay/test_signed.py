@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import Bot, GreedyBot, RandomBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from knock.conformance.tamper import resign
 from replay import ed25519_verify as ed25519
 from replay.audit import verify

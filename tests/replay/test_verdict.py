@@ -9,9 +9,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.bots import GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot
 from replay.codec import chain, header_digest, unpacked
 from replay.log import write_log
 from replay.redact import redact

@@ -335,7 +335,7 @@ OPTIONS: list[tuple[str, dict[str, Any]]] = [
 @pytest.mark.rule("LOG-16", "LOG-12")
 @pytest.mark.parametrize(("preset", "options"), OPTIONS, ids=[f"{p}-{'-'.join(o) or 'defaults'}" for p, o in OPTIONS])
 def test_every_seats_view_of_an_honest_game_passes_every_check(preset: str, options: dict[str, Any]) -> None:
-    from engine.bots import RandomBot
+    from knock.bots import RandomBot
 
     rules = RuleSet.preset(preset, **options)
     for seed in range(3):

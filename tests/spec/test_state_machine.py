@@ -217,9 +217,9 @@ def test_a_game_with_the_defaults_calls_the_library_once_per_step(monkeypatch: p
     one step's except the game's end (read from the state ``end_hand`` led to)."""
     from transitions.core import Event
 
-    from engine.bots import Bot, GreedyBot, RandomBot, play_hand, play_match
     from engine.events import GameOver
     from engine.rules import RuleSet
+    from knock.bots import Bot, GreedyBot, RandomBot, play_hand, play_match
 
     calls: list[str] = []
     real = Event.trigger
@@ -250,8 +250,8 @@ def test_a_game_with_the_defaults_calls_the_library_once_per_step(monkeypatch: p
 def test_both_executors_play_the_same_games(preset: str) -> None:
     """The library executing every trigger itself gives the same games, event for event, as the compiled
     executor; so does an illegal step (both refuse it the same way)."""
-    from engine.bots import Bot, GreedyBot, RandomBot, play_match
     from engine.rules import RuleSet
+    from knock.bots import Bot, GreedyBot, RandomBot, play_match
 
     def games(executor: fsm.ExecutorName) -> list[list[str]]:
         out = []
@@ -303,9 +303,9 @@ def test_a_guard_refusing_a_checked_step_is_an_internal_error(name: fsm.Executor
 def test_an_error_in_a_dealers_step_reaches_the_caller_as_itself(name: fsm.ExecutorName) -> None:
     """A scripted game deals its next deck on entering ``rotate`` (a callback inside the ``end_hand`` step): a
     deck that is no deck raises ``InvalidDeal`` to the caller under both executors, not an ``InternalError``."""
-    from engine.bots import GreedyBot
     from engine.cards import cards, shuffled_deck
     from engine.errors import InvalidDeal
+    from knock.bots import GreedyBot
 
     deck = shuffled_deck(1)
     match = Match.scripted(cuts=[cards("Ks 2c")], decks=[deck, deck[:51] + deck[:1]], executor=name)

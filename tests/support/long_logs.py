@@ -15,9 +15,9 @@ from collections.abc import Callable
 from typing import BinaryIO
 
 from engine.actions import Advise, DeclineWall, Discard, DrawDiscard, DrawStock, PassUpcard, TakeUpcard
-from engine.bots import GreedyBot
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import GreedyBot
 from replay.log import LogWriter
 
 

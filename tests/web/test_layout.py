@@ -223,7 +223,7 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     b.one("form.new-table")
     check_state(b, "lobby", ["form.new-table button[type=submit]", "#preset", "a[href='#replay']"])
     bots = b.js("return [...document.querySelectorAll('#seat-1-bot option')].map(o => o.value)")
-    assert bots == list(TABLE_BOTS)  # every level the server seats (engine.bots.BOT_NAMES but simple)
+    assert bots == list(TABLE_BOTS)  # every level the server seats (knock.bots.BOT_NAMES but simple)
 
     made = made_table(server)
     table = made["table"]

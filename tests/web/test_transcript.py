@@ -20,9 +20,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from engine.bots import HeuristicBot, play_match
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import HeuristicBot, play_match
 from knock.web import page, transcript
 from knock.web.client import ServerProcess
 from knock.web.protocol import SeatSpec, schema

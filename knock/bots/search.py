@@ -1,8 +1,8 @@
 """``SearchBot``: determinized Monte-Carlo search over worlds sampled from the seat's view. Rule: VIS-2.
 
-At each draw and discard decision the bot reads what it may infer of the hidden cards (``engine.inference``),
+At each draw and discard decision the bot reads what it may infer of the hidden cards (``knock.bots.inference``),
 samples worlds (the opponent's cards and the stock's order) and, in each world, plays every candidate action
-out to the end of the hand with fast policies over bitmasks (``engine.rollout.Rollout``): the seat's own as its
+out to the end of the hand with fast policies over bitmasks (``knock.bots.rollout.Rollout``): the seat's own as its
 first choices are made (the heuristic bot's measures: partial melds kept, holding on for gin when close early),
 the opponent's modelled on the public baseline (a discard taken when it melds, knock as soon as one may). The
 same worlds serve every candidate (common random numbers), so candidates are compared on the same luck. The
@@ -15,7 +15,7 @@ candidate with the best mean outcome is played.
   the defender's best layoffs onto the knocker's spread (``engine.showdown.best_defence``), so a knock's
   undercut risk is weighed over the worlds; a dead hand is 0. In a two-player game (the observation carries
   its scores, ``Match.observation``) the points are weighed by what they do to the chance of winning the game
-  (``engine.winprob.PointsValue``, in points of the current standing): near the end a knock that reaches the
+  (``knock.bots.winprob.PointsValue``, in points of the current standing): near the end a knock that reaches the
   target is worth more than its points, and a loss when the opponent needs only a few points costs the game
   whatever its size.
 - **Budget**: ``budget`` rollouts a decision (worlds = budget / candidates, at least one); a budget of 0
@@ -51,11 +51,12 @@ from engine.actions import (
 )
 from engine.cards import to_mask
 from engine.fsm import Phase
-from engine.inference import Reading, read, sample_worlds
 from engine.melds import deadwood
-from engine.rollout import BITS, Rollout, holds_for_gin
 from engine.visibility import Observation
-from engine.winprob import PointsValue
+from knock.bots.heuristic import HeuristicBot, potential, showdown_choice
+from knock.bots.inference import Reading, read, sample_worlds
+from knock.bots.rollout import BITS, Rollout, holds_for_gin
+from knock.bots.winprob import PointsValue
 
 
 @dataclass(frozen=True)
@@ -116,8 +117,6 @@ class SearchBot:
         self.last_search: tuple[Action, Action, float] | None = None
 
     def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        from engine.bots import HeuristicBot, showdown_choice
-
         self.last_search = None
         if not self.budget:
             return HeuristicBot().choose(obs, legal)
@@ -156,8 +155,6 @@ class SearchBot:
         (it holds on for gin with 1 to 3 deadwood early in the hand); else the ``width`` discards the
         heuristic's measure ranks best (deadwood less its partial melds that live cards could complete), the
         best first."""
-        from engine.bots import _potential
-
         mask = to_mask(obs.hand)
         discards = [a for a in legal if isinstance(a, Discard)]
         knocks = [a for a in legal if isinstance(a, Knock)]
@@ -172,7 +169,7 @@ class SearchBot:
 
         def key(a: Discard) -> tuple[float, int, int]:
             rest = mask ^ a.card.bit
-            return (deadwood(rest) - 1.5 * _potential(rest, dead), -a.card.value, a.card.index)
+            return (deadwood(rest) - 1.5 * potential(rest, dead), -a.card.value, a.card.index)
 
         return list(sorted(discards, key=key)[: self.width]) or list(legal)
 
@@ -202,7 +199,7 @@ class SearchBot:
         return cands[best] if totals[best] - totals[0] > self.margin * played else cands[0]
 
     def _worlds(self, rng: random.Random, reading: Reading, count: int) -> list[tuple[int, list[int]]]:
-        """``count`` worlds of the reading: the opponent's cards and the stock (``engine.inference.sample_worlds``)."""
+        """``count`` worlds of the reading: the opponent's cards and the stock (``inference.sample_worlds``)."""
         return sample_worlds(rng, reading, count)
 
     def _rollout(self, obs: Observation, action: Action, hand: int, opp: int, pile: list[int], stock: list[int]) -> int:
@@ -250,7 +247,7 @@ class SearchBot:
 
 
 def _standing_value(obs: Observation) -> PointsValue | None:
-    """How the seat weighs a hand's points at its game's score (``engine.winprob``), or None (points as they
+    """How the seat weighs a hand's points at its game's score (``knock.bots.winprob``), or None (points as they
     are) when the hand is not seen as part of a two-player game. Rule: MATCH-1."""
     if len(obs.scores) != 2 or obs.rules.players != 2:
         return None

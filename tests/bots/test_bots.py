@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.bots import BOT_NAMES, make_bot, play_hand, play_match
 from engine.cards import DECK
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
+from knock.bots import BOT_NAMES, make_bot, play_hand, play_match
 from tests.helpers import quick_bot
 
 

@@ -9,7 +9,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from engine.actions import Action, Discard, DrawStock, Knock, TakeUpcard
-from engine.bots import BOT_NAMES, Bot, make_bot, play_match
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.errors import IllegalAction
 from engine.events import HandStarted
@@ -17,8 +16,9 @@ from engine.hand import Hand
 from engine.match import Match
 from engine.melds import Meld
 from engine.rules import RuleSet
-from engine.search import LEVELS
-from engine.simple import (
+from knock.bots import BOT_NAMES, Bot, make_bot, play_match
+from knock.bots.search import LEVELS
+from knock.bots.simple import (
     EAAI_RULES,
     SimpleBot,
     best_meld_sets,

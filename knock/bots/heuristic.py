@@ -1,16 +1,12 @@
-"""Bots: players that choose from a seat's observation and its legal actions only. Rule: VIS-2.
-
-``RandomBot`` picks uniformly; ``GreedyBot`` is a simple baseline that keeps its deadwood low, knocks as
-soon as it may and answers a knock optimally; ``HeuristicBot`` also counts live cards, reads the
-opponent's pickups and plays for gin when it is close. ``SimpleBot`` (``engine.simple``) is the EAAI
-challenge's public baseline, ported.
+"""Two heuristic bots and the showdown they share: ``GreedyBot``, a simple baseline that keeps its deadwood low,
+knocks as soon as it may and answers a knock optimally; ``HeuristicBot``, which also counts live cards, reads the
+opponent's pickups and plays for gin when it is close. Both choose from a seat's observation and its legal actions
+only (VIS-2); the search bots (``knock.bots.search``) use their showdown and their reading of partial melds.
 """
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
-from typing import Protocol
 
 from engine.actions import (
     Action,
@@ -25,34 +21,12 @@ from engine.actions import (
     shown_mask,
 )
 from engine.cards import to_mask
-from engine.hand import Hand
-from engine.match import Match
 from engine.melds import deadwood, knock_deadwood, value
-from engine.rollout import holds_for_gin
-from engine.search import LEVELS, make_level
 from engine.showdown import best_defence
-from engine.simple import SimpleBot
 from engine.visibility import Observation
+from knock.bots.rollout import holds_for_gin
 
-
-class Bot(Protocol):
-    name: str
-
-    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        """One of ``legal``, chosen from ``obs`` alone."""
-        ...
-
-
-class RandomBot:
-    """Uniform over the legal actions, from its own seeded generator."""
-
-    name = "random"
-
-    def __init__(self, seed: int = 0) -> None:
-        self._rng = random.Random(seed)
-
-    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
-        return legal[int(self._rng.random() * len(legal))]
+__all__ = ["GreedyBot", "HeuristicBot", "potential", "showdown_choice"]
 
 
 class GreedyBot:
@@ -117,12 +91,12 @@ class HeuristicBot:
         def score(a: Discard) -> tuple[float, int, int, int]:
             rest = mask ^ a.card.bit
             danger = 4.0 if _helps(a.card.index, wanted) else 0.0
-            return (deadwood(rest) - 1.5 * _potential(rest, dead) + danger, -a.card.value, a.card.rank, a.card.suit)
+            return (deadwood(rest) - 1.5 * potential(rest, dead) + danger, -a.card.value, a.card.rank, a.card.suit)
 
         return min(discards, key=score)
 
 
-def _potential(mask: int, dead: int) -> int:
+def potential(mask: int, dead: int) -> int:
     """Partial melds in a holding that a live card could still complete: pairs and same-suit near-runs."""
     count = 0
     for i in range(52):
@@ -164,37 +138,3 @@ def showdown_choice(obs: Observation, legal: Sequence[Action]) -> Action:
 def _spread_key(action: Action, mask: int) -> tuple[int, int]:
     assert isinstance(action, Spread)
     return (value(mask & ~shown_mask(action)), sum(m.open_ends() for m in action.melds))
-
-
-def make_bot(name: str, seed: int = 0) -> Bot:
-    """A bot by name: ``heuristic``, ``greedy``, ``random`` (seeded), ``simple`` (seeded: the EAAI baseline) or a
-    search level (seeded: ``easy``, ``medium``, ``hard``, ``expert``, ``engine.search.LEVELS``)."""
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot()
-    if name == "heuristic":
-        return HeuristicBot()
-    if name == "simple":
-        return SimpleBot(seed)
-    if name in LEVELS:
-        return make_level(name, seed)
-    raise ValueError(f"unknown bot {name!r}; bots: {', '.join(BOT_NAMES)}")
-
-
-BOT_NAMES = ("heuristic", "greedy", "random", "simple", *LEVELS)
-
-
-def play_hand(hand: Hand, bots: Sequence[Bot]) -> Hand:
-    """Play a hand to its end, each seat's bot seeing only its own observation. Rule: VIS-2."""
-    while (seat := hand.to_act) is not None:
-        hand.apply(bots[seat].choose(hand.observation(seat), hand.legal_actions()))
-    return hand
-
-
-def play_match(match: Match, bots: Sequence[Bot]) -> Match:
-    """Play a game to its end with one bot per seat, each seeing only its own view of the hand, with the game's
-    scores (``Match.seat_observation``). Rule: VIS-2."""
-    while (seat := match.to_act) is not None:
-        match.apply(bots[seat].choose(match.seat_observation(seat), match.legal_actions()))
-    return match

@@ -1,6 +1,6 @@
 """What a seat may infer of the opponent's hand from what it saw, and worlds sampled from it. Rule: VIS-2.
 
-The search bot (``engine.search``) plays out *worlds*: the opponent's hidden cards and the stock's order, drawn
+The search bot (``knock.bots.search``) plays out *worlds*: the opponent's hidden cards and the stock's order, drawn
 from the cards the seat cannot see. Nothing here reads a hand, only a seat's observation (``Observation``), and
 nothing is remembered between decisions (a bot made afresh for every move, as the web tables make theirs, reads
 the same):
@@ -35,8 +35,8 @@ from dataclasses import dataclass
 from engine.cards import to_mask
 from engine.fsm import Phase
 from engine.melds import deadwood, knock_deadwood, melds_with
-from engine.rollout import BITS, BY_VALUE
 from engine.visibility import Observation
+from knock.bots.rollout import BITS, BY_VALUE
 
 FULL = (1 << 52) - 1
 #: A card of the same rank as a card the opponent let go (discarded, or passed on the pile).

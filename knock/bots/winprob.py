@@ -5,7 +5,7 @@ depends on the score: near the end a small knock that wins the game is worth mor
 not, and when the opponent needs only a few points every hand he wins ends it, whatever its size.
 ``win_chance(need, other)`` is the chance that the seat needing ``need`` more points wins against one needing
 ``other``, if each hand is won by either seat alike, its points drawn from ``HAND_POINTS``. The search bot
-(``engine.search``) maximises that chance instead of the hand's points (``PointsValue``).
+(``knock.bots.search``) maximises that chance instead of the hand's points (``PointsValue``).
 
 The model is symmetric and memoryless on purpose: it says how points turn into games, not who is the better
 player. It has no notion of bonuses beyond the target (boxes, shutouts), which decide only the game's total,

@@ -1,4 +1,5 @@
-"""The search's reading of the opponent's hand (``engine.inference``): built hands weighed by his last act. VIS-2."""
+"""The search's reading of the opponent's hand (``knock.bots.inference``): built hands weighed by his last act.
+VIS-2."""
 
 from __future__ import annotations
 
@@ -9,10 +10,11 @@ from typing import Any
 
 import pytest
 
-from engine.bots import HeuristicBot, make_bot
 from engine.cards import Card, cards, to_mask
 from engine.hand import Hand
-from engine.inference import (
+from engine.melds import deadwood
+from knock.bots import HeuristicBot, make_bot
+from knock.bots.inference import (
     NOT_KNOCKED,
     PASSED,
     built_hand,
@@ -21,7 +23,6 @@ from engine.inference import (
     sample_world,
     sample_worlds,
 )
-from engine.melds import deadwood
 from tests.helpers import deal
 
 

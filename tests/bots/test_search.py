@@ -1,4 +1,4 @@
-"""The search bot (``engine.search``) and its levels: its view (VIS-2), its determinism, its rollouts, and its
+"""The search bot (``knock.bots.search``) and its levels: its view (VIS-2), its determinism, its rollouts, and its
 answers on any legal state. Budgets here are tiny; its strength is measured in the arena (``docs/bots.md``)."""
 
 from __future__ import annotations
@@ -15,17 +15,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine import rollout
 from engine.actions import Action, Discard, DrawStock, Knock, PassUpcard
-from engine.bots import BOT_NAMES, Bot, HeuristicBot, make_bot, play_hand
 from engine.cards import Card, cards, shuffled_deck, to_mask
 from engine.hand import Hand
-from engine.inference import Reading, read, sample_world
 from engine.match import Match
 from engine.melds import deadwood, melds_with
-from engine.rollout import Rollout, partials
 from engine.rules import RuleSet
-from engine.search import LEVELS, SearchBot
+from knock.bots import BOT_NAMES, Bot, HeuristicBot, make_bot, play_hand, rollout
+from knock.bots.inference import Reading, read, sample_world
+from knock.bots.rollout import Rollout, partials
+from knock.bots.search import LEVELS, SearchBot
 from tests.helpers import deal
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -141,9 +140,9 @@ def test_a_bots_choice_is_its_observations_and_seed_alone() -> None:
 
 
 SCRIPT = """
-from engine.bots import play_hand
+from knock.bots import play_hand
 from engine.hand import Hand
-from engine.search import SearchBot
+from knock.bots.search import SearchBot
 for seed in range(3):
     hand = play_hand(Hand.deal(seed=seed, dealer=seed % 2), [SearchBot(10, 3, seed), SearchBot(6, 2, seed + 1)])
     print([repr(e) for e in hand.events])
@@ -355,7 +354,7 @@ def test_the_opponent_model_takes_a_discard_that_melds_or_cuts_four_points_as_th
 
 @pytest.mark.rule("MATCH-1")
 def test_the_chance_of_winning_a_game_is_fair_at_equal_scores_and_grows_with_the_lead() -> None:
-    from engine.winprob import win_chance
+    from knock.bots.winprob import win_chance
 
     assert win_chance(100, 100, 100) == pytest.approx(0.5)
     assert win_chance(0, 5, 100) == 1.0 and win_chance(5, 0, 100) == 0.0
@@ -369,7 +368,7 @@ def test_the_chance_of_winning_a_game_is_fair_at_equal_scores_and_grows_with_the
 
 @pytest.mark.rule("MATCH-1")
 def test_a_hands_points_weigh_as_points_early_and_as_the_game_at_its_end() -> None:
-    from engine.winprob import PointsValue
+    from knock.bots.winprob import PointsValue
 
     start = PointsValue(100, 100, 100)
     assert start(10) == pytest.approx(10, abs=0.5) and start(-10) == pytest.approx(-10, abs=0.5)
@@ -382,9 +381,9 @@ def test_a_hands_points_weigh_as_points_early_and_as_the_game_at_its_end() -> No
 
 @pytest.mark.rule("MATCH-1", "VIS-2")
 def test_bots_in_a_game_see_its_scores_and_the_search_weighs_them() -> None:
-    from engine.bots import GreedyBot, play_match
-    from engine.search import _standing_value
     from engine.visibility import Observation
+    from knock.bots import GreedyBot, play_match
+    from knock.bots.search import _standing_value
 
     seen: list[tuple[Observation, tuple[int, ...]]] = []
 
@@ -408,7 +407,7 @@ def test_bots_in_a_game_see_its_scores_and_the_search_weighs_them() -> None:
 def test_the_opponent_models_discard_is_the_least_deadwood_highest_card_first() -> None:
     """``Rollout._least_deadwood`` (tried highest card first, stopping at the knock deadwood) is the plain
     minimum of (deadwood left, −value, index) over the cards but the one taken."""
-    from engine.rollout import VALUES
+    from knock.bots.rollout import VALUES
 
     rng = random.Random(7)
     for _ in range(3000):
@@ -423,8 +422,8 @@ def test_the_opponent_models_discard_is_the_least_deadwood_highest_card_first() 
 def test_the_rollouts_defence_deadwood_is_the_best_defences() -> None:
     """``defence_deadwood`` (the rollouts' showdown) gives the deadwood of ``best_defence``'s answer."""
     from engine.melds import best_arrangement
-    from engine.rollout import spread
     from engine.showdown import best_defence, defence_deadwood
+    from knock.bots.rollout import spread
 
     rng = random.Random(5)
     checked = 0
