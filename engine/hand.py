@@ -554,17 +554,3 @@ class Hand:
 
 #: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).
 _STEP_EVENTS: dict[str, Callable[[Hand], list[Event]]] = {"score": Hand._scored, "end_dead": Hand._died}
-
-
-def __getattr__(name: str) -> object:
-    """``engine.hand.Observation`` moved to ``engine.visibility``: importable here for one more release, with a
-    warning."""
-    if name == "Observation":
-        import warnings
-
-        message = "engine.hand.Observation is now engine.visibility.Observation"
-        warnings.warn(message, DeprecationWarning, stacklevel=2)
-        from engine.visibility import Observation
-
-        return Observation
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -457,17 +457,3 @@ def next_roles(
 
 def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
-
-
-def __getattr__(name: str) -> object:
-    """``engine.match.MatchObservation`` moved to ``engine.visibility``: importable here for one more release, with a
-    warning."""
-    if name == "MatchObservation":
-        import warnings
-
-        message = "engine.match.MatchObservation is now engine.visibility.MatchObservation"
-        warnings.warn(message, DeprecationWarning, stacklevel=2)
-        from engine.visibility import MatchObservation
-
-        return MatchObservation
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -12,7 +12,7 @@ each imported only when first used (several need an optional extra, named in bra
 - ``knock.envs``: PettingZoo, Gymnasium and OpenSpiel environments (``[rl]``).
 - ``knock.web``: the table protocol, ``knock serve``, ``knock engine`` and a wire client (``[web]``).
 - ``knock.cluster``: the Dask runner and fsspec storage (``[cluster]``).
-- ``knock.peers``: OpenSpiel's notation, for the adapters.
+- ``knock.bots``: the bots, from a uniform random player to the search levels.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from types import ModuleType
 from engine import __version__
 
 #: The parts of the application, importable as ``knock.NAME`` (each loaded on first use).
-PARTS = ("cli", "play", "simulate", "bulk_verify", "export", "conformance", "envs", "web", "cluster", "peers")
+PARTS = ("cli", "play", "simulate", "bulk_verify", "export", "conformance", "envs", "web", "cluster", "bots")
 
 #: Not the parts themselves: ``from knock import *`` must not import every extra.
 __all__ = ["PARTS", "__version__"]

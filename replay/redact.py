@@ -9,9 +9,7 @@ recomputed. A view replays in public mode (``replay.public.ViewReplayer``).
 from __future__ import annotations
 
 import dataclasses
-import importlib
 import io
-import warnings
 from collections.abc import Iterator
 from typing import Any, BinaryIO
 
@@ -37,11 +35,10 @@ from replay.codec import (
     pack,
 )
 from replay.log import LogError, LogTruncated
-from replay.public import ViewReplayer
 from replay.replayer import Replayer, ReplayState
 from replay.signing import SigningKey
 
-__all__ = ["PublicReplayer", "redact"]
+__all__ = ["redact", "view_record"]
 
 
 def redact(
@@ -131,30 +128,3 @@ def _so_far(states: Iterator[ReplayState]) -> Iterator[ReplayState]:
     except LogTruncated as err:
         if not err.clean:
             raise
-
-
-class PublicReplayer(ViewReplayer):
-    """Deprecated: the replayer of per-seat views is ``replay.public.ViewReplayer`` (one driver and one record
-    grammar serve full logs and views)."""
-
-    def __init__(self, source: BinaryIO | bytes) -> None:
-        warnings.warn(
-            "replay.redact.PublicReplayer is now replay.public.ViewReplayer", DeprecationWarning, stacklevel=2
-        )
-        super().__init__(source)
-
-
-#: Names that moved to their own modules, importable here for one more release (with a warning).
-_MOVED = {
-    "audit": "replay.audit", "verify_view": "replay.audit", "view_transcript": "replay.audit",
-    "PublicState": "replay.public", "UNKNOWN": "replay.codec", "T_SEEN_DRAW": "replay.codec",
-    "KNOCK_HIDDEN": "replay.codec",
-}  # fmt: skip
-
-
-def __getattr__(name: str) -> Any:
-    home = _MOVED.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    warnings.warn(f"replay.redact.{name} is now {home}.{name}", DeprecationWarning, stacklevel=2)
-    return getattr(importlib.import_module(home), name)

@@ -12,10 +12,9 @@ by ``replay.public.ViewReplayer``. The audits built on both are in ``replay.audi
 
 from __future__ import annotations
 
-import warnings
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, BinaryIO, Protocol
+from typing import Any, BinaryIO, Protocol
 
 from engine import draw
 from engine.actions import Advise, MatchAction
@@ -541,19 +540,3 @@ class Strict:
         want = event_record(self._due[0])
         return ReplayError("LOG-8", entry.index, f"the {record_type(want)} record differs from the engine's",
                            expected=want, found=entry.record)  # fmt: skip
-
-
-if TYPE_CHECKING:  # the audit's names, importable here as before (served by ``__getattr__`` at run time)
-    from replay.audit import AuditReport as AuditReport
-    from replay.audit import HandReport as HandReport
-    from replay.audit import verify as verify
-
-
-def __getattr__(name: str) -> Any:
-    """The audit's names moved to ``replay.audit``; importable here for one more release, with a warning."""
-    if name in ("verify", "AuditReport", "HandReport"):
-        warnings.warn(f"replay.replayer.{name} is now replay.audit.{name}", DeprecationWarning, stacklevel=2)
-        from replay import audit
-
-        return getattr(audit, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

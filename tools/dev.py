@@ -3,8 +3,8 @@
 
     python3 tools/dev.py demo    # install what the demo needs (the cli extra), then play a seeded three-handed
                                  # game between bots, log and verify it
-    python3 tools/dev.py test    # install everything (the dev extra), then ruff, mypy --strict, import-linter and
-                                 # pytest; non-zero on any failure
+    python3 tools/dev.py test    # install everything (the dev extra), then ruff, mypy --strict, import-linter, the
+                                 # API reference (pdoc, build/api) and pytest; non-zero on any failure
     python3 tools/dev.py setup   # install everything (the Node packages of the tests too), run nothing
 
 Standard library only: it runs on a fresh machine with nothing but Python 3.11.
@@ -103,11 +103,24 @@ def ensure_node() -> None:
         stamp.write_text(digest)
 
 
+#: The packages the API reference documents (``build/api/index.html``): the two libraries and the bots.
+REFERENCE = ("engine", "replay", "knock.bots")
+
+
 def workers() -> int:
     """pytest's worker processes (pytest-xdist): one a core this process may use, at most four (each holds the
     whole suite's imports; the suite's own subprocesses, servers and clusters want cores too)."""
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
     return max(1, min(4, cores))
+
+
+def label(step: list[str | Path]) -> str:
+    """A step's name for the summary: the module after ``-m`` (and its first argument), else the program."""
+    words = [str(w) for w in step]
+    if "-m" in words:
+        at = words.index("-m")
+        return " ".join(words[at + 1 : at + 3])
+    return Path(words[0]).name
 
 
 def test(extra: list[str]) -> int:
@@ -118,9 +131,11 @@ def test(extra: list[str]) -> int:
         [PY, "-m", "ruff", "format", "--check", "engine", "replay", "knock", "tools", "tests"],
         [PY, "-m", "mypy"],
         [BIN / "lint-imports", "--no-cache"],  # the layering contracts of pyproject.toml
+        # the API reference, generated from the docstrings of the documented surface; any warning fails it
+        [PY, "-W", "error", "-m", "pdoc", "--docformat", "restructuredtext", "-o", ROOT / "build" / "api", *REFERENCE],
         [PY, "-m", "pytest", "-n", str(workers()), "--dist", "loadgroup", *extra],  # a page's snippets on one worker
     ]
-    failed = [" ".join(str(c) for c in s[1:4]) if s[0] == PY else Path(s[0]).name for s in steps if run(*s) != 0]
+    failed = [label(s) for s in steps if run(*s) != 0]
     if failed:
         print(f"FAILED: {', '.join(failed)}", flush=True)
         return 1

@@ -6,7 +6,7 @@
     .venv/bin/pip install -e '.[fuzz]' && .venv/bin/python tools/fuzz.py --engine atheris --seconds 600
 
 Entry points (``tests.support.fuzz.TARGETS``): ``judge``, ``verify``, ``audit``, ``verify_view``, the strict
-``Replayer``, the ``PublicReplayer`` of views, ``redact`` for every seat and ``view_transcript``; an input whose
+``Replayer``, the ``ViewReplayer`` of views, ``redact`` for every seat and ``view_transcript``; an input whose
 header names a view goes to the view readers, any other to the full-log readers (both get ``judge`` and
 ``audit``). Seeds: the golden logs, every seat's view of each, and the compiled conformance logs.
 

@@ -85,7 +85,7 @@ PEERS = (
     Peer("RLCard", "rlcard", "rlcard_gin.py", (),
          "RLCard's `GinRummyGame` (`rlcard.games.gin_rummy`), the game behind PettingZoo's `gin_rummy_v4`",
          ONE_HAND),
-    Peer("OpenSpiel", "open_spiel", "openspiel_gin.py", ("knock/peers/openspiel_map.py",),
+    Peer("OpenSpiel", "open_spiel", "openspiel_gin.py", ("tools/adapters/openspiel_map.py",),
          "OpenSpiel's `gin_rummy` (C++, through `pyspiel`), its chance nodes given the case's deal", ONE_HAND),
 )  # fmt: skip
 

@@ -22,7 +22,7 @@ the same):
 - the rest of the unseen cards, shuffled, are the stock.
 
 Measured (docs/bots.md): without the building and the weighing, the worlds' opponent held about 12 points more
-deadwood than the real one from the middle of the hand on (``tools/search_parts.py --calibration``).
+deadwood than the real one from the middle of the hand on (``tools/research/search_parts.py --calibration``).
 
 Two states that differ only in cards the seat may not see give the same reading, hence the same worlds (VIS-2).
 """

@@ -112,7 +112,7 @@ class SearchBot:
         self._seen: dict[tuple[object, ...], int] = {}
         self._stock = 0
         #: The last search's first candidate, its best one and the best one's lead over the first (points a
-        #: world), for measuring the search (``tools/search_parts.py --deviations``); None when the last move
+        #: world), for measuring the search (``tools/research/search_parts.py --deviations``); None when the last move
         #: was not searched.
         self.last_search: tuple[Action, Action, float] | None = None
 

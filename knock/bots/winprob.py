@@ -18,7 +18,7 @@ from functools import cache
 
 #: A hand's points for its winner, in buckets of five (a bucket's mean points, its share of the won hands in
 #: thousandths): the heuristic bot against itself, 20,000 hands of the standard rules (seeds 0-19,999, the dealer
-#: by the seed's parity; the 13 dead hands left out). Rebuilt by ``tools/search_parts.py --hand-points 20000``.
+#: by the seed's parity; the 13 dead hands left out). Rebuilt by ``tools/research/search_parts.py --hand-points 20000``.
 # fmt: off
 HAND_POINTS: tuple[tuple[int, int], ...] = (
     (3, 122), (7, 203), (12, 221), (17, 171), (22, 79), (27, 61), (32, 34),

@@ -48,14 +48,6 @@ class KnockAEC(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self.action_spaces = {a: spaces.Discrete(T.ACTIONS) for a in self.possible_agents}
         self.agents: list[str] = []
 
-    @property
-    def table(self) -> Episode:
-        """The old name of ``episode``, for one more release (with a DeprecationWarning)."""
-        import warnings
-
-        warnings.warn("env.table is now env.episode", DeprecationWarning, stacklevel=2)
-        return self.episode
-
     def observation_space(self, agent: str) -> spaces.Space[Any]:
         return self.observation_spaces[agent]
 

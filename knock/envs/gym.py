@@ -92,14 +92,6 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
         )
         self.action_space: spaces.Space[np.int64] = spaces.Discrete(T.ACTIONS)
 
-    @property
-    def table(self) -> Episode:
-        """The old name of ``episode``, for one more release (with a DeprecationWarning)."""
-        import warnings
-
-        warnings.warn("env.table is now env.episode", DeprecationWarning, stacklevel=2)
-        return self.episode
-
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
     ) -> tuple[ObsDict, dict[str, Any]]:

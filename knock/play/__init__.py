@@ -17,16 +17,5 @@ from knock.play.saves import FOLDER, Save, fresh_path, resume
 from knock.play.session import BOT_CHOICES, TOOL, PlayError, Session, Setup
 from knock.play.table import Quit, TerminalTable
 
-
-def __getattr__(name: str) -> object:
-    """``knock.play.Table`` is now ``knock.play.TerminalTable``: the old name warns for one more release."""
-    if name == "Table":
-        import warnings
-
-        warnings.warn("knock.play.Table is now knock.play.TerminalTable", DeprecationWarning, stacklevel=2)
-        return TerminalTable
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["BOT_CHOICES", "FOLDER", "TOOL", "PlayError", "Quit", "Save", "Session", "Setup", "TerminalTable",
            "fresh_path", "resume"]  # fmt: skip

@@ -292,15 +292,4 @@ def _top(obs: Observation) -> Card | None:
     return obs.discard_pile[-1] if obs.discard_pile else None
 
 
-def __getattr__(name: str) -> object:
-    """``Table`` is now ``TerminalTable`` (apart from the server's ``knock.web.tables.ServerTable``): the old name
-    is importable for one more release, with a warning."""
-    if name == "Table":
-        import warnings
-
-        warnings.warn(f"{__name__}.Table is now {__name__}.TerminalTable", DeprecationWarning, stacklevel=2)
-        return TerminalTable
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-
 __all__ = ["Quit", "TerminalTable"]

@@ -499,14 +499,3 @@ def new_token() -> str:
 
 def new_table_id() -> str:
     return secrets.token_urlsafe(9)
-
-
-def __getattr__(name: str) -> object:
-    """``Table`` is now ``ServerTable`` (apart from the terminal's ``knock.play.TerminalTable``): the old name is
-    importable for one more release, with a warning."""
-    if name == "Table":
-        import warnings
-
-        warnings.warn(f"{__name__}.Table is now {__name__}.ServerTable", DeprecationWarning, stacklevel=2)
-        return ServerTable
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,7 +1,7 @@
 """The libraries people train with, on short runs (the ``train`` extra): sb3-contrib's MaskablePPO on the Gymnasium
 environment in self-play against a growing pool of its snapshots, the reference PPO (``knock.envs.ppo``) over the
 AEC environment in self-play, and OpenSpiel's external-sampling MCCFR on a reduced deck of ``python_knock_gin``
-(perfect recall: ENV-12). Each well under 20 s; the long runs are ``tools/baselines.py``."""
+(perfect recall: ENV-12). Each well under 20 s; the long runs are ``tools/research/baselines.py``."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""tools/openspiel_cases.py: OpenSpiel games turned into conformance cases, run on Knock, differences reported.
+"""tools/research/openspiel_cases.py: OpenSpiel games turned into conformance cases, run on Knock, differences reported.
 
 The cases it writes must say what OpenSpiel said: each one, played back on OpenSpiel, gives OpenSpiel's
 answer (a reject probe is refused at its last action, a game ends with the points the case expects).
@@ -14,13 +14,13 @@ from typing import Any
 
 import pyspiel
 import pytest
+from openspiel_map import RefusedByOpenSpiel, play_on_openspiel
 
 from engine.actions import parse_match_action
 from knock.conformance import answer_case, load_case
-from knock.peers.openspiel_map import RefusedByOpenSpiel, play_on_openspiel
 
 ROOT = Path(__file__).resolve().parents[2]
-TOOL = ROOT / "tools" / "openspiel_cases.py"
+TOOL = ROOT / "tools" / "research" / "openspiel_cases.py"
 
 
 def run_tool(*args: str) -> subprocess.CompletedProcess[str]:

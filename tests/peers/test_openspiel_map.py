@@ -1,4 +1,4 @@
-"""OpenSpiel's ``gin_rummy`` in Knock's notation (``knock.peers.openspiel_map``), checked against OpenSpiel itself.
+"""OpenSpiel's ``gin_rummy`` in Knock's notation (``tools/adapters/openspiel_map.py``), checked against OpenSpiel.
 
 Cards and meld ids against OpenSpiel's own tables, OpenSpiel histories read into Knock's actions and
 written back, and the two known differences of its showdown, which the converter must surface.
@@ -10,13 +10,7 @@ import random
 
 import pyspiel
 import pytest
-
-from engine.actions import parse_action
-from engine.cards import Card, Suit, cards
-from engine.hand import Hand
-from engine.melds import Meld
-from engine.rules import RuleSet
-from knock.peers.openspiel_map import (
+from openspiel_map import (
     KNOCK,
     MELDS,
     NUM_MELDS,
@@ -30,9 +24,15 @@ from knock.peers.openspiel_map import (
     play_on_openspiel,
 )
 
+from engine.actions import parse_action
+from engine.cards import Card, Suit, cards
+from engine.hand import Hand
+from engine.melds import Meld
+from engine.rules import RuleSet
+
 UTILS = pyspiel.gin_rummy.GinRummyUtils(13, 4, 10)
 GAME = pyspiel.load_game("gin_rummy")
-#: OpenSpiel's rules in Knock's options (tools/openspiel_cases.py maps them the same way).
+#: OpenSpiel's rules in Knock's options (tools/research/openspiel_cases.py maps them the same way).
 RULES = RuleSet(undercut_bonus=25, undercut_on_tie=False, may_discard_taken_card=True, wall_pickup_to_knock=True)
 
 

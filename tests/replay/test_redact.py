@@ -30,7 +30,7 @@ from replay.codec import (
 from replay.grammar import PLAYING, At
 from replay.log import LogError, LogReader, write_log
 from replay.public import PublicState, ViewReplayer
-from replay.redact import PublicReplayer, redact
+from replay.redact import redact
 from replay.replayer import Replayer
 
 CASES = [("standard", 1), ("oklahoma", 2), ("three_handed", 3), ("three_handed", 4), ("standard", 5)]
@@ -302,13 +302,6 @@ def test_the_sitter_hears_his_own_advice_even_when_he_does_not_see_the_captains_
 
 
 @pytest.mark.rule("LOG-12")
-def test_public_replayer_is_the_view_replayer_under_its_old_name() -> None:
-    view = redact(write_log(game("standard", 3)), 1)
-    with pytest.warns(DeprecationWarning, match="ViewReplayer"):
-        old = PublicReplayer(view)
-    assert old.run() == ViewReplayer(view).run()
-
-
 @pytest.mark.rule("LOG-11", "VIS-1")
 def test_a_views_showdown_gives_the_viewers_own_deadwood_as_the_full_history_does() -> None:
     """``replay.audit.view_events``: the spread and the answer of the seat whose cards a view holds (its own, or

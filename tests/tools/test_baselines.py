@@ -1,4 +1,5 @@
-"""tools/baselines.py --quick (the published baselines' run on a tiny budget): it trains every method, evaluates
+"""tools/research/baselines.py --quick (the published baselines' run on a tiny budget): it trains every method,
+evaluates
 against every reference opponent on paired hands and games, and writes its learning curves and its table."""
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("baselines_tool", ROOT / "tools" / "baselines.py")
+    spec = importlib.util.spec_from_file_location("baselines_tool", ROOT / "tools" / "research" / "baselines.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
     sys.modules["baselines_tool"] = module
@@ -28,7 +29,8 @@ def test_quick_baselines_write_plots_and_a_table(tmp_path: Path) -> None:
     baselines = tool()
     doc = tmp_path / "baselines.md"
     # Two units at once, each in its own (spawned) process: the script itself, as a person runs it.
-    run = [sys.executable, str(ROOT / "tools" / "baselines.py"), "--quick", "--out", str(tmp_path), "--doc", str(doc)]
+    tool_path = ROOT / "tools" / "research" / "baselines.py"
+    run = [sys.executable, str(tool_path), "--quick", "--out", str(tmp_path), "--doc", str(doc)]
     done = subprocess.run([*run, "--jobs", "2"], capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stdout + done.stderr
     for name in (*baselines.METHODS, "mccfr"):
@@ -40,7 +42,7 @@ def test_quick_baselines_write_plots_and_a_table(tmp_path: Path) -> None:
     for method in baselines.METHODS:
         for bot in baselines.OPPONENTS:
             assert any(r.startswith(f"| {method} | {bot} |") for r in rows), (method, bot)
-    assert "tools/baselines.py --quick" in text and "NashConv" in text
+    assert "tools/research/baselines.py --quick" in text and "NashConv" in text
 
     # --resume: the units found are read back, a missing one is run again.
     units = sorted((tmp_path / "units").glob("*.json"))

@@ -98,6 +98,6 @@ def test_a_baseline_revision_is_checked_out_beside_this_one(tmp_path: Path) -> N
     tree, short = measuring.baseline_worktree("HEAD", tmp_path)
     try:
         assert short == measuring.commit() and tree == tmp_path / f"knock-{short}"
-        assert (tree / "engine" / "search.py").is_file()
+        assert (tree / "engine" / "kernel.py").is_file()
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], capture_output=True)

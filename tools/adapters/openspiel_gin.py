@@ -6,7 +6,7 @@
 It loads ``gin_rummy`` with the game parameters nearest the case's rules, forces the case's deal through
 OpenSpiel's chance nodes (each dealt card, the upcard and every stock draw is the chance outcome applied,
 checked against OpenSpiel's legal outcomes), plays the case's actions as OpenSpiel action ids
-(``knock.peers.openspiel_map``) and answers in case mode from OpenSpiel's own state: its legal actions, phase,
+(``openspiel_map``, beside it) and answers in case mode from OpenSpiel's own state: its legal actions, phase,
 hands, returns and deadwood counts. OpenSpiel's player 0 is the non-dealer, who is offered the upcard first.
 
 - **Parameters**: ``knock_card`` is the hand's knock limit (``knock_limit_value``; under ``knock_limit =
@@ -41,6 +41,19 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from openspiel_map import (  # beside this script: tools/adapters/openspiel_map.py
+    DRAW_STOCK,
+    DRAW_UPCARD,
+    KNOCK,
+    MELD_BASE,
+    PASS,
+    best_melds,
+    card_from_openspiel,
+    card_to_openspiel,
+    meld_from_openspiel,
+    meld_to_openspiel,
+)
+
 from engine.actions import (
     Action,
     BigGin,
@@ -61,18 +74,6 @@ from engine.melds import Meld, MeldKind
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from knock.conformance.aliases import VERB_SPELLINGS
 from knock.conformance.cases import Case, CaseHand, load_case
-from knock.peers.openspiel_map import (
-    DRAW_STOCK,
-    DRAW_UPCARD,
-    KNOCK,
-    MELD_BASE,
-    PASS,
-    best_melds,
-    card_from_openspiel,
-    card_to_openspiel,
-    meld_from_openspiel,
-    meld_to_openspiel,
-)
 
 OPENSPIEL_PHASES = {"FIRST_UPCARD": "upcard_offer", "DRAW": "draw", "DISCARD": "discard", "WALL": "wall",
                     "KNOCK": "knock", "LAYOFF": "layoff"}  # fmt: skip

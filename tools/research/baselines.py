@@ -2,10 +2,10 @@
 seeds disjoint from training over paired hands and games against the built-in bots, write learning curves
 (PNG, matplotlib's Agg backend) and a table (docs/baselines.md).
 
-    .venv/bin/python tools/baselines.py --minutes 2 --seeds 3      # one process (nice -n 10)
-    .venv/bin/python tools/baselines.py --jobs 2 --resume           # the published run: two at a time; goes on
+    .venv/bin/python tools/research/baselines.py --minutes 2 --seeds 3      # one process (nice -n 10)
+    .venv/bin/python tools/research/baselines.py --jobs 2 --resume           # the published run: two at a time; goes on
                                                                     # after a stop
-    .venv/bin/python tools/baselines.py --quick --out out/baselines --doc out/baselines/baselines.md
+    .venv/bin/python tools/research/baselines.py --quick --out out/baselines --doc out/baselines/baselines.md
 
 Methods: ``maskable-ppo`` (sb3-contrib's MaskablePPO on the Gymnasium environment, the learner's seat drawn per
 episode, against a pool of ``random``, ``heuristic`` and its own snapshots, ENV-17) and ``ppo-selfplay`` (the
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 import torch
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tools"))  # measuring, also when the tests load this file by its path
 
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
 
 def write_doc(args: argparse.Namespace, table: list[str], spiel: list[list[tuple[int, float]]], paths: list[Path],
               wall: float, done: dict[tuple[str, int], Unit]) -> None:  # fmt: skip
-    command = "tools/baselines.py " + (
+    command = "tools/research/baselines.py " + (
         "--quick"
         if args.quick
         else f"--minutes {args.minutes:g} --seeds {args.seeds} --hand-pairs {args.hand_pairs} "

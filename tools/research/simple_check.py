@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Check the ``simple`` bot against the Java it ports: the EAAI challenge's ``SimpleGinRummyPlayer``.
 
-    .venv/bin/python tools/simple_check.py /path/to/gin-rummy-eaai/src/ginrummy            # 2,000 positions
-    .venv/bin/python tools/simple_check.py JAVA_DIR --positions 5000 --seed 7 --json out/simple-check.json
+    .venv/bin/python tools/research/simple_check.py /path/to/gin-rummy-eaai/src/ginrummy            # 2,000 positions
+    .venv/bin/python tools/research/simple_check.py JAVA_DIR --positions 5000 --seed 7 --json out/simple-check.json
 
 ``JAVA_DIR`` holds the base code's Java sources of package ``ginrummy`` (``Card.java``, ``GinRummyUtil.java``,
 ``GinRummyPlayer.java``, ``SimpleGinRummyPlayer.java``; from ``tneller/gin-rummy-eaai``, not shipped here). The

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """What each part of the search bot gains: single hands, paired seeds, against a bot (a development proxy).
 
-    .venv/bin/python tools/search_parts.py --budget 120 --width 4 --margin 3                # every decision
-    .venv/bin/python tools/search_parts.py --budget 40 --width 3 --margin 1 --only knock     # knocks only
-    .venv/bin/python tools/search_parts.py --budget 2 --margin 1e9                          # the heuristic's choices
+    .venv/bin/python tools/research/search_parts.py --budget 120 --width 4 --margin 3                # every decision
+    .venv/bin/python tools/research/search_parts.py --budget 40 --width 3 --margin 1 --only knock     # knocks only
+    # the heuristic's choices:
+    .venv/bin/python tools/research/search_parts.py --budget 2 --margin 1e9
 
 Each seed from ``--seed`` (tuning seeds: below 10^9) deals one hand (dealer by the seed's parity) that is
 played twice, seats swapped, by ``SearchBot(budget, width, margin)`` against ``--against`` (the compiled
@@ -21,7 +22,8 @@ discard) and by the search's own estimate of its lead (points a world), the lead
 95% interval over the moves: where the estimate says more than the play does, the search follows noise or a
 wrong model. ``--margin 0`` shows every lead:
 
-    .venv/bin/python tools/search_parts.py --deviations --budget 240 --width 5 --margin 0 --pairs 40 --seed 8620
+    .venv/bin/python tools/research/search_parts.py --deviations --budget 240 --width 5 --margin 0 --pairs 40 \
+        --seed 8620
 
 ``--oracle`` gives the search the opponent's true cards in every world (the stock still shuffled): a bound on
 what reading his hand better could gain, not a bot.
@@ -34,25 +36,27 @@ often it would be (his true cards). ``--tilts`` weighs the worlds also by ``exp(
 the cards drawn from the stock so far), a tilt towards the better-built hands a player who has drawn that often
 holds -- a measure of what such a prior would do, not the bot's reading:
 
-    .venv/bin/python tools/search_parts.py --calibration 300 --against heuristic --seed 9000 --tilts 0,0.005,0.01
+    .venv/bin/python tools/research/search_parts.py --calibration 300 --against heuristic --seed 9000 --tilts \
+        0,0.005,0.01
 
 ``--awareness N`` weighs the score awareness (``knock.bots.winprob``) in games to 100: over N seed pairs from
 ``--seed`` (each game played twice, seats swapped, as ``knock arena`` plays them, the bots seeded alike),
 ``SearchBot(budget, width, margin)`` against ``--against`` with the game's scores and without them (its rollouts'
 points taken as they are); it prints both win rates and their paired difference:
 
-    .venv/bin/python tools/search_parts.py --awareness 300 --budget 240 --width 5 --margin 3 --against heuristic
+    .venv/bin/python tools/research/search_parts.py --awareness 300 --budget 240 --width 5 --margin 3 --against \
+        heuristic
 
 ``--budgets A,B,..`` plays the same seed pairs of single hands at each budget (``--width``, ``--margin`` and
 ``--only`` as given) and prints each one's share and points a hand and, paired by seed, how far each differs from
 the first budget's: what more simulations gain:
 
-    .venv/bin/python tools/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 20000
+    .venv/bin/python tools/research/search_parts.py --budgets 240,480,960 --width 5 --margin 3 --pairs 300 --seed 20000
 
 ``--hand-points N`` instead plays N hands of the heuristic bot against itself (seeds 0 .. N-1) and prints the
 winners' points in the buckets of ``knock.bots.winprob.HAND_POINTS`` (the score awareness's model):
 
-    .venv/bin/python tools/search_parts.py --hand-points 20000
+    .venv/bin/python tools/research/search_parts.py --hand-points 20000
 """
 
 from __future__ import annotations
@@ -68,7 +72,7 @@ import sys
 from collections.abc import Sequence
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
 from engine.actions import Action, Discard, DrawDiscard, DrawStock, Knock, PassUpcard, TakeUpcard  # noqa: E402

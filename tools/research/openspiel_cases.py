@@ -1,10 +1,12 @@
 #!/usr/bin/env python3
 """Turn OpenSpiel ``gin_rummy`` games into Knock conformance cases, run them on Knock, report the differences.
 
-    .venv/bin/python tools/openspiel_cases.py --games 200 --seed 1      # cases in out/openspiel-cases, a report
-    .venv/bin/python tools/openspiel_cases.py --params knock_card=7,oklahoma=true --games 50
-    .venv/bin/python tools/openspiel_cases.py --histories games.jsonl   # OpenSpiel histories, a JSON list a line
-    .venv/bin/python tools/openspiel_cases.py --json report.json        # the report for machines too
+    # cases in out/openspiel-cases, a report:
+    .venv/bin/python tools/research/openspiel_cases.py --games 200 --seed 1
+    .venv/bin/python tools/research/openspiel_cases.py --params knock_card=7,oklahoma=true --games 50
+    # OpenSpiel histories, a JSON list a line:
+    .venv/bin/python tools/research/openspiel_cases.py --histories games.jsonl
+    .venv/bin/python tools/research/openspiel_cases.py --json report.json        # the report for machines too
 
 Needs OpenSpiel (the ``peers`` extra: ``.venv/bin/pip install -e '.[peers]'``); it uses only its public API
 (``pyspiel.load_game("gin_rummy", params)``, the state's legal actions, phases, history and ``returns()``).
@@ -57,7 +59,9 @@ from engine.hand import Hand
 from engine.melds import MeldKind, deadwood, knock_deadwood
 from engine.rules import RuleSet
 from knock.conformance import answer_case, compare, load_case
-from knock.peers.openspiel_map import (
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "adapters"))  # tools/adapters/openspiel_map.py
+from openspiel_map import (
     DRAW_STOCK,
     DRAW_UPCARD,
     KNOCK,
@@ -68,7 +72,7 @@ from knock.peers.openspiel_map import (
     card_from_openspiel,
 )
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PARAMS: dict[str, Any] = {"knock_card": 10, "gin_bonus": 25, "undercut_bonus": 25, "oklahoma": False,
                                   "num_ranks": 13, "num_suits": 4, "hand_size": 10}  # fmt: skip
 

@@ -20,7 +20,7 @@ OpenSpiel (``open_spiel/games/gin_rummy``, PyPI ``open_spiel``) plays one hand o
 ``HistoryReader`` turns OpenSpiel's moves into Knock's actions in the case notation (spec/conformance.md);
 ``ActionWriter`` turns Knock's actions into OpenSpiel action ids, and ``play_on_openspiel`` plays a deal and
 Knock's actions on an OpenSpiel state. None of them imports ``pyspiel`` (an optional extra, ``peers``): the
-caller passes the game (``pyspiel.load_game("gin_rummy", ...)``). The converter ``tools/openspiel_cases.py``
+caller passes the game (``pyspiel.load_game("gin_rummy", ...)``). The converter ``tools/research/openspiel_cases.py``
 and a conformance adapter share them.
 """
 

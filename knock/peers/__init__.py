@@ -1,1 +1,0 @@
-"""Other Gin engines in Knock's notation: the mapping of their cards and actions (they are optional extras)."""
