@@ -131,9 +131,12 @@ def check(
     order the seeds give (card codes), for the caller to compare with the deal. Rules: DEAL-9, DEAL-10.
 
     Raises:
-        InvalidDeal: DEAL-9, naming what does not follow.
+        InvalidDeal: DEAL-5 for a server seed of another length than 32 bytes, else DEAL-9, naming what does not
+            follow.
     """
-    if type(server) is not bytes or len(server) != SEED_SIZE or commitment(server) != committed:
+    if type(server) is not bytes or len(server) != SEED_SIZE:
+        raise InvalidDeal("DEAL-5", f"the revealed server seed is not {SEED_SIZE} bytes")
+    if commitment(server) != committed:
         raise InvalidDeal("DEAL-9", "the revealed server seed does not match its commitment")
     for seat in supplied:
         if seeds[seat] != supplied_seed(server, number, seat):

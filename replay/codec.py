@@ -403,11 +403,10 @@ def _bin32(v: Any) -> bool:
 
 
 def _seeds_form(v: list[Any]) -> bool:
-    """The seats' seeds of a fair hand (LOG-21): two or three seeds of 32 bytes, and the seats supplied."""
+    """The seats' seeds of a fair hand (LOG-21): a list of seeds (bytes) and a list of seats (numbers). How many
+    seeds, of how many bytes, and which seats, are content: DEAL-5 and LOG-21 (``replay.fair``)."""
     seeds, supplied = v[1], v[2]
-    if type(seeds) is not list or not 2 <= len(seeds) <= 3 or not all(_bin32(x) for x in seeds):
-        return False
-    return _numbers(supplied) and len(supplied) <= 3
+    return type(seeds) is list and all(type(x) is bytes for x in seeds) and _numbers(supplied)
 
 
 def _action(v: Any, view: bool) -> bool:
@@ -452,8 +451,8 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[11, bin salt]"),
     T_SEEN_DRAW: (2, lambda v, view: view and type(v[1]) is int and 0 <= v[1] < 52, "[12, card] (in a view only)"),
     T_FAIR_COMMIT: (2, lambda v, _: _bin32(v[1]), "[13, bin 32 commitment]"),
-    T_SEEDS: (3, lambda v, _: _seeds_form(v), "[14, [bin 32 seed, …], [seat, …]]"),
-    T_FAIR_REVEAL: (2, lambda v, _: _bin32(v[1]), "[15, bin 32 server seed]"),
+    T_SEEDS: (3, lambda v, _: _seeds_form(v), "[14, [bin seed, …], [seat, …]]"),
+    T_FAIR_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[15, bin server seed]"),  # its length: DEAL-5
 }  # fmt: skip
 
 

@@ -68,11 +68,18 @@ class FairCheck:
         if len(seeds) != self.players:
             raise FairError("DEAL-5", f"a fair deal takes one seed from each of the {self.players} seats, not "
                             f"{len(seeds)}")  # fmt: skip
+        short = next((i for i, seed in enumerate(seeds) if len(seed) != fairdeal.SEED_SIZE), None)
+        if short is not None:
+            raise FairError("DEAL-5", f"p{short}'s seed is {len(seeds[short])} bytes, not {fairdeal.SEED_SIZE}")
         if list(supplied) != sorted(set(supplied)) or any(s >= self.players for s in supplied):
             raise FairError("LOG-21", "the seats whose seed the server supplied are listed once each, in seat order")
         self.seeds, self.supplied = tuple(seeds), tuple(supplied)
 
     def cut(self, cards: bytes) -> None:
+        """A round of the draw: in a fair log only after the first hand's commitment and seeds (its cards follow
+        from them, DEAL-8), so a log that begins with one is refused there, not left unfinished."""
+        if self.fair and self.seeds is None:
+            raise FairError("LOG-20", "a round of the draw before the first hand's server commitment and seeds")
         self.drawn.extend(cards)
 
     def hand(self, number: int) -> None:

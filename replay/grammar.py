@@ -169,6 +169,28 @@ class At(enum.Enum):
     __hash__ = object.__hash__
 
 
+#: What each reader state means, in words (``spec/log-grammar.json`` publishes them with the rows).
+MEANING: dict[At, str] = {
+    At.CUT: "before the first hand: the draw for the first deal (a fair log: the first hand's seeds first)",
+    At.COMMITTED: "a shuffle commitment read: its hand comes next (LOG-10)",
+    At.FAIR_COMMITTED: "a fair hand's server commitment read: the seats' seeds come next (LOG-20)",
+    At.SEEDED: "a fair hand's seeds read: (the first hand's draw, then) its hand comes next (LOG-20)",
+    At.DEAL: "a hand record read: its deal comes next",
+    At.UPCARD_OFFER: "the first upcard is offered (OFFER-1, OFFER-2)",
+    At.DRAW: "the seat to act draws (TURN-1)",
+    At.DISCARD: "the seat to act discards, knocks or declares big gin (TURN-1)",
+    At.WALL: "the last discard is offered under DEAD-2",
+    At.KNOCK: "the knocker spreads (KNOCK-4)",
+    At.LAYOFF: "the defender answers the spread (LAY-5)",
+    At.SCORE: "the showdown is over: the hand's result comes next",
+    At.DEAD_HAND: "the hand is dead: its result comes next (DEAD-1 .. DEAD-3)",
+    At.HAND_OVER: "the result read: (the salt, LOG-10, or the server seed, LOG-22, then) the checkpoint (LOG-6)",
+    At.REVEALED: "the salt or the server seed read: the checkpoint comes next",
+    At.ROTATE: "between hands: the next hand (or its commitment), or the game's end",
+    At.GAME_OVER: "the game's end read: the trailer comes next",
+    At.END: "the trailer read: nothing may follow (LOG-7)",
+}
+
 #: The machine states each reader state may stand for (``engine.fsm``: the match's phase, and the hand's). A hand's
 #: end comes first in the engine (its result, and the game's end if the target is reached) and then in the log,
 #: record by record: a reader that has read a result stands for either of the match's next states.

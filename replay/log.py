@@ -87,6 +87,10 @@ class LogTruncated(LogError):
         self.clean = clean
 
 
+class LogEmpty(LogTruncated):
+    """No bytes at all: not even a header to read (LOG-7; LOG-13 names no record for it)."""
+
+
 class LogTampered(LogError):
     """A checkpoint or the trailer disagrees with the digest of the bytes before it (LOG-6), or its signature
     with the header's signer (LOG-18)."""
@@ -473,7 +477,7 @@ class LogReader:
         except CodecError as err:  # bytes come before the header's keys (LOG-13's precedence)
             raise LogError("LOG-2", 0, f"unreadable header: {err.reason}") from None
         if first is None:
-            raise LogTruncated("LOG-7", 0, "the log is empty")
+            raise LogEmpty("LOG-7", 0, "the log is empty: nothing to read")
         value, raw = first
         self.header = Header.from_wire(value)
         self.digest = header_digest(raw)

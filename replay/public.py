@@ -250,9 +250,9 @@ class Public:
     def _cut(self, row: Row, entry: Entry) -> At:
         if self.st.number:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
             raise LogError("LOG-4", entry.index, "a cut record where the view has the next hand next")
+        self._fair(entry, lambda: self.fair.cut(entry.record[2]))  # a fair log's draw comes from its seeds
         self._cuts.append(entry)
         self._draw_due(entry)
-        self._fair(entry, lambda: self.fair.cut(entry.record[2]))
         return row.next[0]
 
     def _fair(self, entry: Entry, check: Callable[[], None]) -> None:
@@ -430,6 +430,8 @@ class Public:
             raise LogError("LOG-12", index, f"the viewer {verb} {card}, which it does not hold")
         if card is not None and actor != st.viewer and card in st.own:
             raise LogError("LOG-12", index, f"p{actor} discards {card}, which the viewer holds")
+        if card is not None and actor != st.viewer and card in st.discard_pile:
+            raise LogError("LOG-12", index, f"p{actor} discards {card}, which is on the discard pile")
         try:
             if kind is Kind.TAKE or kind is Kind.PICKUP:
                 kernel.verify_pickup(facts, actor, st.discard_pile[-1] if st.discard_pile else None, wall=wall)
@@ -505,6 +507,11 @@ class Public:
         captain = other_seat(st.seats, st.dealer)
         if st.sitter is None or rec[1] != st.sitter or st.turn != captain:
             raise LogError("THREE-7", entry.index, "only the sitter advises, and only while the captain is to act")
+        if sight(self.rules, st.seat, st.seats, st.dealer).hears_advice != (rec[2] is not None):
+            hears = rec[2] is None  # the view hid advice the seat hears, or showed advice it does not
+            raise LogError("LOG-11", entry.index, "the seat hears the sitter's advice (THREE-8): its view shows it in "
+                           "full" if hears else "the seat does not hear the sitter's advice (THREE-8): its view holds "
+                           "[5, seat, nil]")  # fmt: skip
         if rec[2] is not None:  # the seat hears the advice (THREE-8): a suggestion the captain could act on now
             kind = classify(rec[2], view=True)
             if kind in VIEW_ONLY or kind not in ACCEPTS[row.state] or kind is Kind.ADVICE:

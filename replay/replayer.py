@@ -269,9 +269,9 @@ class Strict:
         """A round of the draw, judged as it comes (LOG-13: the record where the draw goes wrong is named)."""
         if self.match is not None:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
             raise ReplayError("LOG-4", entry.index, "a cut record where the log has the next hand next")
+        self._fair(entry, lambda: self.fair.cut(entry.record[2]))  # a fair log's draw comes from its seeds
         self._held.append(entry)  # the engine makes the draw with the first deal
         self._draw_due(entry)
-        self._fair(entry, lambda: self.fair.cut(entry.record[2]))
         return row.next[0]
 
     def _fair(self, entry: Entry, check: Callable[[], None]) -> None:

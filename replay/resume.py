@@ -33,7 +33,7 @@ from replay.codec import T_COMMIT, deck_of
 from replay.log import Header, LogError, LogReader, LogTruncated, LogWriter, write_log
 from replay.replayer import Replayer
 from replay.signing import SigningKey
-from replay.verdict import VERDICT_RULE, Kind, Verdict
+from replay.verdict import Kind, Verdict
 
 
 class ResumeError(LogError):
@@ -168,7 +168,7 @@ def _verdict(reader: LogReader, match: Match | None, finished: bool) -> Verdict:
         kind, rule, digest = "pass", "", reader.trailer_digest
         message = f"{n} records, {reader.checkpoints} checkpoints, strict replay"
     else:
-        kind, rule, digest = "unfinished", VERDICT_RULE, reader.digest
+        kind, rule, digest = "unfinished", "", reader.digest
         message = f"the log ends after record {n}, before its trailer: a game in progress, stopped or cut short"
     if match is None:
         return Verdict(kind, n, rule, message, digest)

@@ -9,7 +9,7 @@ whichever the header says it is, and never raises: every outcome, a bug in the r
 >>> from replay.log import write_log
 >>> game = Match.new(seed=4)
 >>> judge(write_log(game))  # doctest: +ELLIPSIS
-Verdict(kind='unfinished', record=3, rule='LOG-13', ...)
+Verdict(kind='unfinished', record=3, rule='', ...)
 >>> data = write_log(play_match(game, [GreedyBot(), GreedyBot()]))
 >>> judge(data).kind, judge(data[:-1]).kind, judge(data[:-1]).rule
 ('pass', 'fail', 'LOG-7')
@@ -23,7 +23,7 @@ from datetime import UTC, datetime
 from typing import Any, BinaryIO, Literal
 
 from engine.errors import render
-from replay.log import Header, LogError, LogReader, LogTruncated
+from replay.log import Header, LogEmpty, LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer
 
@@ -31,8 +31,6 @@ Kind = Literal["pass", "unfinished", "fail"]
 
 #: The last second ``datetime`` writes (9999-12-31T23:59:59Z): a later ``made`` is shown as this.
 MAX_TIME = 253402300799
-#: The rule that defines the three verdicts; an unfinished verdict names it.
-VERDICT_RULE = "LOG-13"
 #: The rule of a log checked against a key or a digest its verifier was given (not one the log names).
 REQUIRED_RULE = "LOG-19"
 
@@ -107,10 +105,12 @@ def judge(
 def _verdict(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
     try:
         return _judge(source, progress)
+    except LogEmpty as err:  # nothing to read: no record to name (LOG-13)
+        return progress.verdict("fail", None, err.rule, f"{err.rule}: {err.reason}")
     except LogTruncated as err:
         if err.clean:
             n = err.record - 1
-            return progress.verdict("unfinished", n, VERDICT_RULE, f"the log ends after record {n}, before its "
+            return progress.verdict("unfinished", n, "", f"the log ends after record {n}, before its "
                                     f"trailer: a game in progress, stopped or cut short{progress.tail(n)}")  # fmt: skip
         return progress.verdict("fail", err.record, err.rule, str(err))
     except LogError as err:

@@ -27,6 +27,7 @@ from engine.rules import DECK_DEFAULTS, LATER_DEFAULTS, PRESETS, RuleSet
 from knock.conformance.tamper import resign
 from knock.envs import spaces as env_tables
 from replay import ed25519_verify as ed
+from replay import grammar as g
 from replay.codec import T_CHECKPOINT, T_TRAILER, chain, header_digest, pack, unpacked
 from replay.log import write_log
 from replay.redact import redact
@@ -442,11 +443,71 @@ def signatures_markdown() -> str:
     return "\n".join(lines) + "\n"
 
 
+def _forms() -> dict[g.Kind, str]:
+    """Each record kind's forms, from the reader's own tables: integer codes, or an array's first item."""
+    out: dict[g.Kind, list[str]] = {}
+    for view in (False, True):
+        for code, kind in enumerate(g._INT_KINDS[view]):
+            if kind is not g.Kind.BAD_CODE:
+                out.setdefault(kind, []).append(str(code))
+        for t, kind in enumerate(g._ARRAY_KINDS[view]):
+            if kind is not g.Kind.BAD_FORM:
+                out.setdefault(kind, []).append(f"[{t}, …]")
+    forms = {}
+    for kind, codes in out.items():
+        unique = list(dict.fromkeys(codes))
+        forms[kind] = f"{unique[0]} … {unique[-1]}" if len(unique) > 2 else ", ".join(unique)
+    return forms
+
+
+def grammar_json() -> str:
+    """spec/log-grammar.json: the record grammar the readers run (``replay.grammar``), as normative data."""
+    forms = _forms()
+    doc = {
+        "about": "The record grammar of Knock logs and per-seat views (spec/log-format.md, LOG-4, LOG-11, LOG-13): in "
+        "each reader state, the record kinds that may come next and the states each leads to. Normative; generated "
+        "by tools/gen_spec.py from replay/grammar.py, the grammar Knock's readers run (a test fails when they "
+        "drift). A record of a kind its state does not list is out of place: LOG-4 (LOG-13's order: after bytes, "
+        "header, form and seal). Where a row has several next states, the game's rules pick one (a strict replay's "
+        "engine, a view's public rules).",
+        "start": g.At.CUT.value,
+        "end": g.At.END.value,
+        "kinds": [
+            {"kind": k.value, "form": forms[k], "action": k in g.ACTIONS, "views_only": k in g.VIEW_ONLY}
+            for k in g.Kind
+            if k in forms
+        ],
+        "states": [
+            {"state": a.value, "meaning": g.MEANING[a],
+             "stands_for": sorted(f"{type(x).__name__}.{x.value}" for x in g.STANDS_FOR[a])}
+            for a in g.At
+        ],  # fmt: skip
+        "rows": [
+            {"state": r.state.value, "kind": r.kind.value, "next": [n.value for n in r.next], "triggers": list(r.steps)}
+            for r in g.GRAMMAR
+        ],
+    }
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def grammar_markdown() -> str:
+    """The grammar's table in spec/log-format.md, from the same data as spec/log-grammar.json."""
+    lines = ["| state | what it is | a record may be | and leads to |", "|---|---|---|---|"]
+    for a in g.At:
+        rows = [r for r in g.GRAMMAR if r.state is a]
+        kinds = "<br>".join(f"`{r.kind.value}`" for r in rows) or "nothing"
+        nexts = "<br>".join(", ".join(f"`{n.value}`" for n in r.next) for r in rows) or "—"
+        lines.append(f"| `{a.value}` | {g.MEANING[a]} | {kinds} | {nexts} |")
+    return "\n".join(lines) + "\n"
+
+
+
 def log_format_md() -> str:
     """spec/log-format.md with its generated blocks (the options appendix, the worked example and the signature
     vectors) filled in."""
     text = (SPEC / "log-format.md").read_text(encoding="utf-8")
-    blocks = (("options", options_markdown()), ("example", example_markdown()), ("signatures", signatures_markdown()))
+    blocks = (("options", options_markdown()), ("example", example_markdown()), ("signatures", signatures_markdown()),
+              ("grammar", grammar_markdown()))  # fmt: skip
     for name, table in blocks:
         block = re.compile(rf"(<!-- generated: {name} -->\n).*?(<!-- end generated: {name} -->)", re.DOTALL)
         text = block.sub(lambda m: f"{m.group(1)}\n{table}\n{m.group(2)}", text)  # noqa: B023 -- used at once
@@ -459,6 +520,7 @@ def outputs() -> dict[Path, str]:
         SPEC / "environments.md": environments_md(),
         SPEC / "log-format.md": log_format_md(),
         SPEC / "signature-vectors.json": signature_vectors(),
+        SPEC / "log-grammar.json": grammar_json(),
         SPEC / "transitions.json": fsm.table_json(),
         SPEC / "hand-machine.mmd": fsm.mermaid(fsm.HAND),
         SPEC / "match-machine.mmd": fsm.mermaid(fsm.MATCH),

@@ -8,12 +8,14 @@ from typing import Any
 import pytest
 
 from engine.actions import Action, DeclineWall, Discard, DrawStock, PassUpcard, TakeUpcard
-from engine.cards import Card
+from engine.cards import DECK
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import BIG_GIN, DECLINE, DISCARD_BASE, PASS, PICKUP, T_ADVICE, T_GAME_OVER, T_HAND, T_REVEAL
 from replay.grammar import Kind, classify
-from tests.replay.forge import honest, played, refused, view, where
+from replay.log import LogTruncated
+from replay.public import ViewReplayer
+from tests.replay.forge import honest, played, refused, reseal, view, where
 
 STANDARD = RuleSet()
 THREE = RuleSet.preset("three_handed")
@@ -90,7 +92,11 @@ def test_the_last_discard_taken_must_be_followed_by_a_knock() -> None:
     rules = RuleSet(wall_pickup_to_knock=True)
     header, body = view(played(rules, 5, never_knocking, hands=1), 0)
     decline = where(body, Kind.DECLINE)
-    body[decline : decline + 2] = [PICKUP, DISCARD_BASE + Card.parse("Kd").index]
+    before = ViewReplayer(reseal(header, body[:decline]))
+    with pytest.raises(LogTruncated):
+        before.run()
+    unseen = next(c for c in DECK if c not in before.state.seen)  # a card the taker may hold, unseen by the viewer
+    body[decline : decline + 2] = [PICKUP, DISCARD_BASE + unseen.index]
     verdict = refused(header, body)
     assert (verdict.rule, verdict.record) == ("DEAD-2", decline + 2)
 
