@@ -229,6 +229,68 @@ def conform_run(
         raise typer.Exit(1)
 
 
+@conform_app.command(name="vectors")
+def conform_vectors(
+    manifest: Annotated[
+        Path | None,
+        typer.Argument(metavar="MANIFEST", help="A vectors manifest (default: the suite's vectors.json)."),
+    ] = None,
+    adapter: Annotated[
+        str | None,
+        typer.Option(
+            "--adapter",
+            metavar="CMD",
+            help="Test another reader: for each vector, 'CMD FILE [--key HEX] [--digest HEX]...' prints its verdict "
+            "as one JSON object, as 'knock verify --json' does (spec/conformance.md, CONF-15).",
+        ),
+    ] = None,
+    timeout: Annotated[
+        int,
+        typer.Option("--timeout", parser=whole(1), metavar="SECONDS", help="How long an adapter may take a vector."),
+    ] = 60,
+    json_out: Annotated[
+        str | None,
+        typer.Option("--json", metavar="FILE", help="A JSON report, one document: to stdout, or to FILE besides it."),
+    ] = None,
+    quiet: Annotated[bool, typer.Option("-q", "--quiet", help="Print only failures and the totals.")] = False,
+) -> None:
+    """Run the verdict vectors: Knock's reader, or another through --adapter, against each vector's verdict, record
+    and rule (CONF-15). Exit status 0 only if every vector passes (1 otherwise; 2 a usage error).
+
+    Example: knock conform vectors --adapter "knock verify --json"
+    """
+    from knock.conformance.vectors import load_vectors, run_vector
+
+    try:
+        folder, vectors = load_vectors(manifest)
+    except (OSError, ValueError, KeyError, TypeError) as err:
+        raise typer.BadParameter(f"not a vectors manifest: {err}", param_hint="MANIFEST") from None
+    with progress_bar(hidden=json_out == STDOUT) as progress:
+        task = progress.add_task(f"running {len(vectors):,} vectors", total=len(vectors))
+        results = []
+        for v in vectors:
+            results.append(run_vector(v, folder, adapter, timeout))
+            progress.advance(task)
+    failed = [r for r in results if not r.passed]
+    judged(1 if failed else 0)
+    if json_out is not None:
+        report = {"vectors": [{"name": r.vector.name, "row": r.vector.row, "passed": r.passed,
+                               "problems": list(r.problems)} for r in results],
+                  "passed": len(results) - len(failed), "failed": len(failed)}  # fmt: skip
+        write_json(report, json_out)
+    if json_out != STDOUT:
+        shown = [r for r in results if not (quiet and r.passed)]
+        rows = [(escape(r.vector.name), r.vector.row, r.vector.verdict, str(r.vector.record), r.vector.rule or "-",
+                 "[green]pass[/]" if r.passed else "[red]FAIL[/]") for r in shown]  # fmt: skip
+        if rows:
+            print_table(("vector", "row", "verdict", "record", "rule", "result"), rows, wrap=("vector",))
+        for r in failed:
+            console.print(f"[red]{escape(r.vector.name)}[/]: {escape('; '.join(r.problems))}")
+        console.print(f"{len(results) - len(failed):,} of {len(results):,} vectors pass")
+    if failed:
+        raise typer.Exit(1)
+
+
 @conform_app.command(name="coverage")
 def conform_coverage(
     paths: Annotated[list[Path] | None, typer.Argument(metavar="CASE...", help=CASE_PATHS)] = None,

@@ -73,7 +73,7 @@ def test_the_wheel_holds_every_package_and_data_file_of_the_source_tree(wheel: P
 
 
 @pytest.mark.wheel
-@pytest.mark.rule("LOG-17")
+@pytest.mark.rule("LOG-17", "CONF-15")
 def test_the_installed_wheel_runs_knock_outside_the_checkout(wheel: Path, tmp_path: Path) -> None:
     env = tmp_path / "venv"
     venv.create(env, with_pip=False)  # the pip of this environment installs into it (--python)
@@ -98,6 +98,8 @@ def test_the_installed_wheel_runs_knock_outside_the_checkout(wheel: Path, tmp_pa
     out = run(bin_dir / "knock", "conform", "run", "-q", cwd=tmp_path)  # the suite is package data
     assert re.search(r"\b(\d+) of \1 cases pass", out), out
     assert " 0 gaps" in run(bin_dir / "knock", "conform", "coverage", cwd=tmp_path)
+    out = run(bin_dir / "knock", "conform", "vectors", "-q", cwd=tmp_path)  # the verdict vectors are package data
+    assert re.search(r"\b([\d,]+) of \1 vectors pass", out), out
     where = run(python, "-c", "import engine, knock, replay, importlib.util as u; print(engine.__file__, "
                 "replay.__file__, knock.__file__, u.find_spec('tests'))", cwd=tmp_path)  # fmt: skip
     *files, tests = where.split()
