@@ -460,6 +460,11 @@ def _forms() -> dict[g.Kind, str]:
     return forms
 
 
+def stands_for(at: g.At) -> list[str]:
+    """The machine states a reader state stands for, as ``Phase.discard`` or ``MatchPhase.rotate``."""
+    return sorted(f"{type(x).__name__}.{x.value}" for x in g.STANDS_FOR[at])
+
+
 def grammar_json() -> str:
     """spec/log-grammar.json: the record grammar the readers run (``replay.grammar``), as normative data."""
     forms = _forms()
@@ -477,11 +482,7 @@ def grammar_json() -> str:
             for k in g.Kind
             if k in forms
         ],
-        "states": [
-            {"state": a.value, "meaning": g.MEANING[a],
-             "stands_for": sorted(f"{type(x).__name__}.{x.value}" for x in g.STANDS_FOR[a])}
-            for a in g.At
-        ],  # fmt: skip
+        "states": [{"state": a.value, "meaning": g.MEANING[a], "stands_for": stands_for(a)} for a in g.At],
         "rows": [
             {"state": r.state.value, "kind": r.kind.value, "next": [n.value for n in r.next], "triggers": list(r.steps)}
             for r in g.GRAMMAR
@@ -499,7 +500,6 @@ def grammar_markdown() -> str:
         nexts = "<br>".join(", ".join(f"`{n.value}`" for n in r.next) for r in rows) or "—"
         lines.append(f"| `{a.value}` | {g.MEANING[a]} | {kinds} | {nexts} |")
     return "\n".join(lines) + "\n"
-
 
 
 def log_format_md() -> str:
