@@ -7,9 +7,12 @@ a 4xx status and a JSON error naming the rule, the same shape as every other err
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import math
 import time
 from collections import OrderedDict
+from collections.abc import AsyncIterator
 from typing import Any
 
 from starlette.requests import Request
@@ -48,13 +51,37 @@ async def read_body(request: Request, limit: int, rule: str = "PROTO-16") -> byt
     too_big = HttpRefusal(413, "too_big", f"a request's body is at most {limit} bytes", rule)
     size = request.headers.get("content-length")
     if size is not None and (not size.isdigit() or int(size) > limit):
+        await drain(request.stream())
         raise too_big
     data = bytearray()
-    async for chunk in request.stream():
+    stream = request.stream()
+    async for chunk in stream:
         data += chunk
         if len(data) > limit:
+            await drain(stream)
             raise too_big
     return bytes(data)
+
+
+#: What the server still reads, and drops, of a body it refuses before answering (at most this many bytes, for at
+#: most this many seconds): a client that sends its whole body before it reads the answer then gets the answer,
+#: where a socket closed with unread bytes makes the kernel reset the connection and lose it. Rule: PROTO-16.
+DRAIN_BYTES, DRAIN_SECONDS = 1 << 20, 1.0
+
+
+async def drain(stream: AsyncIterator[bytes]) -> None:
+    """Read and drop the rest of a refused body, within ``DRAIN_BYTES`` and ``DRAIN_SECONDS`` (a larger or slower
+    one is cut: the connection closes with the answer, ``connection: close``)."""
+
+    async def rest() -> None:
+        read = 0
+        async for chunk in stream:
+            read += len(chunk)
+            if read > DRAIN_BYTES:
+                return
+
+    with contextlib.suppress(Exception):  # a client gone, a stream already read: nothing more to drop
+        await asyncio.wait_for(rest(), DRAIN_SECONDS)
 
 
 async def read_json(request: Request, limit: int) -> Any:

@@ -155,6 +155,8 @@ class Seed:
 ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed
 
 
+#: The longest text a ``seed`` field may hold before its form is judged (its form is 64 hex digits: PROTO-38).
+MAX_SEED_TEXT = 256
 #: The deepest nesting of arrays and objects a JSON body or message may have (a table's request needs 3).
 MAX_DEPTH = 32
 
@@ -314,7 +316,19 @@ def _new(f: _Fields) -> New:
     if type(options) is not dict:
         raise f.bad("options", "an object of rule-set options")
     seed = f.number("seed", 0, 2**63 - 1, "a seed, 0 .. 2**63 - 1", optional=True)
+    if f.flag("fair"):  # a session of knock engine is reproducible from its seed: no fair mode (PROTO-35)
+        raise f.bad("fair", "false or absent: knock engine deals no fair games (PROTO-35)")
     return New(version, preset, options, seed, seat_specs(f.value.get("seats"), f.bad), f.flag("commitments"))
+
+
+def _seed(f: _Fields) -> Seed:
+    """A seat's seed: its fields' kinds are the message's (PROTO-22's step 2, ``bad_message``): ``hand`` a number,
+    ``seed`` text or null; what the text must be, and whether the table takes it, are PROTO-38's (``bad_seed``)."""
+    hand = f.number("hand", 1, 2**53, "the number of the hand whose seeds are gathered")
+    seed = f.value.get("seed", "")
+    if seed is not None and (type(seed) is not str or len(seed) > MAX_SEED_TEXT):
+        raise f.bad("seed", "text (64 lowercase hex digits) or null")
+    return Seed(hand, seed)
 
 
 def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
@@ -349,7 +363,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "log": lambda f: LogRequest(),
     "quit": lambda f: Quit(),
     "rematch": lambda f: Rematch(),
-    "seed": lambda f: Seed(f.value.get("hand"), f.value.get("seed")),
+    "seed": lambda f: _seed(f),
 }
 
 

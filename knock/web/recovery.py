@@ -122,4 +122,8 @@ def rebuild_fair(
     if out != data or rebuilt.record != records:
         raise RecoveryError(table, "playing its stored seeds and actions again does not write its stored log", verdict)
     rebuilt.applied = {a.record: a for a in applied}
+    rebuilt.advance()  # every recipient has seen the game played again (a fresh connection is sent the whole hand)
+    for lens in rebuilt.lenses.values():
+        lens.fresh.clear()
+        lens.results.clear()
     return rebuilt

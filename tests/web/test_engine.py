@@ -84,7 +84,7 @@ def test_a_whole_three_handed_game_through_knock_engine() -> None:
     assert acts > 20 and engine.close() == 0
 
 
-@pytest.mark.rule("PROTO-15", "PROTO-11", "PROTO-21")
+@pytest.mark.rule("PROTO-15", "PROTO-11", "PROTO-21", "PROTO-35")
 def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
     engine = Engine()
     assert engine.say("this is not json")[0]["code"] == "bad_json"
@@ -97,6 +97,9 @@ def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
     three = engine.say({"type": "new", "protocol": [1, 0], "preset": "three_handed",
                         "seats": [{"player": "human"}, {"player": "bot"}]})  # fmt: skip
     assert [(f["code"], f["rule"]) for f in three] == [("bad_table", "PROTO-2")]
+    fair = engine.say({"type": "new", "protocol": [1, 3], "fair": True, "seats": [{"player": "human"},
+                                                                                 {"player": "bot"}]})  # fmt: skip
+    assert [(f["code"], f["close"]) for f in fair] == [("bad_message", False)] and "fair" in fair[0]["message"]
     other = engine.say({"type": "new", "protocol": [2, 0], "seats": [{"player": "human"}, {"player": "bot"}]})
     assert [(f["code"], f["close"]) for f in other] == [("unsupported_protocol", False)]
     started = engine.say({"type": "new", "protocol": [1, 0], "seed": 1, "seats": [{"player": "human"},

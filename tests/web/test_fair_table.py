@@ -84,8 +84,12 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         refusal = seat.act("pass", 0)
         assert refusal["type"] == "refusal" and refusal["rule"] == "PROTO-36"
         for wrong in ({"hand": 1, "seed": "zz" * 32}, {"hand": 1, "seed": "00" * 31}, {"hand": 1, "seed": "AB" * 32},
-                      {"hand": 1, "seed": 7}, {"hand": 2, "seed": "00" * 32}):  # fmt: skip
+                      {"hand": 2, "seed": "00" * 32}):  # fmt: skip
             bad_seed(seat, wrong)
+        for kind in ({"hand": 1, "seed": 7}, {"hand": "1", "seed": "00" * 32}, {"hand": 1, "seed": ["00"]}):
+            seat.send({"type": "seed", **kind})  # a field of the wrong kind: the message's (PROTO-22 step 2)
+            answer = seat.until("error")
+            assert answer["code"] == "bad_message" and answer["close"] is False, answer
         mine = random.Random(5).randbytes(32)
         seat.send({"type": "seed", "hand": 1, "seed": mine.hex()})
         assert seat.recv() == {"type": "seed_taken", "hand": 1, "seat": 0, "seed": mine.hex()}
@@ -171,3 +175,34 @@ def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(t
     seeds = [e.record for e in LogReader(log).entries() if type(e.record) is list and e.record[0] == T_SEEDS]
     assert seeds[0][1][0] == mine and seeds[0][2] == [1]  # the seed sent before the kill dealt the first hand
     assert all(len(s[1]) == 2 for s in seeds)
+
+
+@pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-24")
+def test_a_fair_table_rebuilt_after_a_restart_shows_the_whole_hand_as_before() -> None:
+    """After a restart a fair table is played again from its stored seeds and actions (PROTO-40); a connection is then
+    sent the current hand's whole history, as it would have been before (it held only the deal: issue #59)."""
+    from engine.fairdeal import FairSeeds
+    from knock.bots import GreedyBot
+    from knock.web.fairtable import server_seed
+    from knock.web.protocol import SeatSpec
+    from knock.web.recovery import rebuild_fair
+    from knock.web.tables import ServerTable, TableSpec
+
+    secret = bytes(range(32))
+    spec = TableSpec("standard", {}, (SeatSpec("human", "ann"), SeatSpec("human", "bob")), 5, fair=True)
+    table, data = ServerTable.new("t1", spec, secret, None, FairSeeds.gather(1, server_seed(secret, 1),
+                                                                             [bytes(32), bytes([1]) * 32]))  # fmt: skip
+    applied = []
+    for _ in range(9):
+        seat = table.match.to_act
+        assert seat is not None
+        text = str(GreedyBot().choose(table.match.seat_observation(seat), table.match.legal_actions()))
+        out = table.act(seat, text, table.record)
+        assert out.applied is not None
+        applied.append(out.applied)
+        data += out.chunk
+    table.advance()
+    rebuilt = rebuild_fair("t1", spec, data, table.record, applied, secret)
+    for key in (0, 1, None):
+        before, after = table.full_view(key), rebuilt.full_view(key)
+        assert after == before and len(after["events"]) == 11 and len(after["discards"]) == 5

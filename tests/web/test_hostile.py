@@ -180,6 +180,25 @@ def test_a_body_is_refused_while_it_is_read(hostile: ServerProcess) -> None:
     assert request(hostile, "GET", "/api")[0] == 200
 
 
+@pytest.mark.rule("PROTO-16")
+def test_a_client_that_sends_its_whole_oversized_body_first_gets_the_whole_answer(hostile: ServerProcess) -> None:
+    """A 413 is answered after the server has read and dropped the rest of a body of a moderate size (up to 1 MiB):
+    a client that writes its whole body before reading (as Node's http does) gets the answer's body, every time,
+    where an unread socket closed under it would reset the connection and lose it (issue #59)."""
+    host, port = hostile.url.removeprefix("http://").split(":")
+    body = b'{"seats": "' + b"x" * 300_000 + b'"}'
+    for _ in range(6):
+        sock = socket.create_connection((host, int(port)), timeout=10)
+        sock.sendall(f"POST /api/tables HTTP/1.1\r\nhost: {host}\r\ncontent-type: application/json\r\n"
+                     f"content-length: {len(body)}\r\n\r\n".encode() + body)  # fmt: skip
+        reply = b""
+        while part := sock.recv(65536):
+            reply += part
+        sock.close()
+        head, _, payload = reply.partition(b"\r\n\r\n")
+        assert head.startswith(b"HTTP/1.1 413") and json.loads(payload)["error"]["code"] == "too_big", reply[:300]
+
+
 # --- the replay endpoint (PROTO-18) -----------------------------------------------------------------------
 
 
