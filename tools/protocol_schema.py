@@ -18,7 +18,7 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 TARGETS = (ROOT / "spec" / "protocol.schema.json", ROOT / "knock" / "web" / "protocol.schema.json")
 #: The protocol version the schema describes (PROTO-20); ``knock.web.protocol.PROTOCOL`` must be the same.
-VERSION = (1, 3)
+VERSION = (1, 4)
 
 
 def build() -> dict[str, Any]:
@@ -163,13 +163,21 @@ def build() -> dict[str, Any]:
             "winner": nullable(ref("seat")),
         }
     )
+    D["draw_round"] = obj(  # 1.4: a round of the draw for the deal: the seats drawing and their cards (MATCH-2)
+        {
+            "seats": {"type": "array", "items": ref("seat"), "minItems": 1, "maxItems": 3},
+            "cards": {"type": "array", "items": ref("card"), "minItems": 1, "maxItems": 3},
+        }
+    )
     D["event"] = obj(
         {
             "hand": {"type": "integer", "minimum": 0},
             "kind": {"type": "string", "pattern": "^[a-z_]+$"},
             "seat": nullable(ref("seat")),
             "text": {"type": "string"},
-        }
+            "draw": ref("draw_round"),  # 1.4: a cut_drawn event's round in fields (PROTO-37, PROTO-39)
+        },
+        ["hand", "kind", "seat", "text"],
     )
 
     def msg(t: str, props: dict[str, Any], required: list[str] | None = None, extra: bool = False) -> dict[str, Any]:
@@ -286,6 +294,7 @@ def build() -> dict[str, Any]:
                     "items": obj({"card": ref("card"), "seat": nullable(ref("seat")), "taken": nullable(ref("seat"))}),
                 },
                 "fair": nullable(obj({**fair, "server": nullable(hex32)})),  # 1.3 (PROTO-39)
+                "draw": {"type": "array", "items": ref("draw_round"), "maxItems": 64},  # 1.4 (PROTO-39)
             },
         ),
         "ack": msg(
@@ -532,6 +541,11 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
                     "scores": {"type": "array", "items": {"type": "integer"}},
                     "winner": nullable(ref("seat")),
                     "internal": {"type": "boolean"},
+                    # 1.4: how far a signed log is signed, and what a signed view names (LOG-13, LOG-18, LOG-23)
+                    "signer": nullable(digest),
+                    "signed_through": nullable(count),
+                    "table": nullable(text),
+                    "made": nullable(count),
                     "summary": text,
                 }
             ),

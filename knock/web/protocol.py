@@ -36,7 +36,7 @@ from knock.bots import BOT_NAMES
 TABLE_BOTS: tuple[str, ...] = tuple(b for b in BOT_NAMES if b != "simple")
 
 #: The protocol's version, [major, minor] (PROTO-1, PROTO-20).
-PROTOCOL: tuple[int, int] = (1, 3)
+PROTOCOL: tuple[int, int] = (1, 4)
 #: The server's name in ``welcome`` and ``started``.
 SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
@@ -424,13 +424,14 @@ def view(
     turn_left: float | None = None,
     discards: Sequence[Message] = (),
     fair: Message | None = None,
+    draw: Sequence[Message] = (),
 ) -> Message:
     """A seat's (or a spectator's) view, with its legal actions, the events since its last, its defences ranked
-    (PROTO-32), the seconds left of the turn (PROTO-33), the hand's discards (PROTO-34) and its fair seeds
-    (PROTO-39). Rule: PROTO-5."""
+    (PROTO-32), the seconds left of the turn (PROTO-33), the hand's discards (PROTO-34), its fair seeds (PROTO-39)
+    and the game's draw for the deal (1.4: its rounds, ``{"seats", "cards"}`` each). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
             "events": list(events), "defences": list(defences), "turn_left": turn_left,
-            "discards": list(discards), "fair": fair}  # fmt: skip
+            "discards": list(discards), "fair": fair, "draw": list(draw)}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

@@ -20,7 +20,7 @@ from typing import Any, TypeAlias
 
 from engine.actions import Advise, parse_match_action
 from engine.errors import InvalidRules, KnockError, NotationError, RuleViolation
-from engine.events import GameOver, HandEnded, HandStarted
+from engine.events import CutDrawn, GameOver, HandEnded, HandStarted
 from engine.fairdeal import FairSeeds
 from engine.fsm import ExecutorName
 from engine.kernel import NOT_AN_ACTION
@@ -246,6 +246,8 @@ class ServerTable:
         self.lenses: dict[Key, Lens] = {k: Lens(spec.rules, k) for k in (*self.humans, None)}
         self._fed = 0
         self._pub: tuple[int, views.Public] | None = None
+        #: The game's draw for the deal, public: each round's seats and cards, in every view (1.4, PROTO-39)
+        self.draw: list[Message] = []
         self.advance()
         for lens in self.lenses.values():  # a fresh connection is sent the whole hand; nothing is pending
             lens.fresh.clear()
@@ -388,6 +390,9 @@ class ServerTable:
         events = self.match.events
         new = events[self._fed :]
         self._fed = len(events)
+        self.draw += [
+            {"seats": list(e.seats), "cards": [str(c) for c in e.cards]} for e in new if isinstance(e, CutDrawn)
+        ]
         for lens in self.lenses.values():
             for e in new:
                 seen = lens.lens.see(e)
@@ -418,7 +423,8 @@ class ServerTable:
         legal = self.legal(key)
         ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
         seen = views.discards(lens.seen)
-        return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen, self.fair_view())
+        return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen, self.fair_view(),
+                             self.draw)  # fmt: skip
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""

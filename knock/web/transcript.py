@@ -189,8 +189,6 @@ def transcript(
 def _verdict(v: Verdict) -> Message:
     """The verdict in words as well as fields: pass, unfinished at N, fail at record N under a rule."""
     data = v.to_json()
-    for key in ("signer", "signed_through", "table", "made"):  # not in protocol 1.3's verdict (PROTO-23's schema):
-        data.pop(key)  # showing them is a protocol change, planned for 1.4 (spec/versions.md)
     if v.kind == "pass":
         data["summary"] = f"pass: {v.message}"
     elif v.kind == "unfinished":

@@ -17,6 +17,7 @@ from engine.actions import parse_match_action, shown_mask
 from engine.cards import Card, sort_cards, to_mask
 from engine.events import (
     Advised,
+    CutDrawn,
     Dealt,
     DefenceLaid,
     Discarded,
@@ -90,8 +91,11 @@ def event(hand: int, seen: Seen, voice: Voice) -> Message:
     """One event as the seat's lens saw it: its kind, its seat (if it has one), and its text in words for the
     people at the table (``replay.narration``). Rule: PROTO-5."""
     seat = getattr(seen, "seat", None)
-    return {"hand": hand, "kind": _CAMEL.sub("_", type(seen).__name__).lower(),
-            "seat": seat if type(seat) is int else None, "text": narrate(seen, voice)}  # fmt: skip
+    out = {"hand": hand, "kind": _CAMEL.sub("_", type(seen).__name__).lower(),
+           "seat": seat if type(seat) is int else None, "text": narrate(seen, voice)}  # fmt: skip
+    if isinstance(seen, CutDrawn):  # 1.4: the draw a client checks, in fields (PROTO-37, PROTO-39), not only words
+        out["draw"] = {"seats": list(seen.seats), "cards": [str(c) for c in seen.cards]}
+    return out
 
 
 def advice(seen: Sequence[Seen]) -> Message | None:

@@ -2,7 +2,7 @@
 // 1.3 hotfix): Node runs the page's modules and feeds them forged frames. Prints one JSON object: for each
 // scenario, the hand's check as the page shows it ({ ok, text }). tests/web/test_fair_page.py runs it with Node 20.
 import { FairSeat } from "../../knock/web/static/js/fairseat.js";
-import { commitment, suppliedSeed, toHex } from "../../knock/web/static/js/fair.js";
+import { commitment, drawCodes, fromHex, suppliedSeed, toHex } from "../../knock/web/static/js/fair.js";
 
 /** A stand-in for the browser's localStorage (what a reload keeps). */
 class Storage {
@@ -102,5 +102,19 @@ const out = {};
   const s = await serverSeed();
   const sent = page.commit(commitFrame(s));
   out.no_storage = await page.reveal(await revealFrame(s, sent.seed));
+}
+{ // the draw for the deal (1.4: in a view's `draw`) checked at the first hand's reveal, honest and forged
+  const text = (code) => "A23456789TJQK"[code % 13] + "cdhs"[Math.floor(code / 13)];
+  for (const forged of [false, true]) {
+    const page = new FairSeat(0, { table: TABLE, storage: new Storage() });
+    const s = await serverSeed();
+    const sent = page.commit(commitFrame(s));
+    const reveal = await revealFrame(s, sent.seed);
+    const draw = (await drawCodes(s.server, reveal.seeds.map(fromHex), 0)).slice(0, 2).map(text);
+    if (forged) draw.reverse(); // the server shows p0 the card the seeds gave p1, and p1 p0's
+    page.view({ fair: { hand: HAND, commitment: s.commitment, seeds: reveal.seeds, supplied: [1], server: null },
+      view: { dealer: 1, upcard: null, seats: [0, 1], cards: [] }, events: [], draw: [{ seats: [0, 1], cards: draw }] });
+    out[forged ? "draw_forged" : "draw_honest"] = await page.reveal(reveal);
+  }
 }
 console.log(JSON.stringify(out));

@@ -63,6 +63,7 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     # A reload: the page keeps the commitment it pinned and the seed it sent (localStorage, the 1.3 hotfix of issue
     # #57), so it checks hand 1 as if it had never left; without them it would not claim the order (tests/web/
     # test_fair_page.py drives the page's module through the lost case and a cheating server's frames).
+    b.wait(lambda: count(b, "view") >= 1, message="the first view: the draw for the deal and the deal")
     kept = b.js("return Object.keys(localStorage).filter(k => k.startsWith('knock-fair/1:'))")
     assert len(kept) == 1 and kept[0].endswith(":0"), kept
     b.driver.refresh()
@@ -81,7 +82,8 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     shown = checks(b)
     assert sorted(shown) == [f["hand"] for f in reveals] == list(range(1, hands + 1))
     for n, c in shown.items():
-        assert c["ok"] and c["text"].startswith(f"Deal checked, hand {n}: your cards, the upcard and your draws"), c
+        assert c["ok"] and c["text"].startswith(f"Deal checked, hand {n}: your cards, the upcard"), c
+        assert ("the draw for the deal" in c["text"]) == (n == 1), c  # 1.4: the draw's cards, checked from fields
     seeds = [sent["seed"], *(f["seed"] for f in frames if f["type"] == "seed_taken")]  # hand 1's: before the reload
     assert [r["seeds"][0] for r in reveals] == seeds  # the page's own seeds dealt every hand
     assert all(r["supplied"] == [1] for r in reveals)  # the bot's seat: supplied

@@ -69,3 +69,12 @@ def test_a_page_that_lost_what_it_saw_does_not_claim_the_order(checks: dict[str,
 @pytest.mark.rule("DEAL-9")
 def test_a_server_seed_that_matches_no_commitment_fails(checks: dict[str, Any]) -> None:
     assert not checks["unmatched"]["ok"] and "does not match its commitment" in checks["unmatched"]["text"]
+
+
+@pytest.mark.rule("PROTO-39", "DEAL-10", "MATCH-2")
+def test_the_draw_for_the_deal_is_checked_from_its_fields(checks: dict[str, Any]) -> None:
+    """1.4: the draw's cards reach a client in every view's ``draw``; the page checks them against the first hand's
+    seeds (DEAL-8), and a draw the seeds did not give fails the hand (DEAL-10)."""
+    assert checks["draw_honest"]["ok"] and "the draw for the deal" in checks["draw_honest"]["text"]
+    forged = checks["draw_forged"]
+    assert not forged["ok"] and "(DEAL-10)" in forged["text"] and "draw for the deal is not" in forged["text"]

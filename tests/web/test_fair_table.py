@@ -77,7 +77,7 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         bad_seed(watcher, {"hand": 1, "seed": "00" * 32})  # a spectator sends none
         seat = Seat(server.ws)
         welcome = seat.hello(table, token)
-        assert welcome["fair"] is True and welcome["protocol"] == [1, 3]
+        assert welcome["fair"] is True and welcome["protocol"] == [1, 4]
         commit = seat.recv()
         assert commit["type"] == "fair_commit" and commit["commitment"] == first["commitment"]
         assert 0 < commit["left"] <= commit["timeout"] == 10.0

@@ -31,7 +31,7 @@ def test_the_schema_is_valid_and_shipped_as_specified() -> None:
     assert tuple(SCHEMA["$defs"]["protocol_version"]["const"]) == protocol.PROTOCOL
     major, minor = protocol.PROTOCOL
     assert SCHEMA["$id"].endswith(f"/protocol/{major}.{minor}/schema.json")
-    assert f"version {major}.{minor}" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 3)
+    assert f"version {major}.{minor}" in SPEC.splitlines()[0] and protocol.PROTOCOL == (1, 4)
     assert f"now `[{major}, {minor}]`" in SPEC
 
 

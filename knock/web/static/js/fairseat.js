@@ -8,7 +8,7 @@
 // (localStorage, per table and seat), so that a reload forgets nothing; a second, different commitment for the
 // same hand, a seed acknowledged and then listed as supplied, and a hand whose commitment this page did not pin
 // before it sent its seed (opened or reloaded later, or its storage lost) all fail the hand's check.
-import { checkHand, fromHex, newSeed, toHex } from "./fair.js";
+import { checkHand, drawCodes, fromHex, newSeed, toHex } from "./fair.js";
 
 const RANKS = "A23456789TJQK";
 const SUITS = "cdhs";
@@ -47,6 +47,7 @@ export class FairSeat {
     this.hands = new Map(); // hand -> what this seat was shown: dealt cards, upcard, stock draws by deck position
     this.checks = new Map(); // hand -> { ok, text }
     this.waiting = null; // the fair_commit of the hand whose seeds are gathered, until its deal
+    this.drawn = null; // the draw for the deal: its cards' codes in order, from a view's \`draw\` (1.4)
     this.load();
   }
 
@@ -71,6 +72,7 @@ export class FairSeat {
     restore(this.acked, kept.acked);
     restore(this.violations, kept.violations);
     restore(this.checks, kept.checks);
+    if (Array.isArray(kept.drawn)) this.drawn = kept.drawn;
     for (const n of kept.refused || []) this.refused.add(Number(n));
   }
 
@@ -80,7 +82,7 @@ export class FairSeat {
     try {
       this.storage.setItem(this.key(), JSON.stringify({
         pinned: plain(this.pinned), sent: plain(this.sent), acked: plain(this.acked),
-        violations: plain(this.violations), checks: plain(this.checks), refused: [...this.refused],
+        violations: plain(this.violations), checks: plain(this.checks), refused: [...this.refused], drawn: this.drawn,
       }));
     } catch {
       // storage full or refused: what this page saw is still held in memory until it is closed
@@ -153,6 +155,10 @@ export class FairSeat {
       this.hands.set(n, rec);
     }
     const events = m.events;
+    if (this.drawn === null && Array.isArray(m.draw) && m.draw.length) { // the draw for the deal (1.4, PROTO-39)
+      this.drawn = m.draw.flatMap((round) => round.cards.map(cardCode));
+      this.save();
+    }
     if (events.length && events[0].kind === "hand_started") { rec.draws = 0; rec.pending = null; }
     const dealtAt = events.findIndex((e) => e.kind === "dealt");
     const mine = (e) => e.seat === this.seat && MOVES.has(e.kind);
@@ -218,13 +224,18 @@ export class FairSeat {
         }
       }
       if (rec.upcard && deck[20] !== cardCode(rec.upcard)) problems.push("the upcard is not the seeds' 21st card");
+      if (m.hand === 1 && this.drawn) { // the draw for the deal comes from the first hand's seeds (DEAL-8, DEAL-10)
+        const draw = await drawCodes(fromHex(m.server), m.seeds.map(fromHex), 0);
+        if (this.drawn.some((code, i) => draw[i] !== code)) problems.push("the draw for the deal is not the one the first hand's seeds give");
+      }
       for (const [position, code] of rec.shown) {
         if (deck[position] !== code) problems.push(`a card you drew (deck position ${position}) is not the seeds'`);
       }
       const order = pinned === undefined || pinned !== m.commitment || (this.acked.has(m.hand) && supplied);
       if (problems.length) check = { ok: false, rule: order ? "DEAL-9" : this.refused.has(m.hand) ? "DEAL-5" : "DEAL-10", reason: problems.join("; ") };
     }
-    const what = this.seat === null ? "the upcard follows" : "your cards, the upcard and your draws follow";
+    const drew = m.hand === 1 && this.drawn ? ", the draw for the deal" : "";
+    const what = this.seat === null ? `the upcard${drew} follows` : `your cards, the upcard${drew} and your draws follow`;
     const text = check.ok
       ? `Deal checked, hand ${m.hand}: ${what} from the seeds, and the server's seed matches the commitment it sent before the seats' seeds${check.note ? ` (${check.note})` : ""}.`
       : `Deal check FAILED, hand ${m.hand} (${check.rule}): ${check.reason}.`;

@@ -1,7 +1,7 @@
 // One seat's WebSocket to the table (spec/protocol.md): hello with the token, the views, acting at the view's
 // record number, reconnecting with the token when the connection drops.
 
-export const PROTOCOL = [1, 3];
+export const PROTOCOL = [1, 4];
 const FINAL = new Set([1003, 1008, 1009, 4001]); // closed for a reason a retry would not change (PROTO-3, PROTO-11)
 
 /** Every frame this page received, for the browser tests to check against the protocol's schema. */
