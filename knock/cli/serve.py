@@ -66,7 +66,7 @@ def serve(
         import uvicorn
 
         from knock.web.app import Settings, make_app
-        from knock.web.protocol import MAX_MESSAGE
+        from knock.web.protocol import MAX_MESSAGE, PING_SECONDS
         from knock.web.store import SQLiteStore
     except ImportError:  # pragma: no cover - the web extra is not installed
         sys.exit("knock serve needs the web extra: pip install 'knock-gin[web]'")
@@ -94,6 +94,7 @@ def serve(
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",
+        ws_ping_interval=PING_SECONDS, ws_ping_timeout=PING_SECONDS,  # the keep-alive of PROTO-12
         lifespan="on", http="h11", timeout_graceful_shutdown=1,
     )  # fmt: skip
     uvicorn.Server(config).run(sockets=[sock])

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import base64
 import secrets
+from collections.abc import Iterator
 from typing import TextIO
 
 from knock.web import protocol
@@ -140,12 +141,27 @@ class Engine:
         return protocol.log(base64.b64encode(data).decode("ascii"), len(data), v.record or 0, v.digest, v.kind)
 
 
+def lines(stdin: TextIO, limit: int = protocol.MAX_MESSAGE) -> Iterator[str | None]:
+    """The input's lines, each read at most ``limit`` characters at a time: a longer line is None, the rest of it
+    read and dropped a chunk at a time (its end found, or the input's), so no line holds more memory than the
+    limit. Rule: PROTO-15."""
+    while line := stdin.readline(limit + 1):
+        if len(line) <= limit or line.endswith("\n"):
+            yield line
+            continue
+        while (rest := stdin.readline(limit + 1)) and not rest.endswith("\n"):
+            pass
+        yield None
+
+
 def run(stdin: TextIO, stdout: TextIO) -> int:
     """Answer every line of ``stdin`` on ``stdout`` until its end or ``quit``. Rule: PROTO-15."""
     engine = Engine()
-    for number, line in enumerate(stdin, 1):
+    too_long = ProtocolError("bad_message", f"a line is at most {protocol.MAX_MESSAGE:,} characters (its newline not "
+                             "counted): this one was not read", rule="PROTO-15")  # fmt: skip
+    for number, line in enumerate(lines(stdin), 1):
         try:
-            answers, go_on = engine.handle(line)
+            answers, go_on = engine.handle(line) if line is not None else ([protocol.error(too_long)], True)
         except Exception as err:  # a bug: still an answer, and the program goes on
             answers, go_on = [protocol.error(ProtocolError("internal", f"{type(err).__name__}: {err}"))], True
         for a in [*answers, protocol.done(number)]:

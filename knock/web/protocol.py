@@ -41,6 +41,9 @@ PROTOCOL: tuple[int, int] = (1, 4)
 SERVER = f"knock-gin {ENGINE_VERSION}"
 #: The largest message a client may send, in bytes (PROTO-11).
 MAX_MESSAGE = 65_536
+#: The WebSocket keep-alive: a ping every this many seconds, and a connection closed this long after an unanswered
+#: one (PROTO-12).
+PING_SECONDS = 20.0
 #: The flood limit: messages a second sustained, and the burst above it (PROTO-11).
 RATE, BURST = 50.0, 100
 #: Bad frames a connection may send before it is closed (PROTO-11).
@@ -317,7 +320,8 @@ def _new(f: _Fields) -> New:
         raise f.bad("options", "an object of rule-set options")
     seed = f.number("seed", 0, 2**63 - 1, "a seed, 0 .. 2**63 - 1", optional=True)
     if f.flag("fair"):  # a session of knock engine is reproducible from its seed: no fair mode (PROTO-35)
-        raise f.bad("fair", "false or absent: knock engine deals no fair games (PROTO-35)")
+        raise ProtocolError("bad_message", "new: knock engine deals no fair games: 'fair' must be false or absent",
+                            rule="PROTO-35")  # fmt: skip
     return New(version, preset, options, seed, seat_specs(f.value.get("seats"), f.bad), f.flag("commitments"))
 
 

@@ -91,6 +91,9 @@ def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
     assert engine.say({"type": "act", "seat": 0, "action": "draw", "record": 0})[0]["code"] == "no_game"
     assert engine.say({"type": "hello", "protocol": [1, 0], "table": "x", "token": "y"})[0]["code"] == "unknown_type"
     assert engine.say("")[0]["code"] == "bad_json" and engine.say("   ")[0]["code"] == "bad_json"
+    long = engine.say("x" * 200_000)  # a line over the limit: refused, never read whole, and the engine goes on
+    assert [(f["code"], f["rule"]) for f in long] == [("bad_message", "PROTO-15")] and "65,536" in long[0]["message"]
+    assert engine.say({"type": "view"})[0]["code"] == "no_game"
     refused = engine.say({"type": "new", "protocol": [1, 0], "options": {"jokers": 2},
                           "seats": [{"player": "human"}, {"player": "bot"}]})  # fmt: skip
     assert [(f["type"], f["code"], f["rule"]) for f in refused] == [("error", "bad_table", "RULES-2")]
@@ -99,7 +102,7 @@ def test_every_line_gets_an_answer_and_nothing_ends_the_engine() -> None:
     assert [(f["code"], f["rule"]) for f in three] == [("bad_table", "PROTO-2")]
     fair = engine.say({"type": "new", "protocol": [1, 3], "fair": True, "seats": [{"player": "human"},
                                                                                  {"player": "bot"}]})  # fmt: skip
-    assert [(f["code"], f["close"]) for f in fair] == [("bad_message", False)] and "fair" in fair[0]["message"]
+    assert [(f["code"], f["rule"], f["close"]) for f in fair] == [("bad_message", "PROTO-35", False)]
     other = engine.say({"type": "new", "protocol": [2, 0], "seats": [{"player": "human"}, {"player": "bot"}]})
     assert [(f["code"], f["close"]) for f in other] == [("unsupported_protocol", False)]
     started = engine.say({"type": "new", "protocol": [1, 0], "seed": 1, "seats": [{"player": "human"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import base64
 import json
+import re
 import subprocess
 import sys
 
@@ -63,3 +64,19 @@ def test_the_sessions_messages_are_valid_under_both_validators() -> None:
     assert verdict.digest.hex() == log["digest"]
     answers = ajv([("server_message", f) for f in frames] + [("client_message", m) for m in read])
     assert answers == ["ok"] * (len(frames) + len(read))
+
+
+@pytest.mark.rule("PROTO-27", "PROTO-22", "PROTO-15")
+def test_the_session_records_every_refusal_knock_engine_can_meet() -> None:
+    """Every row of protocol.md's refusal table that ``knock engine`` can meet has a recorded exchange in the worked
+    session, introduced by a comment naming it — but ``frame.line``, a line of more than 65,536 characters (sent by
+    tests/web/test_engine.py), and ``internal``, a failure of the server itself."""
+    spec = (ROOT / "spec" / "protocol.md").read_text("utf-8")
+    block = spec.split("*The refusals as a table* (1.4).")[1].split("- **PROTO-9**")[0]
+    rows = re.findall(r"^\| `([a-z.]+)`(?: … `[a-z.]+`)? \| (WS|engine|both) \|", block, re.MULTILINE)
+    assert len(rows) >= 28
+    engine_rows = {row for row, where in rows if where != "WS"} - {"frame.line", "internal"}
+    session = (ROOT / "spec" / "protocol-session.txt").read_text("utf-8")
+    recorded = set(re.findall(r"^# .*\(row `([a-z.]+)`", session, re.MULTILINE))
+    assert engine_rows <= recorded, sorted(engine_rows - recorded)
+    assert recorded <= {row for row, _ in rows}, sorted(recorded - {row for row, _ in rows})
