@@ -291,6 +291,38 @@ def conform_vectors(
         raise typer.Exit(1)
 
 
+@conform_app.command(name="sessions")
+def conform_sessions(
+    url: Annotated[str, typer.Option("--url", metavar="URL", help="The server to replay against: http://HOST:PORT.")],
+    session: Annotated[
+        Path | None,
+        typer.Argument(metavar="SESSION", help="A recorded session (default: the one shipped with Knock)."),
+    ] = None,
+    timeout: Annotated[
+        int, typer.Option("--timeout", parser=whole(1), metavar="SECONDS", help="How long to wait for each frame.")
+    ] = 15,
+) -> None:
+    """Replay a recorded WebSocket session against a table server, frame by frame (spec/protocol.md, PROTO-27).
+    Exit status 0 when it answers every frame as recorded (1 otherwise; 2 a usage error). Each table it makes
+    and every connection it opens is the server's to keep or end; point it at a server for tests.
+
+    Example: knock conform sessions --url http://127.0.0.1:8000
+    """
+    from knock.conformance.sessions import default_session, replay
+
+    try:
+        text = (session or default_session()).read_text(encoding="utf-8")
+        problems = replay(text, url.rstrip("/"), timeout=timeout)
+    except (OSError, ValueError, AssertionError) as err:
+        raise typer.BadParameter(str(err)[:300], param_hint="SESSION or --url") from None
+    judged(1 if problems else 0)
+    for p in problems:
+        console.print(f"[red]{escape(p)}[/]")
+    if problems:
+        raise typer.Exit(1)
+    console.print(f"{url}: every frame as recorded")
+
+
 @conform_app.command(name="coverage")
 def conform_coverage(
     paths: Annotated[list[Path] | None, typer.Argument(metavar="CASE...", help=CASE_PATHS)] = None,

@@ -1,0 +1,50 @@
+"""The recorded WebSocket session (spec/protocol-session-ws.txt, PROTO-27) replayed against a fresh ``knock serve``:
+every frame as recorded, every refusal the table protocol names over a WebSocket recorded (but the flood, a table
+failed at a restart and the server's own failure), and the shipped copy the spec's."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from knock.conformance.sessions import default_session, parse, replay
+from knock.web.client import ServerProcess
+from tests.cli.support import run as knock
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION = ROOT / "spec" / "protocol-session-ws.txt"
+#: WebSocket rows a recorded session does not hold, and where the suite exercises them instead.
+ELSEWHERE = {
+    "frame.flood": "a hundred frames a second (tests/web/test_hostile.py)",
+    "hello.failed": "a table that failed at a restart (tests/web/test_restart.py)",
+    "internal": "a failure of the server itself",
+}
+
+
+@pytest.mark.rule("PROTO-27", "PROTO-11", "PROTO-3", "PROTO-38", "PROTO-36", "PROTO-20")
+def test_knock_serve_answers_the_recorded_session_frame_by_frame(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", "--bot-delay", "0", "--table-rate", "0") as server:
+        problems = replay(SESSION.read_text("utf-8"), server.url)
+        assert not problems, problems
+        done = knock("conform", "sessions", "--url", server.url)  # the same through the command, any server's URL
+        assert done.returncode == 0 and "as recorded" in done.stdout, done.stdout + done.stderr
+
+
+@pytest.mark.rule("PROTO-27", "PROTO-22")
+def test_the_session_records_every_websocket_refusal_and_is_shipped() -> None:
+    assert default_session().read_text("utf-8") == SESSION.read_text("utf-8")
+    spec = (ROOT / "spec" / "protocol.md").read_text("utf-8")
+    block = spec.split("*The refusals as a table* (1.4).")[1].split("- **PROTO-9**")[0]
+    rows = re.findall(r"^\| `([a-z.]+)`(?: … `[a-z.]+`)? \| (WS|engine|both) \|", block, re.MULTILINE)
+    ws_rows = {row for row, where in rows if where != "engine"}
+    recorded = {m for s in parse(SESSION.read_text("utf-8")) if s.kind == "comment"
+                for m in re.findall(r"row `([a-z.]+)`", s.text)}  # fmt: skip
+    missing = ws_rows - recorded - set(ELSEWHERE)
+    assert not missing, sorted(missing)
+    assert recorded <= {row for row, _ in rows}, sorted(recorded - {row for row, _ in rows})
+    kinds = {m for s in parse(SESSION.read_text("utf-8")) if s.kind == "expect"
+             for m in re.findall(r'^\{"type":"([a-z_]+)"', s.text)}  # fmt: skip
+    assert {"welcome", "view", "ack", "refusal", "error", "hand_result", "game_result", "log_offered",
+            "fair_commit", "seed_taken"} <= kinds, kinds  # fmt: skip
