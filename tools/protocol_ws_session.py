@@ -197,6 +197,7 @@ def script(r: Recorder) -> None:
     r.send("Q", {**hello, "table": "$f", "token": "$f.0"})
     r.send("Q", {"type": "act", "action": "pass", "record": 0})
     r.comment("Seeds the table does not take (row `seed.text` … `seed.first`, PROTO-38), then ann's, taken (PROTO-37).")
+    r.send("Q", {"type": "seed", "hand": 1, "seed": 7})  # of the wrong kind: the message's (row `message.field`)
     r.send("Q", {"type": "seed", "hand": 1, "seed": "zz" * 32})
     r.send("Q", {"type": "seed", "hand": 2, "seed": "11" * 32})
     r.send("T", {**hello, "table": "$f", "spectate": True})
