@@ -85,6 +85,13 @@ def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
     return upcard.value
 
 
+def multiplier_for(rules: RuleSet, upcard: Card) -> int:
+    """The hand's score multiplier, fixed at the deal: 2 when ``spades_double`` is on and the first upcard is a
+    spade, else 1 (a dead hand's result carries 1). Rule: OKLA-4. The one home of this quantity: the hand, a view's
+    reader and the environments' encoding all ask it."""
+    return 2 if rules.spades_double and upcard.suit is Suit.SPADES else 1
+
+
 class Hand:
     """A hand of Gin. Build it with ``Hand.deal`` (seeded), ``Hand.from_deck`` or ``Hand.from_deal``.
 
@@ -499,8 +506,7 @@ class Hand:
                 self.stock = list(reversed(event.stock))
                 self.discards = [event.upcard]
                 self.knock_limit = event.knock_limit
-                spades = self.rules.spades_double and event.upcard.suit is Suit.SPADES
-                self.multiplier = 2 if spades else 1
+                self.multiplier = multiplier_for(self.rules, event.upcard)
                 self.turn = self.other(event.dealer)
             case HandScored(result=result):
                 self.result = result

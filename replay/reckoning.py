@@ -18,9 +18,10 @@ from typing import TYPE_CHECKING, Any
 
 from engine import kernel
 from engine.actions import LayOff, Spread
-from engine.cards import DECK, Card, Suit, to_mask
+from engine.cards import DECK, Card, to_mask
 from engine.errors import InvalidDeal, InvalidMeld, InvalidRules
 from engine.events import CutDrawn
+from engine.hand import multiplier_for
 from engine.kernel import Facts, Refused
 from engine.match import Match
 from engine.melds import Meld, check_disjoint, deadwood
@@ -169,7 +170,7 @@ def check_result(st: PublicState, facts: Facts, tally: Tally, result: HandResult
                            f"'{want}', not '{_stated(result)}'")  # fmt: skip
     else:
         knocker = st.knocker
-        multiplier = 2 if rules.spades_double and st.upcard is not None and st.upcard.suit is Suit.SPADES else 1
+        multiplier = multiplier_for(rules, st.upcard) if st.upcard is not None else 1
         if result.knocker != knocker or result.deadwood is None or result.kind is ResultKind.DEAD:
             raise LogError(
                 "LOG-16", at, f"p{knocker} knocked: the result must score his knock, not '{_stated(result)}'"

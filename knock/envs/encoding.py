@@ -23,7 +23,7 @@ from engine.actions import (
     TakeUpcard,
     shown_mask,
 )
-from engine.cards import DECK, Card, Suit, to_mask
+from engine.cards import DECK, Card, to_mask
 from engine.errors import IllegalAction
 from engine.events import (
     BigGinDeclared,
@@ -37,6 +37,7 @@ from engine.events import (
     WallDeclined,
 )
 from engine.fsm import Phase
+from engine.hand import multiplier_for
 from engine.melds import value
 from engine.visibility import HiddenDraw, HiddenKnock, MatchObservation, Observation, SeatBits, Seen
 from knock.envs import spaces as T
@@ -134,7 +135,7 @@ def _encode(
     if view.knocker is not None:
         bits |= 1 << (_KNOCKER + (view.knocker != view.seat))
     bits |= view.stock_only << _STOCK_ONLY | view.must_knock << _MUST_KNOCK
-    if view.rules.spades_double and view.upcard.suit is Suit.SPADES:
+    if multiplier_for(view.rules, view.upcard) == 2:
         bits |= 1 << _DOUBLED
     return _vector(bits, view, scores, out)
 

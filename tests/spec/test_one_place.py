@@ -117,3 +117,25 @@ def test_the_kernel_is_where_the_refusals_are() -> None:
     want = {"TURN-1", "TURN-3", "TURN-4", "OFFER-4", "DEAD-1", "DEAD-2", "DEAD-3", "KNOCK-2", "KNOCK-4", "KNOCK-5",
             "KNOCK-6", "LAY-1", "LAY-2", "LAY-3", "LAY-4", "LAY-5", "LAY-6"}  # fmt: skip
     assert want <= cited, sorted(want - cited)
+
+
+#: The quantities of the rules kept in one function each (issue #60): the option that decides each, and the modules
+#: that may read it — its one function, and the places that read the option for another purpose (said why).
+ONE_HOME = {
+    "spades_double": {
+        "engine/hand.py",  # multiplier_for: the hand's multiplier (OKLA-4), asked by the hand, views and encoders
+        "knock/envs/episode.py",  # the bound of an episode's reward (the largest a hand can score), not a hand's
+    },
+}
+
+
+@pytest.mark.rule("OKLA-4")
+def test_each_quantity_is_read_from_its_option_in_one_place() -> None:
+    for option, allowed in ONE_HOME.items():
+        readers = set()
+        for package in PACKAGES:
+            for path in (ROOT / package).rglob("*.py"):
+                tree = ast.parse(path.read_text(encoding="utf-8"))
+                if any(isinstance(n, ast.Attribute) and n.attr == option for n in ast.walk(tree)):
+                    readers.add(path.relative_to(ROOT).as_posix())
+        assert readers == allowed, (option, sorted(readers - allowed), sorted(allowed - readers))
