@@ -54,7 +54,7 @@ from engine.events import (
 from engine.fsm import ExecutorName, Phase
 from engine.kernel import Holding, Refused
 from engine.melds import best_arrangement, deadwood
-from engine.rules import KnockLimit, OklahomaAce, RuleSet
+from engine.rules import RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
 from engine.showdown import best_defence
@@ -74,15 +74,6 @@ _SEATS = range(3)
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
 _DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
 _DREW_DISCARD = tuple(tuple(DrewDiscard(s, c) for c in DECK) for s in _SEATS)
-
-
-def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
-    """The hand's knock limit, fixed at the deal for that deal only. Rules: KNOCK-3, OKLA-1, OKLA-2, OKLA-3."""
-    if rules.knock_limit is KnockLimit.FIXED:
-        return rules.knock_limit_value
-    if upcard.rank == 1 and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
-        return 0
-    return upcard.value
 
 
 def multiplier_for(rules: RuleSet, upcard: Card) -> int:
@@ -243,7 +234,7 @@ class Hand:
         hands = (tuple(second), tuple(first)) if dealer == seats[0] else (tuple(first), tuple(second))
         upcard = deck[2 * size]
         stock = tuple(deck[2 * size + 1 :])
-        dealt = Dealt(dealer, hands, upcard, stock, knock_limit_for(rules, upcard), seats)
+        dealt = Dealt(dealer, hands, upcard, stock, kernel.knock_limit_for(rules, upcard), seats)
         return cls(rules, dealt, executor=executor, history=history)
 
     @classmethod
@@ -270,7 +261,9 @@ class Hand:
         up = Card.parse(upcard) if isinstance(upcard, str) else upcard
         st = cards(stock) if isinstance(stock, str) else tuple(stock)
         check_seats(seats, dealer)
-        return cls(rules, Dealt(dealer, (hs[0], hs[1]), up, st, knock_limit_for(rules, up), seats), executor=executor)
+        return cls(
+            rules, Dealt(dealer, (hs[0], hs[1]), up, st, kernel.knock_limit_for(rules, up), seats), executor=executor
+        )
 
     # --- public state --------------------------------------------------------------------------
 

@@ -26,7 +26,7 @@ from engine.actions import Action, LayOff
 from engine.cards import Card, from_mask
 from engine.errors import InvalidMeld, RuleViolation, render
 from engine.melds import Arrangement, Meld, MeldKind, canonical, check_disjoint, deadwood, discards_within, well_formed
-from engine.rules import RuleSet
+from engine.rules import KnockLimit, OklahomaAce, RuleSet
 from engine.showdown import Layoff, valid, well_formed_layoffs
 
 STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
@@ -167,11 +167,31 @@ def can_pickup(f: Facts, seat: int, top: Card | None, *, wall: bool) -> bool:
     return True
 
 
+def knock_limit_for(rules: RuleSet, upcard: Card) -> int:
+    """The hand's knock limit, fixed at the deal for that deal only. Rules: KNOCK-3, OKLA-1, OKLA-2, OKLA-3."""
+    if rules.knock_limit is KnockLimit.FIXED:
+        return rules.knock_limit_value
+    if upcard.rank == 1 and rules.oklahoma_ace is OklahomaAce.GIN_ONLY:
+        return 0
+    return upcard.value
+
+
+def may_discard_taken(rules: RuleSet) -> bool:
+    """Whether a card taken from the discard pile may be discarded (or knocked with) in the same turn: the one
+    reading of the option that decides it. Rule: TURN-4."""
+    return rules.may_discard_taken_card
+
+
+def big_gin_allowed(rules: RuleSet) -> bool:
+    """Whether big gin (eleven cards melded) is played at all: the one reading of its option. Rule: KNOCK-6."""
+    return rules.big_gin_bonus is not None
+
+
 def can_knock_after(f: Facts, mask11: int, taken: Card) -> bool:
     """Whether an 11-card holding, ``taken`` just picked up, has a legal knock or big gin. Rule: DEAD-2."""
-    if f.rules.big_gin_bonus is not None and deadwood(mask11) == 0:
+    if big_gin_allowed(f.rules) and deadwood(mask11) == 0:
         return True
-    barred = None if f.rules.may_discard_taken_card else taken
+    barred = None if may_discard_taken(f.rules) else taken
     return any(c != barred for c in discards_within(mask11, f.knock_limit))
 
 
@@ -181,7 +201,7 @@ def can_knock_after(f: Facts, mask11: int, taken: Card) -> bool:
 def barred_card(f: Facts) -> Card | None:
     """The card the seat to act may not discard or knock with now: the one just taken from the pile (else None).
     Rule: TURN-4."""
-    return None if f.rules.may_discard_taken_card else f.taken
+    return None if may_discard_taken(f.rules) else f.taken
 
 
 def verify_discard(f: Facts, seat: int, card: Card, knocking: bool = False) -> None:
@@ -193,7 +213,7 @@ def verify_discard(f: Facts, seat: int, card: Card, knocking: bool = False) -> N
     if f.holds(seat, card) is _NO:
         raise Refused("TURN-3", f"p{seat} does not hold {card}")
     taken = f.taken
-    if taken is not None and card.index == taken.index and not f.rules.may_discard_taken_card:
+    if taken is not None and card.index == taken.index and not may_discard_taken(f.rules):
         raise Refused("TURN-4", f"{card} was just taken from the discard pile and may not be discarded")
     if not knocking and f.must_knock:
         raise Refused("DEAD-2", "the last discard was taken: the player must knock")
@@ -255,7 +275,7 @@ def verify_gin_knock(mask11: int, card: Card) -> None:
 
 def verify_big_gin(f: Facts, seat: int) -> None:
     """Big gin: played under these rules, and all eleven cards melded (when the facts show them). Rule: KNOCK-6."""
-    if f.rules.big_gin_bonus is None:
+    if not big_gin_allowed(f.rules):
         raise Refused("KNOCK-6", "big gin is not played under these rules")
     mask = f.mask_of(seat)
     if mask is not None and deadwood(mask) != 0:

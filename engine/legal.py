@@ -107,7 +107,7 @@ def _knock(hand: Hand, seat: int, out: list[Action]) -> None:
 
 
 def _big_gin(hand: Hand, seat: int, out: list[Action]) -> None:
-    if hand.rules.big_gin_bonus is not None and kernel.can_big_gin(hand, seat):  # the option first: no refusal made
+    if kernel.big_gin_allowed(hand.rules) and kernel.can_big_gin(hand, seat):  # the option first: no refusal made
         out.append(BigGin(seat))
 
 

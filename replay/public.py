@@ -24,8 +24,8 @@ from typing import Any, BinaryIO
 from engine import draw, kernel
 from engine.cards import DECK, Card, to_mask
 from engine.errors import InvalidDeal
-from engine.hand import HAND_SIZE, knock_limit_for
-from engine.kernel import Holding, Refused
+from engine.hand import HAND_SIZE
+from engine.kernel import Holding, Refused, knock_limit_for
 from engine.match import next_roles
 from engine.melds import Meld
 from engine.rules import RuleSet

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine import kernel
 from engine.actions import (
     Action,
     BigGin,
@@ -150,7 +151,7 @@ def option_text(action: Action, obs: Observation, mask: int, your: str = "your")
 def after_taking(obs: Observation, mask: int, card: Card) -> int:
     """The least deadwood after taking ``card`` and discarding another (TURN-4: not the card taken)."""
     held = mask | card.bit
-    free = obs.rules.may_discard_taken_card
+    free = kernel.may_discard_taken(obs.rules)
     return min(deadwood(held ^ c.bit) for c in from_mask(held) if free or c != card)
 
 

@@ -139,3 +139,99 @@ def test_each_quantity_is_read_from_its_option_in_one_place() -> None:
                 if any(isinstance(n, ast.Attribute) and n.attr == option for n in ast.walk(tree)):
                     readers.add(path.relative_to(ROOT).as_posix())
         assert readers == allowed, (option, sorted(readers - allowed), sorted(allowed - readers))
+
+
+# --- decisions, not citations (issue #60) ---------------------------------------------------------------------------
+
+#: The kernel rules' prefixes: a string that begins a rule id of one without being one is a rule id built from pieces.
+PIECE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-(?!\d+\Z)")
+BARE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-?")
+#: The rule-set options that decide whether an action is legal (or what a seat sees), and the only modules that read
+#: them: the kernel and its fast path (``engine.legal``), ``engine.visibility`` for what a seat sees; and the reads
+#: for another purpose, each said why.
+LEGALITY = {"may_discard_taken_card", "wall_pickup_to_knock", "max_consecutive_discard_pickups", "big_gin_bonus",
+            "knock_limit", "knock_limit_value", "oklahoma_ace", "sitter_sees_captain_hand"}  # fmt: skip
+READERS = {
+    "engine/kernel.py": LEGALITY,
+    "engine/visibility.py": {"sitter_sees_captain_hand"},  # what a seat sees (VIS-1, THREE-8)
+    "engine/scoring.py": {"big_gin_bonus"},  # the bonus's points when big gin is scored (SCORE-4), not whether
+    "knock/envs/episode.py": {"big_gin_bonus"},  # the bound of an episode's reward, not a hand's legality
+    "knock/envs/openspiel.py": {"max_consecutive_discard_pickups"},  # OpenSpiel's own parameter, mapped
+}
+
+
+def decisions_outside_the_kernel(source: str, module: str) -> list[tuple[int, str]]:
+    """What decides a rule of play outside the kernel: a rule id of one built from pieces (``+``, an f-string,
+    ``join``, ``%``, ``format``), a refusal (``Refused``) built, a legality option read from a rule set."""
+    tree = ast.parse(source)
+    docs = _docstrings(tree)
+    found: list[tuple[int, str]] = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docs:
+            if PIECE.match(node.value):
+                found.append((node.lineno, f"a rule id from pieces: {node.value!r}"))
+        elif isinstance(node, ast.JoinedStr) and re.search(
+            r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-\Z", _before_first_value(node)
+        ):
+            found.append((node.lineno, "a rule id from an f-string"))
+        elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.Constant) and isinstance(side.value, str) and BARE.fullmatch(side.value):
+                    found.append((node.lineno, f"a rule id from pieces: {side.value!r} + …"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "join":
+            for arg in node.args:
+                items = arg.elts if isinstance(arg, ast.List | ast.Tuple) else []
+                if any(
+                    isinstance(i, ast.Constant) and isinstance(i.value, str) and BARE.fullmatch(i.value) for i in items
+                ):
+                    found.append((node.lineno, "a rule id joined from pieces"))
+        elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
+            name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
+            if name == "Refused" and module != "engine/kernel.py":
+                found.append((node.lineno, "a refusal built outside the kernel"))
+        if isinstance(node, ast.Attribute) and node.attr in LEGALITY:
+            owner = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
+            if owner == "rules" and node.attr not in READERS.get(module, set()):
+                found.append((node.lineno, f"the legality option {node.attr} read outside the kernel"))
+    return sorted(found)
+
+
+def _before_first_value(node: ast.JoinedStr) -> str:
+    """An f-string's text up to its first replacement field."""
+    out = ""
+    for v in node.values:
+        if isinstance(v, ast.FormattedValue):
+            break
+        if isinstance(v, ast.Constant) and isinstance(v.value, str):
+            out += v.value
+    return out
+
+
+@pytest.mark.rule("TURN-4", "OFFER-4", "KNOCK-6", "KNOCK-3", "DEAD-2")
+def test_no_rule_of_play_is_decided_outside_the_kernel_however_it_is_written() -> None:
+    faults = []
+    for p in modules():
+        module = p.relative_to(ROOT).as_posix()
+        faults += [f"{module}:{line}: {what}" for line, what in decisions_outside_the_kernel(p.read_text(), module)]
+    assert not faults, "decisions of the rules of play outside engine/kernel.py:\n" + "\n".join(faults)
+
+
+@pytest.mark.rule("TURN-4", "OFFER-4", "KNOCK-6")
+@pytest.mark.parametrize(
+    "fixture",
+    [
+        'raise kernel.Refused("OFFER" + "-4", "after both passed")',
+        'raise kernel.Refused(f"OFFER-{4}", "after both passed")',
+        'rule = "-".join(["OFFER", "4"])',
+        'rule = "OFFER-%d" % 4',
+        'rule = "OFFER-{}".format(4)',
+        'raise Refused("MATCH-1", "a refusal of any rule, built outside the kernel")',
+        "free = obs.rules.may_discard_taken_card",
+        "if hand.rules.big_gin_bonus is None: pass",
+        "limit = self.rules.knock_limit_value",
+    ],
+    ids=["plus", "f-string", "join", "percent", "format", "refusal", "option", "option-2", "option-3"],
+)
+def test_the_guard_fails_every_way_of_deciding_a_rule_outside_the_kernel(fixture: str) -> None:
+    assert decisions_outside_the_kernel(fixture, "engine/legal.py"), fixture
+    assert decisions_outside_the_kernel('rule = "OFFER-4"; label = "KNOCK"; x = f"p{1} knocks"', "knock/x.py") == []

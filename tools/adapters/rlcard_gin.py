@@ -33,7 +33,7 @@ from engine.actions import Discard as KDiscard
 from engine.actions import DrawDiscard, DrawStock, Knock, LayOff, Spread, parse_action
 from engine.cards import Card
 from engine.errors import KnockError
-from engine.hand import knock_limit_for
+from engine.kernel import knock_limit_for
 from engine.melds import deadwood
 from knock.conformance.aliases import VERB_SPELLINGS
 from knock.conformance.cases import Case, load_case
