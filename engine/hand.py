@@ -547,7 +547,7 @@ class Hand:
         """The defender's best answer to the spread on the table. Rules: LAY-5, LAY-6."""
         assert self.phase is Phase.LAYOFF and self.spread is not None
         seat = self.other(self.spread.seat)
-        d = best_defence(self.spread.melds, False, self.hands[seat])
+        d = best_defence(self.spread.melds, self.hands[seat])
         return LayOff(seat, d.melds, d.layoffs)
 
 

@@ -97,18 +97,14 @@ class Defence:
 
 
 def defence_deadwood(knocker_melds: tuple[Meld, ...], hand_mask: int) -> int:
-    """``best_defence(knocker_melds, False, hand_mask).deadwood`` without building the defence (the search bot's
+    """``best_defence(knocker_melds, hand_mask).deadwood`` without building the defence (the search bot's
     rollouts, ``knock.bots.rollout``). Rules: LAY-5, LAY-6."""
-    return _best_layoffs(knocker_melds, False, hand_mask)[0]
+    return _best_layoffs(knocker_melds, hand_mask)[0]
 
 
-def _best_layoffs(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> tuple[int, int, tuple[int, ...]]:
+def _best_layoffs(knocker_melds: tuple[Meld, ...], hand_mask: int) -> tuple[int, int, tuple[int, ...]]:
     """The defender's least deadwood, the fewest cards laid off for it, and the layoffs (a mask a meld)."""
-    combos: Iterable[tuple[int, ...]]
-    if gin:
-        combos = [(0,) * len(knocker_melds)]
-    else:
-        combos = itertools.product(*(layoff_options(m, hand_mask) for m in knocker_melds))
+    combos: Iterable[tuple[int, ...]] = itertools.product(*(layoff_options(m, hand_mask) for m in knocker_melds))
     best: tuple[int, int, tuple[int, ...]] | None = None
     for combo in combos:
         laid = 0
@@ -127,13 +123,14 @@ def _best_layoffs(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) ->
     return best
 
 
-def best_defence(knocker_melds: tuple[Meld, ...], gin: bool, hand_mask: int) -> Defence:
-    """The defender's minimum-deadwood answer over every legal layoff set and every arrangement of the rest.
+def best_defence(knocker_melds: tuple[Meld, ...], hand_mask: int) -> Defence:
+    """The defender's minimum-deadwood answer to a knock that is not gin, over every legal layoff set and every
+    arrangement of the rest (after gin he lays nothing off, LAY-2: his answer is ``best_arrangement`` of his cards).
 
     Uses only what the defender knows (his cards and the knocker's spread). Among equals it lays off the
     fewest cards. Rules: LAY-5, LAY-6.
     """
-    best = _best_layoffs(knocker_melds, gin, hand_mask)
+    best = _best_layoffs(knocker_melds, hand_mask)
     combo = best[2]
     laid = 0
     layoffs: list[Layoff] = []

@@ -131,7 +131,7 @@ def showdown_choice(obs: Observation, legal: Sequence[Action]) -> Action:
     if isinstance(legal[0], Spread):
         return min(legal, key=lambda a: _spread_key(a, mask))
     assert obs.spread is not None
-    d = best_defence(obs.spread.melds, False, mask)
+    d = best_defence(obs.spread.melds, mask)
     return LayOff(obs.seat, d.melds, d.layoffs)
 
 

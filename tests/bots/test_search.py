@@ -434,5 +434,5 @@ def test_the_rollouts_defence_deadwood_is_the_best_defences() -> None:
         if not melds:
             continue
         assert spread(knocker) == melds
-        assert defence_deadwood(melds, defender) == best_defence(melds, False, defender).deadwood
+        assert defence_deadwood(melds, defender) == best_defence(melds, defender).deadwood
         checked += 1

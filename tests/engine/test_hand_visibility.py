@@ -176,7 +176,7 @@ def choose(obs: Observation, rng: random.Random) -> Action:
             return Spread(seat, best_arrangement(mask).melds)
         case Phase.LAYOFF:
             assert obs.spread is not None
-            d = best_defence(obs.spread.melds, False, mask)
+            d = best_defence(obs.spread.melds, mask)
             return LayOff(seat, d.melds, d.layoffs)
         case _:
             raise AssertionError(f"no move in phase {obs.phase}")
@@ -219,7 +219,7 @@ def test_the_automatic_answer_uses_only_the_defenders_observation() -> None:
         play(hand, "p1 pass", "p0 pass", "p1 draw", f"p1 knock {knock_card}", "p1 spread 5c-6c-7c 8d-8h-8s Jc-Qc-Kc")
         obs = hand.observation(0)
         auto = hand.auto_defence()
-        d = best_defence(obs.spread.melds if obs.spread else (), False, to_mask(obs.hand))
+        d = best_defence(obs.spread.melds if obs.spread else (), to_mask(obs.hand))
         assert auto == LayOff(0, d.melds, d.layoffs)
         answers.add(auto)
     assert len(answers) == 1

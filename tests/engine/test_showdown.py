@@ -233,7 +233,7 @@ def test_chained_layoffs_at_both_ends_of_a_run() -> None:
         CHAIN_SPREAD, False, held, CHAIN_MELDS, layoffs("9s>4s-5s-6s-7s 3s>4s-5s-6s-7s 8s>4s-5s-6s-7s")
     )
     assert reordered == answer
-    best = best_defence(CHAIN_SPREAD, False, held)
+    best = best_defence(CHAIN_SPREAD, held)
     assert set(best.layoffs) == set(layoffs("3s>4s-5s-6s-7s 8s>4s-5s-6s-7s 9s>4s-5s-6s-7s"))
     assert as_sets(best.melds) == as_sets(CHAIN_MELDS)
     assert best.deadwood == 10
@@ -289,7 +289,7 @@ def test_nothing_can_be_laid_off_onto_a_set_of_four() -> None:
         with pytest.raises(InvalidMeld) as err:
             check_defence(four, False, held, (), layoffs(f"{card}>2c-2d-2h-2s"))
         assert err.value.rule == "LAY-3"
-    best = best_defence(four, False, held)
+    best = best_defence(four, held)
     assert set(best.layoffs) == set(layoffs("3s>5s-6s-7s 4s>5s-6s-7s 8s>5s-6s-7s"))
 
 
@@ -328,7 +328,7 @@ def test_a_card_that_fits_two_melds_goes_where_the_defender_says() -> None:
         check_defence(knocker, False, held, own, layoffs("7c>7d-7h-7s 8c>4c-5c-6c"))
     assert err.value.rule == "LAY-4"
 
-    best = best_defence(knocker, False, held)
+    best = best_defence(knocker, held)
     assert set(best.layoffs) == set(layoffs("7c>4c-5c-6c 8c>4c-5c-6c"))
     assert best.deadwood == 6
     assert oracle.defender_deadwood(as_sets(knocker), frozenset(cards("7c 8c 2s 3s 4s 9h 9s 9d Ah 5h"))) == 6
@@ -350,7 +350,7 @@ def test_the_defender_may_break_his_own_meld_to_lay_off() -> None:
     broken = check_defence(knocker, False, held, spread("3c-4c-5c", "Kc-Kd-Kh-Ks"), layoffs("5s>2s-3s-4s 6s>2s-3s-4s"))
     assert broken.deadwood_cards == cards("5d")
 
-    best = best_defence(knocker, False, held)
+    best = best_defence(knocker, held)
     assert best.deadwood == 5
     assert set(best.layoffs) == set(layoffs("5s>2s-3s-4s 6s>2s-3s-4s"))
     assert meld_cards("3c-4c-5c") in as_sets(best.melds)
@@ -369,7 +369,7 @@ def test_the_defender_may_decline_a_layoff_that_fits() -> None:
     held = mask(defender)
     laid = check_defence(knocker, False, held, spread("2c-3c-4c", "Qc-Qd-Qh"), layoffs("9s>6s-7s-8s Ts>6s-7s-8s"))
     assert laid.deadwood == 18  # 9h 9d
-    best = best_defence(knocker, False, held)
+    best = best_defence(knocker, held)
     assert best.layoffs == ()
     assert best.deadwood_cards == cards("Ts")
     assert as_sets(best.melds) == as_sets(spread("9d-9h-9s", "2c-3c-4c", "Qc-Qd-Qh"))
@@ -388,11 +388,10 @@ def test_no_layoffs_after_gin() -> None:
     assert check_defence(gin, False, held, spread("Qd-Qh-Qs"), layoffs("8s>4s-5s-6s-7s")).deadwood == 44 - 8
     answer = check_defence(gin, True, held, spread("Qd-Qh-Qs"), ())
     assert answer.deadwood == 3 + 8 + 9 + 10 + 4 + 5 + 5
-    best = best_defence(gin, True, held)
-    assert best.layoffs == ()
+    best = best_arrangement(held)  # after gin he lays nothing off (LAY-2): his best arrangement
     assert best.deadwood == oracle.min_deadwood(frozenset(cards("3s 8s 9s Ks 4c Qd Qh Qs 5d 5h"))) == 44
     # Without gin he could lay off 3s 8s 9s, Ks and 4c, leaving 5d 5h.
-    assert best_defence(gin, False, held).deadwood == 10
+    assert best_defence(gin, held).deadwood == 10
 
 
 # --- LAY-6: the defender's deadwood ------------------------------------------------------------
@@ -410,7 +409,7 @@ def test_the_defender_counts_only_cards_neither_melded_nor_laid_off() -> None:
 def test_laying_off_everything_is_not_gin() -> None:
     knocker = spread("4s-5s-6s-7s", "Kc-Kd-Kh")  # deadwood Ac 2d 3h: 6
     held = mask("3s 8s 9s Ks Qc Qd Qh 2c 3c 4c")
-    best = best_defence(knocker, False, held)
+    best = best_defence(knocker, held)
     assert best.deadwood_cards == ()
     result = score_hand(RuleSet(), knocker=0, knocker_deadwood=6, defender_deadwood=best.deadwood)
     assert (result.kind, result.winner, result.points) == (ResultKind.UNDERCUT, 1, 16)
@@ -448,7 +447,7 @@ def test_best_defence_matches_the_brute_force(
 ) -> None:
     knocker, defender = deal
     knocker_melds = draw_spread(data, knocker)
-    best = best_defence(knocker_melds, False, to_mask(defender))
+    best = best_defence(knocker_melds, to_mask(defender))
     event(f"{min(len(best.layoffs), 3)}+ layoffs" if best.layoffs else "no layoff")
     assert best.deadwood == oracle.defender_deadwood(as_sets(knocker_melds), defender)
     left = check_answer_independently(knocker_melds, defender, best.melds, best.layoffs)
@@ -463,9 +462,10 @@ def test_best_defence_after_gin_is_the_minimum_deadwood(
     deal: tuple[frozenset[Card], frozenset[Card]], data: st.DataObject
 ) -> None:
     knocker, defender = deal
-    best = best_defence(draw_spread(data, knocker), True, to_mask(defender))
-    assert best.layoffs == ()
-    assert best.deadwood == oracle.min_deadwood(defender)
+    answer = check_defence(
+        draw_spread(data, knocker), True, to_mask(defender), best_arrangement(to_mask(defender)).melds, ()
+    )
+    assert answer.deadwood == best_arrangement(to_mask(defender)).deadwood == oracle.min_deadwood(defender)
 
 
 @pytest.mark.rule("LAY-3", "LAY-4", "LAY-5")
