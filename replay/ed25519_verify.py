@@ -6,7 +6,7 @@ only through a vetted library (``cryptography``, whose Ed25519 is OpenSSL's cons
 checks signatures with public keys, so an auditor needs nothing beyond Python to verify a signed log; its
 arithmetic is RFC 8032 section 6's reference algorithm (extended coordinates, cofactorless: ``[S]B = R + [k]A``)
 and its timing may depend on its inputs, which are all public. The ``cryptography`` backend does the same sums
-about a hundred times faster. Both give the same answer for every input: a verifier first refuses, in Python,
+about thirty times faster (about 0.1 ms a signature, against 3 ms). Both give the same answer for every input: a verifier first refuses, in Python,
 everything the two (or libsodium) could judge differently — a public key or an ``R`` that is not a canonical
 point encoding or is of small order, an ``S`` not below the group order, a length that is not 32 or 64 — and only
 then asks the backend (``tests/replay/test_ed25519.py`` runs both on RFC 8032's vectors, on the negative vectors
@@ -130,6 +130,16 @@ def _point(encoding: bytes) -> Point | None:
     return None if point is None or _small_order(point) else point
 
 
+_Y_BITS = (1 << 255) - 1
+_T8 = _decompress(bytes.fromhex("c7176a703d4dd84fba3c0b760d10670f2a2053fa2c39ccc64ec7fd7792ac037a"))
+assert _T8 is not None and not _equal(_mul(4, _T8), (0, 1, 1, 0))
+#: The canonical encodings of the eight points of small order (``[k]T``, T of order 8): an ``R`` that is one is
+#: refused before any backend is asked (a non-canonical encoding of one fails both backends by itself: the reference
+#: cannot decode it, OpenSSL compares ``R`` byte for byte with a canonical encoding). Checking ``R`` against them,
+#: not by decoding it, keeps a verification through ``cryptography`` at the library's speed.
+SMALL_ORDER = frozenset(_compress(_mul(k, _T8)) for k in range(8))
+
+
 def _py_verify(public: bytes, message: bytes, signature: bytes) -> bool:
     a, r = _point(public), _point(signature[:32])
     if a is None or r is None:
@@ -191,14 +201,17 @@ def verify(public: bytes, message: bytes, signature: bytes) -> bool:
     """Whether ``signature`` is the public key's signature of ``message`` (RFC 8032, 5.1.7, cofactorless).
 
     Inputs the backends (or libsodium) could judge apart are refused here first, the same for both: a length
-    that is not 32 or 64, an ``S`` not below the group order, a key or an ``R`` that is not a canonical point
-    encoding or is of small order. Only then is the equation checked, by the backend in use.
+    that is not 32 or 64, an ``S`` not below the group order, a key that is not the canonical encoding of a point
+    not of small order, an ``R`` whose y is not below p or that encodes a point of small order. (An ``R`` that
+    encodes no point, or sets the sign bit on x = 0, fails both backends by itself.) Only then is the equation
+    checked, by the backend in use.
     """
     if len(public) != PUBLIC_SIZE or len(signature) != SIGNATURE_SIZE:
         return False
     if int.from_bytes(signature[32:], "little") >= Q or not is_public_key(bytes(public)):
         return False
-    if _point(bytes(signature[:32])) is None:
+    r = bytes(signature[:32])
+    if int.from_bytes(r, "little") & _Y_BITS >= P or r in SMALL_ORDER:  # R: canonical y, not of small order
         return False
     if backend == "cryptography" and _FAST is not None:
         return _FAST(bytes(public), message, bytes(signature))
