@@ -9,8 +9,9 @@ and its timing may depend on its inputs, which are all public. The ``cryptograph
 about thirty times faster (about 0.1 ms a signature, against 3 ms). Both give the same answer for every input: a
 verifier first refuses, in Python, everything the two (or libsodium) could judge differently — a public key that
 is not a canonical point encoding or is of small order, an ``R`` that is of small order or whose y is not below p,
-an ``S`` not below the group order, a length that is not 32 or 64 — and only then asks the backend (``tests/replay/test_ed25519.py`` runs both on RFC 8032's vectors, on the negative vectors
-of ``spec/signature-vectors.json`` and on random damage).
+an ``S`` not below the group order, a length that is not 32 or 64 — and only then asks the backend
+(``tests/replay/test_ed25519.py`` runs both on RFC 8032's vectors, on the negative vectors of
+``spec/signature-vectors.json`` and on random damage).
 
 >>> vector = {"public": bytes.fromhex("d75a980182b10ab7d54bfed3c964073a0ee172f3daa62325af021a68f707511a"),
 ...           "signature": bytes.fromhex("e5564300c360ac729086e2cc806e828a84877f1eb8e5d974d873e065224901555fb8821590a"
