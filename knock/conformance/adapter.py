@@ -24,22 +24,16 @@ class AdapterFailure(Exception):
         self.reason = reason
 
 
-def ask_adapter(command: str, case: Case, log: bytes | None, workdir: Path, timeout: float = 60) -> dict[str, Any]:
-    """Run ``command CASE LOG`` (LOG is ``-`` when the case has no log form; else the log is written into
-    ``workdir``) and return the answer it prints (CONF-6). The adapter runs in its own process group, all of
-    which is stopped when it overruns ``timeout`` seconds; its exit status is not used.
+def run_adapter(args: list[str], timeout: float) -> tuple[int, str, str]:
+    """Run an adapter ``args`` in its own process group and return its exit status, standard output and error;
+    the whole group is stopped when it overruns ``timeout`` seconds.
 
     Raises:
-        AdapterFailure: no answer (not started, timed out, no JSON object on standard output).
+        AdapterFailure: it could not be started, or gave no answer in time.
     """
-    log_path = "-"
-    if log is not None:
-        target = workdir / (case.name.replace("/", "__") + ".knock")
-        target.write_bytes(log)
-        log_path = str(target)
     try:
         proc = subprocess.Popen(
-            [*shlex.split(command), str(case.path), log_path],
+            args,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -53,12 +47,29 @@ def ask_adapter(command: str, case: Case, log: bytes | None, workdir: Path, time
         os.killpg(proc.pid, signal.SIGKILL)
         proc.communicate()
         raise AdapterFailure(f"the adapter gave no answer within {timeout:g} s (stopped)") from None
+    return proc.returncode, out, err_text
+
+
+def ask_adapter(command: str, case: Case, log: bytes | None, workdir: Path, timeout: float = 60) -> dict[str, Any]:
+    """Run ``command CASE LOG`` (LOG is ``-`` when the case has no log form; else the log is written into
+    ``workdir``) and return the answer it prints (CONF-6). The adapter runs in its own process group, all of
+    which is stopped when it overruns ``timeout`` seconds; its exit status is not used.
+
+    Raises:
+        AdapterFailure: no answer (not started, timed out, no JSON object on standard output).
+    """
+    log_path = "-"
+    if log is not None:
+        target = workdir / (case.name.replace("/", "__") + ".knock")
+        target.write_bytes(log)
+        log_path = str(target)
+    returncode, out, err_text = run_adapter([*shlex.split(command), str(case.path), log_path], timeout)
     try:
         answer = json.loads(out)
     except json.JSONDecodeError:
         tail = err_text.strip()[-300:]
         raise AdapterFailure(
-            f"the adapter printed no JSON answer (exit {proc.returncode}): stdout {out.strip()[:120]!r}"
+            f"the adapter printed no JSON answer (exit {returncode}): stdout {out.strip()[:120]!r}"
             + (f"; stderr ...{tail}" if tail else "")
         ) from None
     if not isinstance(answer, dict):

@@ -15,15 +15,13 @@ object, the verdict as ``knock verify --json`` prints it (at least ``verdict``, 
 from __future__ import annotations
 
 import json
-import os
 import shlex
-import signal
-import subprocess
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from knock.conformance.adapter import AdapterFailure, run_adapter
 from replay.verdict import judge
 
 __all__ = ["Vector", "VectorResult", "answer_vector", "default_manifest", "load_vectors", "run_vector"]
@@ -87,16 +85,9 @@ def ask(command: str, vector: Vector, folder: Path, timeout: float = 60) -> dict
     for digest in vector.digests or ():
         args += ["--digest", digest]
     try:
-        proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                                start_new_session=True)  # fmt: skip
-    except OSError as err:
-        return {"verdict": "none", "reason": f"the adapter could not be started: {err}"}
-    try:
-        out, _ = proc.communicate(timeout=timeout)
-    except subprocess.TimeoutExpired:
-        os.killpg(proc.pid, signal.SIGKILL)
-        proc.communicate()
-        return {"verdict": "none", "reason": f"no answer within {timeout:g} s"}
+        _, out, _ = run_adapter(args, timeout)
+    except AdapterFailure as failure:
+        return {"verdict": "none", "reason": failure.reason}
     try:
         answer = json.loads(out.splitlines()[0]) if out.strip() else None
     except json.JSONDecodeError:
