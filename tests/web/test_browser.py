@@ -147,8 +147,8 @@ def play_hand(b: Browser, *, moves: int = 200) -> list[str]:
             return clicked
         controls: list[dict[str, Any]] = b.js(CONTROLS)
         pick = choose(controls)
-        if pick is None:
-            b.wait(lambda: b.js(CONTROLS) or count(b, "hand_result") > ended, message="a move or the hand's end")
+        if pick is None:  # the other seat's turn (the typed-action form's Send is no move): wait for a move
+            b.wait(lambda: choose(b.js(CONTROLS)) or count(b, "hand_result") > ended, message="a move or the end")
             continue
         before = len(b.js("return window.knockFrames"))
         el: WebElement = pick["el"]
