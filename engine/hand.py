@@ -51,13 +51,13 @@ from engine.events import (
     UpcardTaken,
     WallDeclined,
 )
+from engine.facts import Holding, Step, advance, start
 from engine.fsm import ExecutorName, Phase
-from engine.kernel import Holding, Refused
-from engine.melds import best_arrangement, deadwood
+from engine.kernel import Refused
+from engine.melds import deadwood
 from engine.rules import RuleSet
 from engine.scoring import HandResult, dead_result, score_hand
 from engine.seats import other_seat
-from engine.showdown import best_defence
 from engine.visibility import observe_hand
 
 if TYPE_CHECKING:
@@ -74,6 +74,8 @@ _SEATS = range(3)
 _DISCARDED = tuple(tuple(Discarded(s, c) for c in DECK) for s in _SEATS)
 _DREW_STOCK = tuple(tuple(DrewStock(s, c) for c in DECK) for s in _SEATS)
 _DREW_DISCARD = tuple(tuple(DrewDiscard(s, c) for c in DECK) for s in _SEATS)
+_PASS, _TAKE, _TAKE_LAST, _DRAW = Step.PASS, Step.TAKE, Step.TAKE_LAST, Step.DRAW  # read on every step: globals
+_DISCARD, _KNOCK, _BIG_GIN, _SPREAD = Step.DISCARD, Step.KNOCK, Step.BIG_GIN, Step.SPREAD
 
 
 def multiplier_for(rules: RuleSet, upcard: Card) -> int:
@@ -168,28 +170,21 @@ class Hand:
         self.seats = dealt.seats
         self.dealer = dealt.dealer
         self.phase = fsm.INITIAL
-        self.turn = self.other(dealt.dealer)
         self.hands = [0] * (max(dealt.seats) + 1)
         self.known = [0] * (max(dealt.seats) + 1)
         self.stock = []
         self.discards = []
         self.upcard = dealt.upcard
-        self.knock_limit = 0
         self.multiplier = 1
-        self.taken = None
-        self.stock_only = False
-        self.must_knock = False
-        self.pickups = 0
-        self.knocker = None
         self.knock_card = None
         self.knock_taken = False
-        self.big_gin = False
         self.spread = None
         self.defence = None
         self.result = None
         self.dead_reason = ""
         self.events = []
         self.history = history
+        start(self, dealt.knock_limit)  # the counters and flags the rules read (engine.facts)
         self._fire("deal", dealt, [dealt])
 
     @classmethod
@@ -455,42 +450,31 @@ class Hand:
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
                 self.discards.append(card)
-                self.taken = None
-                self.turn = other_seat(self.seats, seat)
+                advance(self, _DISCARD, seat)
             case DrewStock(seat=seat, card=card):
                 self.stock.pop()
                 self.hands[seat] |= card.bit
-                self.taken = None
-                self.stock_only = False
-                self.pickups = 0
+                advance(self, _DRAW, seat)
             case UpcardPassed(seat=seat):
-                self.turn = self.other(seat)
-                self.stock_only = seat == self.dealer  # OFFER-4: both passed
+                advance(self, _PASS, seat)
             case UpcardTaken(seat=seat, card=card) | DrewDiscard(seat=seat, card=card):
                 self.discards.pop()
                 self.hands[seat] |= card.bit
                 self.known[seat] |= card.bit
-                self.taken = card
-                self.pickups += 1
-                self.must_knock = self.phase is Phase.WALL  # DEAD-2
+                advance(self, _TAKE_LAST if self.phase is Phase.WALL else _TAKE, seat, card)  # DEAD-2
             case Knocked(seat=seat, card=card):
                 self.knock_taken = bool(self.known[seat] & card.bit)  # it came from the pile (VIS-1)
                 self.hands[seat] &= ~card.bit
                 self.known[seat] &= ~card.bit
-                self.knocker = seat
                 self.knock_card = card
-                self.taken = None
-                self.must_knock = False
+                advance(self, _KNOCK, seat)
             case BigGinDeclared(seat=seat):
-                self.knocker = seat
-                self.big_gin = True
-                self.taken = None
-                self.must_knock = False
+                advance(self, _BIG_GIN, seat)
             case WallDeclined():
                 self.dead_reason = "last discard declined"
             case SpreadLaid(seat=seat):
                 self.spread = event
-                self.turn = self.other(seat)
+                advance(self, _SPREAD, seat)
             case DefenceLaid():
                 self.defence = event
             case Dealt():
@@ -498,9 +482,7 @@ class Hand:
                     self.hands[seat] = to_mask(held)
                 self.stock = list(reversed(event.stock))
                 self.discards = [event.upcard]
-                self.knock_limit = event.knock_limit
                 self.multiplier = multiplier_for(self.rules, event.upcard)
-                self.turn = self.other(event.dealer)
             case HandScored(result=result):
                 self.result = result
             case HandDead(result=result):
@@ -539,16 +521,16 @@ class Hand:
         return kernel.knock_discards(self, self.hands[self.turn], limit) if self.phase is Phase.DISCARD else ()
 
     def auto_spread(self) -> Spread:
-        """The knocker's automatic spread: minimum deadwood, then the fewest open layoff targets. Rule: KNOCK-4."""
+        """The knocker's automatic spread (``engine.kernel.auto_spread``). Rule: KNOCK-4."""
         assert self.phase is Phase.KNOCK and self.knocker is not None
-        return Spread(self.knocker, best_arrangement(self.hands[self.knocker]).melds)
+        return kernel.auto_spread(self.knocker, self.hands[self.knocker])
 
     def auto_defence(self) -> LayOff:
-        """The defender's best answer to the spread on the table. Rules: LAY-5, LAY-6."""
+        """The defender's best answer to the spread on the table (``engine.kernel.auto_answer``). Rules: LAY-5,
+        LAY-6."""
         assert self.phase is Phase.LAYOFF and self.spread is not None
         seat = self.other(self.spread.seat)
-        d = best_defence(self.spread.melds, self.hands[seat])
-        return LayOff(seat, d.melds, d.layoffs)
+        return kernel.auto_answer(seat, self.spread.melds, self.hands[seat])
 
 
 #: The events of each step the dealer takes by himself on entering a phase (which phases: ``fsm.HAND.automatic``).

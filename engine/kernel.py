@@ -7,27 +7,34 @@ to the kernel by ``tests/engine/test_kernel.py``), the machine's guards (``engin
 whether a spread is gin), the per-seat view's checks (``replay.public``, with what the seat sees as its facts),
 its showdown and result checks (``replay.reckoning``), and the terminal's words (``knock.play.words``).
 
-A rule needs a few facts, and ``Facts`` names them: the rule set and the hand's knock limit, the stock's size,
-the pickups in a row, the card just taken from the pile, whether the seat must knock, whether both seats passed
-the upcard, whether a big gin was declared, and what is known of a seat's cards (``holds``: yes / no /
-unknown; ``mask_of``: all of them, or None when the facts do not show them). A full hand knows everything; a
-seat's view knows its own cards and what was shown, and a rule it cannot decide on those facts it accepts (the
-view's reader checks the rest at the showdown, LOG-16). The rules: TURN-1, TURN-3, TURN-4, OFFER-4,
+A rule needs a few facts, and ``engine.facts.Facts`` names them (the hand and the view keep the counters among
+them with one bookkeeping, ``engine.facts.advance``). A full hand knows everything; a seat's view knows its own
+cards and what was shown, and a rule it cannot decide on those facts it accepts (the view's reader checks the
+rest at the showdown, LOG-16). The rules: TURN-1, TURN-3, TURN-4, OFFER-4,
 DEAD-1 .. DEAD-3, KNOCK-2, KNOCK-4 .. KNOCK-6, LAY-1 .. LAY-6 (spec/rules.md).
 """
 
 from __future__ import annotations
 
-import enum
 from collections.abc import Collection, Iterable
-from typing import Protocol
 
-from engine.actions import Action, LayOff
+from engine.actions import Action, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import InvalidMeld, RuleViolation, render
-from engine.melds import Arrangement, Meld, MeldKind, canonical, check_disjoint, deadwood, discards_within, well_formed
+from engine.facts import Facts, Holding
+from engine.melds import (
+    Arrangement,
+    Meld,
+    MeldKind,
+    best_arrangement,
+    canonical,
+    check_disjoint,
+    deadwood,
+    discards_within,
+    well_formed,
+)
 from engine.rules import KnockLimit, OklahomaAce, RuleSet
-from engine.showdown import Layoff, valid, well_formed_layoffs
+from engine.showdown import Layoff, best_defence, valid, well_formed_layoffs
 
 STOCK_FLOOR = 2  #: DEAD-1: the hand dies when a non-knock discard leaves this many cards in the stock
 #: The rule that refuses a value that is not an action (text that does not parse as one, too).
@@ -40,45 +47,7 @@ class Refused(RuleViolation):
     """A rule refuses an action: the rule id and the reason (``Hand.check`` adds the phase and the action)."""
 
 
-class Holding(enum.Enum):
-    """Whether a seat holds a card, as far as the facts show."""
-
-    YES = "yes"
-    NO = "no"
-    UNKNOWN = "unknown"
-
-
 _NO = Holding.NO  # read on every discard: a global, not an attribute lookup
-
-
-class Facts(Protocol):
-    """What the rules need to know of a hand. ``engine.hand.Hand`` provides it from its masks, and
-    ``replay.public.ViewFacts`` from what one seat's view shows."""
-
-    @property
-    def rules(self) -> RuleSet: ...
-    @property
-    def knock_limit(self) -> int: ...
-    @property
-    def stock_size(self) -> int: ...
-    @property
-    def pickups(self) -> int: ...  # discard pickups in a row (DEAD-3)
-    @property
-    def taken(self) -> Card | None: ...  # the card the seat to act took from the pile this turn (TURN-4)
-    @property
-    def must_knock(self) -> bool: ...  # the last discard was taken under the 50th-card rule (DEAD-2)
-    @property
-    def stock_only(self) -> bool: ...  # both seats passed the upcard (OFFER-4)
-    @property
-    def big_gin(self) -> bool: ...  # the knocker declared big gin (KNOCK-6)
-
-    def holds(self, seat: int, card: Card) -> Holding:
-        """Whether ``seat`` holds ``card``."""
-        ...
-
-    def mask_of(self, seat: int) -> int | None:
-        """Every card ``seat`` holds as a mask, or None when the facts do not show them all."""
-        ...
 
 
 # --- TURN-1: an action, of the phase, by the seat to act -------------------------------------------------------
@@ -313,15 +282,34 @@ def verify_spread(f: Facts, seat: int, melds: object) -> Arrangement:
     mask = f.mask_of(seat)
     assert mask is not None  # the knocker's own cards: only a full hand's facts check a spread as an action
     # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
-    limit = sum(c.value for c in from_mask(mask)) if f.big_gin else f.knock_limit
-    arr = check_spread(melds, mask, limit)
+    arr = check_spread(melds, mask, spread_limit(f))
     if f.big_gin and arr.deadwood_cards:
         raise Refused("KNOCK-6", f"a big gin spread melds all {f.rules.hand_size + 1} cards")
     return arr
 
 
-def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangement:
-    """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit.
+def spread_limit(f: Facts) -> int | None:
+    """The deadwood a knocker's spread may leave: the hand's knock limit; after a big gin none is counted (every
+    card must be melded instead, KNOCK-6). Rules: KNOCK-4, KNOCK-6."""
+    return None if f.big_gin else f.knock_limit
+
+
+def auto_spread(seat: int, hand_mask: int) -> Spread:
+    """The automatic spread of ``seat``'s cards (for bots and helpers; the knocker may lay any legal spread):
+    minimum deadwood, then the fewest open layoff targets, then the first in canonical order. Rule: KNOCK-4."""
+    return Spread(seat, best_arrangement(hand_mask).melds)
+
+
+def auto_answer(seat: int, knocker_melds: tuple[Meld, ...], hand_mask: int) -> LayOff:
+    """The defender's automatic answer to ``knocker_melds``: the melds and layoffs that leave him the least
+    deadwood (``engine.showdown.best_defence``). Rules: LAY-5, LAY-6."""
+    d = best_defence(knocker_melds, hand_mask)
+    return LayOff(seat, d.melds, d.layoffs)
+
+
+def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int | None) -> Arrangement:
+    """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit (``limit``:
+    ``spread_limit``; None after a big gin).
 
     Rules: KNOCK-4, MELD-3.
     Raises:
@@ -330,7 +318,7 @@ def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int) -> Arrangeme
     ms = canonical(valid(melds))
     used = check_disjoint(ms, hand_mask)
     arr = Arrangement(ms, from_mask(hand_mask & ~used))
-    if arr.deadwood > limit:
+    if limit is not None and arr.deadwood > limit:
         raise InvalidMeld("KNOCK-4", f"the spread leaves {arr.deadwood} deadwood, over the knock limit {limit}")
     return arr
 
@@ -409,10 +397,21 @@ def verify_no_layoff_after_gin(is_layoff: bool, gin_ended: bool) -> None:
         raise Refused("LAY-2", "no layoffs after gin: the hand ended when the gin was spread")
 
 
-def deadwood_rule(is_knocker: bool, defended: bool) -> str:
-    """The rule that fixes a seat's deadwood at the showdown: the knocker's spread (KNOCK-4), the defender's
-    answer (LAY-6), or, after gin, his best melds without layoffs (LAY-2)."""
-    return "KNOCK-4" if is_knocker else "LAY-6" if defended else "LAY-2"
+def deadwood_bounds(unseen: int, seen: int = 0, *, may_meld: bool = False) -> tuple[int, int]:
+    """The least and the most deadwood a seat's cards left over can count, as far as a view shows them: ``seen``
+    points of cards known to be left over, and ``unseen`` cards more, each an ace (1) to a ten or a face card
+    (10), or melded (0) when they ``may_meld`` (a gin's defender melds what he can, LAY-2). Rules: CARD-3, MELD-4."""
+    return seen + (0 if may_meld else unseen), seen + 10 * unseen
+
+
+def verify_deadwood_shown(seat: int, deadwood: int, bounds: tuple[int, int], *, knocker: bool, defended: bool) -> None:
+    """A result's deadwood for ``seat`` within the ``bounds`` its showdown allows. The rule that fixes it: the
+    knocker's spread (KNOCK-4), the defender's answer (LAY-6), or after gin his best melds without layoffs (LAY-2)."""
+    lo, hi = bounds
+    if not lo <= deadwood <= hi:
+        rule = "KNOCK-4" if knocker else "LAY-6" if defended else "LAY-2"
+        shown = f"{lo}" if lo == hi else f"{lo} to {hi}"
+        raise Refused(rule, f"p{seat}'s deadwood is {deadwood} in the result, {shown} by the showdown")
 
 
 # --- where a discard leads: DEAD-1 .. DEAD-3 -------------------------------------------------------------------------

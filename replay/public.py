@@ -17,15 +17,15 @@ a view of any length replays in the same memory (LOG-15).
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from engine import draw, kernel
+from engine import kernel
 from engine.cards import DECK, Card, to_mask
-from engine.errors import InvalidDeal
+from engine.facts import Holding, Step, advance, start
 from engine.hand import HAND_SIZE
-from engine.kernel import Holding, Refused, knock_limit_for
+from engine.kernel import Refused, knock_limit_for
 from engine.match import next_roles
 from engine.melds import Meld
 from engine.rules import RuleSet
@@ -35,11 +35,12 @@ from engine.standings import Tally
 from engine.visibility import sight
 from replay import reckoning
 from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
-from replay.fair import FairCheck, FairError
+from replay.fair import FairCheck
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, VIEW_ONLY, At, Kind, Row, classify
 from replay.log import Entry, Header, LogError, LogReader
 from replay.notation import record_text
-from replay.replayer import Handler, drive
+from replay.reading import Handler, Reading
+from replay.replayer import drive
 
 UPCARD_AT = 2 * HAND_SIZE  #: the upcard's place in a deal record (DEAL-3)
 
@@ -201,9 +202,12 @@ class ViewReplayer:
         return self.state
 
 
-class Public:
+class Public(Reading):
     """A view's records as the seat sees them: the public rules, the seat's own cards (LOG-12), and every check
-    the seat can make of the roles, the showdown and the scores (LOG-16)."""
+    the seat can make of the roles, the showdown and the scores (LOG-16). The records it reads as a full log's
+    reader does (the draw, a fair hand's, the checkpoint) are ``Reading``'s."""
+
+    noun = "view"
 
     def __init__(self, header: Header, rules: RuleSet, state: PublicState) -> None:
         self.header = header
@@ -213,7 +217,7 @@ class Public:
         self.tally = Tally(rules, len(header.players))  #: the running totals the results must add up to
         self._committed = False
         self.fair = FairCheck(header.fair, len(header.players))  # a fair view's seeds, and the cards it shows
-        self._cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
+        self.cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
         simple: dict[Kind, Handler] = {
             Kind.PASS: self._pass,
             Kind.TAKE: self._pickup,
@@ -230,87 +234,43 @@ class Public:
             Kind.ADVICE: self._advice,
         }
         self.handlers: dict[Kind, Handler] = {
+            **self.shared_handlers(),
             **simple,
-            Kind.CUT: self._cut,
             Kind.COMMIT: self._commit,
-            Kind.FAIR_COMMIT: self._fair_record,
-            Kind.SEEDS: self._fair_record,
-            Kind.FAIR_REVEAL: self._fair_reveal,
             Kind.HAND: self._hand,
             Kind.DEAL: self._deal,
             Kind.RESULT: self._result,
             Kind.REVEAL: self._reveal,
-            Kind.CHECKPOINT: self._checkpoint,
             Kind.GAME_OVER: self._game_over,
-            Kind.TRAILER: self._trailer,
         }
 
     # --- the draw and the deals ------------------------------------------------------------------
 
-    def _cut(self, row: Row, entry: Entry) -> At:
-        if self.st.number:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
-            raise LogError("LOG-4", entry.index, "a cut record where the view has the next hand next")
-        self._fair(entry, lambda: self.fair.cut(entry.record[2]))  # a fair log's draw comes from its seeds
-        self._cuts.append(entry)
-        self._draw_due(entry)
-        return row.next[0]
+    @property
+    def started(self) -> bool:
+        return self.st.number > 0
 
-    def _fair(self, entry: Entry, check: Callable[[], None]) -> None:
-        try:
-            check()
-        except FairError as err:
-            raise LogError(err.rule, entry.index, err.reason) from None
+    def check_going_on(self, entry: Entry) -> None:
+        if self.tally.standings().over:
+            raise LogError("MATCH-1", entry.index, "a seat has reached the target: the game's end comes next, "
+                           "not another hand")  # fmt: skip
 
-    def _fair_record(self, row: Row, entry: Entry) -> At:
-        """A fair hand's server commitment or its seats' seeds (LOG-20, LOG-21): public, so a view shows them."""
-        self._check_going_on(entry)
-        if row.kind is Kind.FAIR_COMMIT:
-            self._fair(entry, lambda: self.fair.commit(entry.record, self.st.number > 0, len(self._cuts)))
-        else:
-            self._fair(entry, lambda: self.fair.take_seeds(entry.record))
-        return row.next[0]
-
-    def _fair_reveal(self, row: Row, entry: Entry) -> At:
-        """The server's seed: every card the seat was shown must follow from the seeds (DEAL-9, DEAL-10)."""
-        self._fair(entry, lambda: self.fair.reveal(entry.record, self.fair.number == 1))
-        return At.REVEALED
-
-    def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
-        """The seats still to draw after the rounds so far, judged as in a full log (``engine.draw``). Rules:
-        MATCH-2, MATCH-3, MATCH-7."""
-        rounds = [(c.record[1], tuple(Card.from_index(b) for b in c.record[2])) for c in self._cuts]
-        try:
-            return draw.due(self.rules, rounds)
-        except InvalidDeal as err:
-            raise LogError(err.rule, entry.index, err.reason) from None
-
-    def _check_drawn(self, entry: Entry) -> None:
-        """Before the first hand (its commitment or its hand record) the draw must be decided (LOG-13)."""
-        if self.st.number == 0:
-            seats = self._draw_due(entry)
-            if seats is not None:
-                who = ", ".join(f"p{s}" for s in seats)
-                rule = "MATCH-3" if self._cuts else "MATCH-2"
-                raise LogError(rule, entry.index, f"{who} must draw (again) before the first hand")
+    def salt_pending(self) -> bool:
+        return self.header.commitments and not self.st.revealed
 
     def _commit(self, row: Row, entry: Entry) -> At:
         if not self.header.commitments:
             raise LogError("LOG-10", entry.index, "a shuffle commitment in a view whose header declares none")
-        self._check_going_on(entry)
-        self._check_drawn(entry)
+        self.check_going_on(entry)
+        self.check_drawn(entry)
         self._committed = True
         return At.COMMITTED
-
-    def _check_going_on(self, entry: Entry) -> None:
-        if self.tally.standings().over:
-            raise LogError("MATCH-1", entry.index, "a seat has reached the target: the game's end comes next, "
-                           "not another hand")  # fmt: skip
 
     def _hand(self, row: Row, entry: Entry) -> At:
         st, rec, players = self.st, entry.record, len(self.header.players)
         if self.header.commitments and not self._committed:
             raise LogError("LOG-10", entry.index, "a hand without its shuffle commitment")
-        self._fair(entry, lambda: self.fair.hand(rec[1] if len(rec) > 1 else 0))
+        self.check_fair(entry, lambda: self.fair.hand(rec[1] if len(rec) > 1 else 0))
         self._committed = False
         fields = rec[1:] if len(rec) == 6 else []
         if not fields or not all(type(v) is int or (v is None and i == 4) for i, v in enumerate(fields)):
@@ -319,14 +279,14 @@ class Public:
         third = None if players == 2 else 3 - a - b
         if not 0 <= a < b < players or dealer not in (a, b) or sitter != third:
             raise LogError("LOG-12", entry.index, f"hand {number}: no such roles in a game of {players}")
-        self._check_going_on(entry)
-        self._check_drawn(entry)
+        self.check_going_on(entry)
+        self.check_drawn(entry)
         if number != st.number + 1:
             raise LogError("LOG-4", entry.index, f"hand {st.number} is followed by hand {st.number + 1}, not {number}")
         first = st.number == 0
         if first:
-            roles = reckoning.first_roles(self.rules, self._cuts, entry)
-            self._cuts = []
+            roles = reckoning.first_roles(self.rules, self.cuts, entry)
+            self.cuts = []
         else:
             roles = next_roles(self.rules, st.dealer, st.seats, st.sitter, st.last_winner)
         st.number, st.dealer, st.seats, st.sitter = number, dealer, (a, b), sitter
@@ -358,10 +318,8 @@ class Public:
         st.discard_pile, st.stock_size = [st.upcard], 52 - UPCARD_AT - 1
         st.held = dict.fromkeys(st.seats, HAND_SIZE)
         st.known = {s: set() for s in st.seats}
-        st.knock_limit = knock_limit_for(self.rules, st.upcard)
-        st.turn = other_seat(st.seats, st.dealer)
-        st.taken = st.knocker = st.knock_discard = st.spread = st.defence = st.result = None
-        st.pickups, st.stock_only, st.must_knock, st.big_gin = 0, False, False, False
+        start(st, knock_limit_for(self.rules, st.upcard))  # the counters and flags the rules read (engine.facts)
+        st.knock_discard = st.spread = st.defence = st.result = None
         st.spread_melds, st.bounds, st.dead_reason, st.revealed = (), {}, "", False
         return At.UPCARD_OFFER
 
@@ -374,8 +332,7 @@ class Public:
 
     def _pass(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
-        st.turn = other_seat(st.seats, actor)
-        st.stock_only = actor == st.dealer  # OFFER-4: both passed
+        advance(st, Step.PASS, actor)
         return At.DRAW if actor == st.dealer else At.UPCARD_OFFER
 
     def _pickup(self, row: Row, entry: Entry) -> At:
@@ -389,9 +346,7 @@ class Public:
         self.fair.other_took(actor, card.index)
         st.known[actor].add(card)
         st.held[actor] += 1
-        st.taken = card
-        st.pickups += 1
-        st.must_knock = row.state is At.WALL  # DEAD-2
+        advance(st, Step.TAKE_LAST if row.state is At.WALL else Step.TAKE, actor, card)  # DEAD-2
         return At.DISCARD
 
     def _draw(self, row: Row, entry: Entry) -> At:
@@ -413,7 +368,7 @@ class Public:
         if st.stock_size < 0:
             raise LogError("LOG-12", entry.index, "more cards drawn than the stock holds")
         st.held[actor] += 1
-        st.taken, st.stock_only, st.pickups = None, False, 0
+        advance(st, Step.DRAW, actor)
         return At.DISCARD
 
     def check_play(self, kind: Kind, card: Card | None, index: int, *, wall: bool = False) -> None:
@@ -454,8 +409,7 @@ class Public:
         st.held[actor] -= 1
         st.discard_pile.append(card)
         st.seen.add(card)
-        st.taken = None
-        st.turn = other_seat(st.seats, actor)
+        advance(st, Step.DISCARD, actor)
         # Where the discard leads: the kernel's decision behind the hand machine's guards (DEAD-1 .. DEAD-3).
         reason = kernel.dead_reason(self.facts)
         if reason is not None:
@@ -476,9 +430,7 @@ class Public:
                 st.own.discard(card)
                 st.knock_discard = card
             st.held[actor] -= 1
-        st.knocker = actor
-        st.big_gin = row.kind is Kind.BIG_GIN
-        st.taken, st.must_knock = None, False
+        advance(st, Step.BIG_GIN if row.kind is Kind.BIG_GIN else Step.KNOCK, actor)
         return At.KNOCK
 
     def _decline(self, row: Row, entry: Entry) -> At:
@@ -487,9 +439,9 @@ class Public:
 
     def _spread(self, row: Row, entry: Entry) -> At:
         st, actor = self.st, self._actor()
-        gin = reckoning.check_spread(st, entry)
+        gin = reckoning.check_spread(st, self.facts, entry)
         self.fair.other_showed(actor, [c for meld in st.spread or () for c in meld])
-        st.turn = other_seat(st.seats, actor)  # the defender answers (LAY-1)
+        advance(st, Step.SPREAD, actor)  # the defender answers (LAY-1)
         return At.SCORE if gin else At.LAYOFF
 
     def _layoff(self, row: Row, entry: Entry) -> At:
@@ -541,16 +493,6 @@ class Public:
             raise LogError("LOG-10", entry.index, "a salt revealed in a view whose header declares no commitments")
         self.st.revealed = True
         return At.REVEALED
-
-    def _checkpoint(self, row: Row, entry: Entry) -> At:
-        """The checkpoint after a hand's result (the reader checked its digest, LOG-6)."""
-        if self.header.commitments and not self.st.revealed:
-            raise LogError("LOG-10", entry.index, "the hand ends without revealing its salt")
-        self._fair(entry, self.fair.sealed)
-        return At.ROTATE
-
-    def _trailer(self, row: Row, entry: Entry) -> At:
-        return At.END
 
     def _game_over(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record

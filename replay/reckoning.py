@@ -21,8 +21,9 @@ from engine.actions import LayOff, Spread
 from engine.cards import DECK, Card, to_mask
 from engine.errors import InvalidDeal, InvalidMeld, InvalidRules
 from engine.events import CutDrawn
+from engine.facts import Facts
 from engine.hand import multiplier_for
-from engine.kernel import Facts, Refused
+from engine.kernel import Refused
 from engine.match import Match
 from engine.melds import Meld, check_disjoint, deadwood
 from engine.rules import RuleSet
@@ -85,12 +86,11 @@ def _bounds(st: PublicState, seat: int, shown: int, entry: Entry, *, known: bool
     if left < 0:
         raise LogError("LOG-16", entry.index, f"p{seat} shows {shown.bit_count()} cards and holds {st.held[seat]}")
     held_known = to_mask(st.known.get(seat, ())) & ~shown if known else 0
-    unknown = left - held_known.bit_count()
     points = sum(c.value for c in DECK if held_known & c.bit)
-    return points + unknown, points + 10 * unknown
+    return kernel.deadwood_bounds(left - held_known.bit_count(), points)
 
 
-def check_spread(st: PublicState, entry: Entry) -> bool:
+def check_spread(st: PublicState, facts: Facts, entry: Entry) -> bool:
     """The knocker's spread: valid disjoint melds of cards seen nowhere else; the knocker's deadwood, exactly
     when the seat sees his cards. Returns whether it is gin (KNOCK-5: every card melded). Rules: KNOCK-4 .. KNOCK-6."""
     knocker = st.knocker
@@ -109,9 +109,8 @@ def check_spread(st: PublicState, entry: Entry) -> bool:
         except Refused as err:
             raise LogError(err.rule, entry.index, err.reason) from None
     if knocker == st.viewer:
-        limit = 10 * held if st.big_gin else st.knock_limit
         try:
-            dw = kernel.check_spread(spread.melds, to_mask(st.own), limit).deadwood
+            dw = kernel.check_spread(spread.melds, to_mask(st.own), kernel.spread_limit(facts)).deadwood
         except InvalidMeld as err:
             raise LogError(err.rule, entry.index, f"the spread: {err.reason}") from None
         st.bounds[knocker] = (dw, dw)
@@ -123,7 +122,8 @@ def check_spread(st: PublicState, entry: Entry) -> bool:
     if gin:  # no layoff record follows: the defender's deadwood is his minimum (LAY-2)
         defender = other_seat(st.seats, knocker)
         exact = deadwood(to_mask(st.own)) if defender == st.viewer else None
-        st.bounds[defender] = (exact, exact) if exact is not None else (0, 10 * st.held[defender])
+        unseen = kernel.deadwood_bounds(st.held[defender], may_meld=True)
+        st.bounds[defender] = (exact, exact) if exact is not None else unseen
     return gin
 
 
@@ -177,13 +177,12 @@ def check_result(st: PublicState, facts: Facts, tally: Tally, result: HandResult
             )
         if result.multiplier != multiplier:
             raise LogError("OKLA-4", at, f"the hand's multiplier is {multiplier}, the result says {result.multiplier}")
-        for seat in st.seats:
-            lo, hi = st.bounds[seat]
-            dw = result.deadwood_of(seat)
-            if not lo <= dw <= hi:
-                rule = kernel.deadwood_rule(seat == knocker, st.defence is not None)
-                shown = f"{lo}" if lo == hi else f"{lo} to {hi}"
-                raise LogError(rule, at, f"p{seat}'s deadwood is {dw} in the result, {shown} by the showdown")
+        try:
+            for seat in st.seats:
+                kernel.verify_deadwood_shown(seat, result.deadwood_of(seat), st.bounds[seat], knocker=seat == knocker,
+                                             defended=st.defence is not None)  # fmt: skip
+        except Refused as err:
+            raise LogError(err.rule, at, err.reason) from None
         kd, dd = result.deadwood_of(knocker), result.deadwood_of(other_seat(st.seats, knocker))
         if not st.big_gin:
             try:

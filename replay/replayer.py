@@ -16,7 +16,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
-from engine import draw
 from engine.actions import Advise, MatchAction
 from engine.cards import Card
 from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules, render
@@ -25,13 +24,11 @@ from engine.fsm import ExecutorName
 from engine.match import Chance, Match, ScriptedChance
 from engine.rules import RuleSet
 from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
-from replay.fair import FairCheck, FairError
+from replay.fair import FairCheck
 from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
 from replay.log import Entry, LogError, LogReader
 from replay.notation import record_text
-
-#: A record's handler: takes the record (the grammar accepted it at the row's state) and returns the next state.
-Handler = Callable[[Row, Entry], At]
+from replay.reading import Handler, Reading
 
 
 class Model(Protocol):
@@ -217,11 +214,14 @@ class _Relay:
         return self.script.deck() if self.script is not None else None
 
 
-class Strict:
+class Strict(Reading):
     """A full log's records as the engine sees them (LOG-8): each action re-applied through the match's one
     validation path, each derived record compared with the engine's event. Keeps the live match, the engine's
-    events the log still owes (a result, the game's end) and the pending shuffle commitment (LOG-10).
+    events the log still owes (a result, the game's end) and the pending shuffle commitment (LOG-10). The records
+    it reads as a view's reader does (the draw, a fair hand's, the checkpoint) are ``Reading``'s.
     """
+
+    error = ReplayError
 
     def __init__(
         self,
@@ -247,78 +247,37 @@ class Strict:
         self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
         self._deck_codes = b""
         self.fair = FairCheck(reader.header.fair, rules.players)  # a fair log's seeds and deals (LOG-20)
+        self.cuts: list[Entry] = []
         self.handlers: dict[Kind, Handler] = {
+            **self.shared_handlers(),
             **dict.fromkeys(ACTIONS, self._act),
-            Kind.CUT: self._cut,
             Kind.COMMIT: self._take_commitment,
-            Kind.FAIR_COMMIT: self._fair_record,
-            Kind.SEEDS: self._fair_record,
-            Kind.FAIR_REVEAL: self._fair_reveal,
             Kind.HAND: self._hand_record,
             Kind.DEAL: self._deal,
             Kind.RESULT: self._derived,
             Kind.REVEAL: self._reveal,
-            Kind.CHECKPOINT: self._checkpoint,
             Kind.GAME_OVER: self._game_over,
-            Kind.TRAILER: self._trailer,
         }
 
     # --- the draw and the deals ------------------------------------------------------------------
 
-    def _cut(self, row: Row, entry: Entry) -> At:
-        """A round of the draw, judged as it comes (LOG-13: the record where the draw goes wrong is named)."""
-        if self.match is not None:  # a fair hand's seeds lead to its hand record (LOG-20): the draw is long over
-            raise ReplayError("LOG-4", entry.index, "a cut record where the log has the next hand next")
-        self._fair(entry, lambda: self.fair.cut(entry.record[2]))  # a fair log's draw comes from its seeds
-        self._held.append(entry)  # the engine makes the draw with the first deal
-        self._draw_due(entry)
-        return row.next[0]
+    @property
+    def started(self) -> bool:
+        return self.match is not None
 
-    def _fair(self, entry: Entry, check: Callable[[], None]) -> None:
-        try:
-            check()
-        except FairError as err:
-            raise ReplayError(err.rule, entry.index, err.reason) from None
-
-    def _fair_record(self, row: Row, entry: Entry) -> At:
-        """A fair hand's server commitment or its seats' seeds (LOG-20, LOG-21), held until the hand's reveal."""
+    def check_going_on(self, entry: Entry) -> None:
         if self._due:  # the game is over: its end is due, not another hand
             raise self._differs(entry)
-        if row.kind is Kind.FAIR_COMMIT:
-            cuts = sum(1 for c in self._held if c.record[0] == T_CUT)
-            self._fair(entry, lambda: self.fair.commit(entry.record, self.match is not None, cuts))
-        else:
-            self._fair(entry, lambda: self.fair.take_seeds(entry.record))
+
+    def salt_pending(self) -> bool:
+        return self._commit is not None
+
+    def keep(self, entry: Entry) -> None:
+        """Records before the first deal wait for the engine's draw and deal (``_deal``); later ones are ready."""
         if self.match is None:
             self._held.append(entry)
         else:
             self.ready.append((entry, None))
-        return row.next[0]
-
-    def _fair_reveal(self, row: Row | None, entry: Entry) -> At:
-        """The server's seed after the hand's result: every deal recomputed (DEAL-9, DEAL-10, LOG-22)."""
-        self._fair(entry, lambda: self.fair.reveal(entry.record, self.fair.number == 1))
-        self.ready.append((entry, None))
-        return At.REVEALED
-
-    def _draw_due(self, entry: Entry) -> tuple[int, ...] | None:
-        """The seats still to draw after the rounds read so far (None: the draw is decided); a round that breaks
-        the draw's rules is refused at ``entry``. Rules: MATCH-2, MATCH-3, MATCH-7."""
-        cuts = [c.record for c in self._held if c.record[0] == T_CUT]
-        rounds = [(rec[1], tuple(Card.from_index(b) for b in rec[2])) for rec in cuts]
-        try:
-            return draw.due(self.rules, rounds)
-        except InvalidDeal as err:
-            raise ReplayError(err.rule, entry.index, err.reason) from None
-
-    def _check_drawn(self, entry: Entry) -> None:
-        """Before the first hand (its commitment or its hand record, ``entry``) the draw must be decided."""
-        if self.match is None:
-            seats = self._draw_due(entry)
-            if seats is not None:
-                rule = "MATCH-3" if any(c.record[0] == T_CUT for c in self._held) else "MATCH-2"
-                raise ReplayError(rule, entry.index, f"{', '.join(f'p{s}' for s in seats)} must draw (again) before "
-                                  "the first hand")  # fmt: skip
 
     def _take_commitment(self, row: Row | None, entry: Entry) -> At:
         rec = entry.record
@@ -326,21 +285,16 @@ class Strict:
             raise ReplayError("LOG-2", entry.index, "a commitment is [10, 32-byte digest]")
         if not self.reader.header.commitments:
             raise ReplayError("LOG-10", entry.index, "a shuffle commitment in a log whose header declares none")
-        if self._due:  # the game is over: its end is due, not another hand
-            raise self._differs(entry)
-        self._check_drawn(entry)
+        self.check_going_on(entry)
+        self.check_drawn(entry)
         self._commit = (entry.index, rec[1])
-        if self.match is None:
-            self._held.append(entry)
-        else:
-            self.ready.append((entry, None))
+        self.keep(entry)
         return At.COMMITTED
 
     def _hand_record(self, row: Row, entry: Entry) -> At:
-        if self._due:  # the game is over: its end is due, not another hand
-            raise self._differs(entry)
-        self._check_drawn(entry)
-        self._fair(entry, lambda: self.fair.hand(entry.record[1]))
+        self.check_going_on(entry)
+        self.check_drawn(entry)
+        self.check_fair(entry, lambda: self.fair.hand(entry.record[1]))
         self._hand = entry  # checked with its deal, which must come next
         return At.DEAL
 
@@ -368,7 +322,7 @@ class Strict:
 
     def _start(self, hand: Entry, deal: Entry) -> Match:
         deck = self._deck(hand, deal)
-        cuts = [c for c in self._held if c.record[0] == T_CUT]
+        cuts = self.cuts
         rounds = []
         for c in cuts:
             rec = c.record
@@ -489,18 +443,6 @@ class Strict:
         self._commit = None
         self.ready.append((entry, None))
         return At.REVEALED
-
-    def _checkpoint(self, row: Row, entry: Entry) -> At:
-        """A checkpoint follows every hand's result (the reader checked its digest, LOG-6)."""
-        if self._commit is not None:
-            raise ReplayError("LOG-10", entry.index, "the hand ends without revealing its salt")
-        self._fair(entry, self.fair.sealed)
-        self.ready.append((entry, None))
-        return At.ROTATE
-
-    def _trailer(self, row: Row, entry: Entry) -> At:
-        self.ready.append((entry, None))
-        return At.END
 
     # --- records out of place ----------------------------------------------------------------------
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine import kernel
 from engine.actions import (
     Action,
     Discard,
@@ -18,11 +19,9 @@ from engine.actions import (
     PassUpcard,
     Spread,
     TakeUpcard,
-    shown_mask,
 )
 from engine.cards import to_mask
-from engine.melds import deadwood, knock_deadwood, value
-from engine.showdown import best_defence
+from engine.melds import deadwood, knock_deadwood
 from engine.visibility import Observation
 from knock.bots.rollout import holds_for_gin
 
@@ -124,17 +123,11 @@ def _helps(index: int, wanted: int) -> bool:
 
 
 def showdown_choice(obs: Observation, legal: Sequence[Action]) -> Action:
-    """The knocker's spread (minimum deadwood, then fewest open layoff targets) or the defender's best answer,
-    from the seat's own cards and the spread on the table. Rules: KNOCK-4, LAY-5.
+    """The knocker's automatic spread or the defender's best answer, from the seat's own cards and the spread on
+    the table: the kernel's (``engine.kernel.auto_spread``, ``auto_answer``). Rules: KNOCK-4, LAY-5, VIS-2.
     """
     mask = to_mask(obs.hand)
     if isinstance(legal[0], Spread):
-        return min(legal, key=lambda a: _spread_key(a, mask))
+        return kernel.auto_spread(obs.seat, mask)
     assert obs.spread is not None
-    d = best_defence(obs.spread.melds, mask)
-    return LayOff(obs.seat, d.melds, d.layoffs)
-
-
-def _spread_key(action: Action, mask: int) -> tuple[int, int]:
-    assert isinstance(action, Spread)
-    return (value(mask & ~shown_mask(action)), sum(m.open_ends() for m in action.melds))
+    return kernel.auto_answer(obs.seat, obs.spread.melds, mask)
