@@ -322,7 +322,7 @@ class Hand:
             kernel.verify_turn(_ACTION_KINDS, _ACCEPTS.get(self.phase), self.turn, action)
             return self._events_for(action)
         except (InvalidMeld, Refused) as err:
-            raise IllegalAction(err.rule, err.reason, phase=self.phase.value, action=action) from None
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=action) from None
 
     def is_legal(self, action: Action) -> bool:
         """Whether ``action`` is legal now (the same path as ``apply``)."""

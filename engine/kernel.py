@@ -20,7 +20,7 @@ from collections.abc import Collection, Iterable
 
 from engine.actions import Action, LayOff, Spread
 from engine.cards import Card, from_mask
-from engine.errors import InvalidMeld, RuleViolation, render
+from engine.errors import IllegalAction, InvalidMeld, RuleViolation, render
 from engine.facts import Facts, Holding
 from engine.melds import (
     Arrangement,
@@ -45,6 +45,12 @@ DEAD_RULES = {"stock": "DEAD-1", "last discard declined": "DEAD-2", "pickup cap"
 
 class Refused(RuleViolation):
     """A rule refuses an action: the rule id and the reason (``Hand.check`` adds the phase and the action)."""
+
+
+def illegal(rule: str, reason: str, *, phase: str, action: object) -> IllegalAction:
+    """The error an action the rules refuse raises to its caller (``Hand``, ``Match``, the environments): the
+    rule, the reason, the phase and the action. The one place an ``IllegalAction`` is made."""
+    return IllegalAction(rule, reason, phase=phase, action=action)
 
 
 _NO = Holding.NO  # read on every discard: a global, not an attribute lookup
@@ -112,6 +118,49 @@ def verify_layoffs(layoffs: object) -> None:
     """A defence lays off a tuple of layoffs. Rule: TURN-1."""
     if type(layoffs) is not tuple or not well_formed_layoffs(layoffs):
         raise Refused("TURN-1", f"not an action: the layoffs {render(layoffs)} are not a tuple of layoffs")
+
+
+# --- a seat of the game, and the sitter's part: THREE-1, THREE-7 -----------------------------------------------------
+
+
+def verify_seat_in_game(players: int, seat: int) -> None:
+    """A seat of the game: 0 .. players - 1. Rule: THREE-1."""
+    if not 0 <= seat < players:
+        raise Refused("THREE-1", f"no seat p{seat} in a game of {players}")
+
+
+def verify_plays(sitter: int | None, seat: int) -> None:
+    """A player's action by a seat that plays the hand: the sitter only advises. Rule: THREE-7."""
+    if seat == sitter:
+        raise Refused("THREE-7", f"p{seat} sits out this hand and may only advise")
+
+
+def verify_adviser(sitter: int | None, seat: int, to_act: int | None, captain: int) -> None:
+    """Advice: by the sitter, while the captain is to act. Rule: THREE-7."""
+    if seat != sitter:
+        raise Refused("THREE-7", f"only the sitter may advise, not p{seat}")
+    if to_act != captain:
+        raise Refused("THREE-7", "the sitter advises only while the captain is to act")
+
+
+def verify_advice(suggestion: object, kinds: Collection[type], seat: int, sitter: int | None, to_act: int | None,
+                  captain: int) -> None:  # fmt: skip
+    """Advice by ``seat``: a suggestion of an action (a value of one of ``kinds``), by the sitter while the
+    captain is to act (``verify_adviser``), for the captain. Rules: THREE-7, TURN-1."""
+    if type(suggestion) not in kinds:
+        raise Refused("THREE-7", f"advice suggests an action, not {render(suggestion)}")
+    verify_adviser(sitter, seat, to_act, captain)
+    who = getattr(suggestion, "seat", None)
+    if type(who) is not int:
+        raise Refused("TURN-1", f"the suggestion is not an action: its seat {render(who)} is not a seat number")
+    if who != captain:
+        raise Refused("THREE-7", f"advice is for the captain p{captain}")
+
+
+def verify_suggested(takes: bool, what: str, phase: str) -> None:
+    """Advice a view shows: a kind of action the captain's phase takes (``takes``). Rule: THREE-7."""
+    if not takes:
+        raise Refused("THREE-7", f"the captain cannot {what} in the {phase} phase: no suggestion")
 
 
 # --- the draw: OFFER-4, DEAD-2 -----------------------------------------------------------------------------------

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Protocol, cast
 from engine import describe, draw, fsm, kernel
 from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
 from engine.cards import Card, shuffle
-from engine.errors import IllegalAction, InvalidDeal, InvalidRules, render
+from engine.errors import IllegalAction, InvalidDeal, InvalidRules
 from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
 from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand
@@ -266,7 +266,7 @@ class Match:
             hand.check(action)
 
     def _refuse(self, action: MatchAction, rule: str, reason: str) -> IllegalAction:
-        return IllegalAction(rule, reason, phase=self.phase.value, action=action)
+        return kernel.illegal(rule, reason, phase=self.phase.value, action=action)
 
     def _seat_check(self, action: MatchAction) -> Hand:
         """The match's own checks (a hand in play; the sitter only advises, and only legal suggestions).
@@ -277,14 +277,12 @@ class Match:
         hand = self.hand
         try:
             kernel.verify_action(action, _ACTION_KINDS)
+            kernel.verify_seat_in_game(self.rules.players, action.seat)
+            if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
+                kernel.verify_plays(self.sitter, action.seat)
+                return hand
         except Refused as err:
             raise self._refuse(action, err.rule, err.reason) from None
-        if not 0 <= action.seat < self.rules.players:
-            raise self._refuse(action, "THREE-1", f"no seat p{action.seat} in a game of {self.rules.players}")
-        if not isinstance(action, Advise) and hand is not None and self.phase is MatchPhase.HAND:
-            if self.sitter is not None and action.seat == self.sitter:
-                raise self._refuse(action, "THREE-7", f"p{action.seat} sits out this hand and may only advise")
-            return hand
 
         def refuse(rule: str, reason: str) -> IllegalAction:
             return self._refuse(action, rule, reason)
@@ -298,18 +296,10 @@ class Match:
                 raise refuse(err.rule, err.reason) from None
             raise refuse("MATCH-1", "no hand is being played")
         assert isinstance(action, Advise)
-        if type(action.suggestion) not in _ACTION_KINDS or isinstance(action.suggestion, Advise):
-            raise refuse("THREE-7", f"advice suggests an action, not {render(action.suggestion)}")
-        if action.seat != self.sitter:
-            raise refuse("THREE-7", f"only the sitter may advise, not p{action.seat}")
-        if self.to_act != self.captain:
-            raise refuse("THREE-7", "the sitter advises only while the captain is to act")
         try:
-            kernel.verify_seat_number(action.suggestion.seat)
+            kernel.verify_advice(action.suggestion, ACTION_TYPES, action.seat, self.sitter, self.to_act, self.captain)
         except Refused as err:
-            raise refuse(err.rule, f"the suggestion is {err.reason}") from None
-        if action.suggestion.seat != self.captain:
-            raise refuse("THREE-7", f"advice is for the captain p{self.captain}")
+            raise refuse(err.rule, err.reason) from None
         try:
             self.hand.check(action.suggestion)
         except IllegalAction as err:
@@ -354,7 +344,7 @@ class Match:
     def add_deck(self, deck: Sequence[Card]) -> list[MatchEvent]:
         """Deal the next hand of a scripted game that ran out of deck orders."""
         if self.phase is not MatchPhase.ROTATE:
-            raise IllegalAction("MATCH-7", "no deal is awaited", phase=self.phase.value, action="add_deck")
+            raise kernel.illegal("MATCH-7", "no deal is awaited", phase=self.phase.value, action="add_deck")
         start = len(self.events)
         self._next_hand(tuple(deck))
         return self._step_done(start)

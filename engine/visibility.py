@@ -28,7 +28,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeAlias
 
-from engine import describe
+from engine import describe, kernel
 from engine.actions import Advise, BigGin, Discard, DrawDiscard, Knock, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import InvalidSeat
@@ -237,8 +237,7 @@ def observe_match(match: Match, seat: int) -> MatchObservation:
     Raises:
         InvalidSeat: no such seat in the game.
     """
-    if not 0 <= seat < match.rules.players:
-        raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {match.rules.players}")
+    _check_seat(match.rules, seat)
     view: Observation | None = None
     scores = match.scores
     if match.hand is not None:
@@ -354,8 +353,8 @@ class SeatLens:
     """
 
     def __init__(self, rules: RuleSet, seat: int | None) -> None:
-        if seat is not None and not 0 <= seat < rules.players:
-            raise InvalidSeat("THREE-1", f"no seat p{seat} in a game of {rules.players}")
+        if seat is not None:
+            _check_seat(rules, seat)
         self.rules = rules
         self.seat = seat
         self.sight: Sight | None = None  #: the seat's sight in the current hand (None before the first)
@@ -398,3 +397,11 @@ def unseen(what: str, seat: int) -> Seen:
         "draw": HiddenDraw, "knock": HiddenKnock, "advice": HiddenAdvice,
     }  # fmt: skip
     return forms[what](seat)
+
+
+def _check_seat(rules: RuleSet, seat: int) -> None:
+    """A seat of the game (``engine.kernel.verify_seat_in_game``), or ``InvalidSeat``. Rule: THREE-1."""
+    try:
+        kernel.verify_seat_in_game(rules.players, seat)
+    except kernel.Refused as err:
+        raise InvalidSeat(err.rule, err.reason) from None

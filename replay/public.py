@@ -456,9 +456,10 @@ class Public(Reading):
         st, rec = self.st, entry.record
         if len(rec) != 3 or type(rec[1]) is not int:
             raise LogError("LOG-12", entry.index, "an advice record is [5, seat, action or nil]")
-        captain = other_seat(st.seats, st.dealer)
-        if st.sitter is None or rec[1] != st.sitter or st.turn != captain:
-            raise LogError("THREE-7", entry.index, "only the sitter advises, and only while the captain is to act")
+        try:
+            kernel.verify_adviser(st.sitter, rec[1], st.turn, other_seat(st.seats, st.dealer))
+        except Refused as err:
+            raise LogError(err.rule, entry.index, err.reason) from None
         if sight(self.rules, st.seat, st.seats, st.dealer).hears_advice != (rec[2] is not None):
             hears = rec[2] is None  # the view hid advice the seat hears, or showed advice it does not
             raise LogError("LOG-11", entry.index, "the seat hears the sitter's advice (THREE-8): its view shows it in "
@@ -466,9 +467,11 @@ class Public(Reading):
                            "[5, seat, nil]")  # fmt: skip
         if rec[2] is not None:  # the seat hears the advice (THREE-8): a suggestion the captain could act on now
             kind = classify(rec[2], view=True)
-            if kind in VIEW_ONLY or kind not in ACCEPTS[row.state] or kind is Kind.ADVICE:
-                raise LogError("THREE-7", entry.index, f"the captain cannot {kind.value} in the {row.state.value} "
-                               "phase: no suggestion")  # fmt: skip
+            takes = kind not in VIEW_ONLY and kind in ACCEPTS[row.state] and kind is not Kind.ADVICE
+            try:
+                kernel.verify_suggested(takes, kind.value, row.state.value)
+            except Refused as err:
+                raise LogError(err.rule, entry.index, err.reason) from None
         return row.state
 
     # --- the hand's end and the game's -----------------------------------------------------------

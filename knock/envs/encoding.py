@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+from engine import kernel
 from engine.actions import (
     Action,
     BigGin,
@@ -240,7 +241,7 @@ def mask_of(ids: dict[int, Action] | Sequence[int], extra: Sequence[int] = ()) -
 
 def refuse(action_id: int, seat: int, phase: str, reason: str) -> IllegalAction:
     """An action id the environment cannot take now (no engine action for it). Rule: ENV-2."""
-    return IllegalAction("ENV-2", reason, phase=phase, action=f"p{seat} action {action_id}")
+    return kernel.illegal("ENV-2", reason, phase=phase, action=f"p{seat} action {action_id}")
 
 
 # --- the information state (OpenSpiel, ENV-12) --------------------------------------------------------

@@ -16,10 +16,9 @@ from typing import Any
 
 import numpy as np
 
-from engine import visibility
+from engine import kernel, visibility
 from engine.actions import Action, Advise
 from engine.cards import Card
-from engine.errors import IllegalAction
 from engine.fsm import Phase
 from engine.match import Match, SeededChance
 from engine.rules import RuleSet
@@ -246,7 +245,7 @@ class Episode:
         blind = sight(m.rules, sitter, m.seats, m.dealer).viewer is None
         if blind and (choice or (candidate is not None and blind_advice(m, Advise(sitter, candidate)))):
             phase = m.hand.phase.value if m.hand is not None else m.phase.value
-            raise IllegalAction(
+            raise kernel.illegal(
                 "THREE-8",
                 "the sitter is not shown the captain's cards: advice that depends on them is refused",
                 phase=phase,

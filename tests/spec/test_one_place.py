@@ -1,15 +1,16 @@
 """One rule, one place: no refusal under a rule of play is written outside the rules kernel (``engine.kernel``).
 
 The rules of play that judge a player's action — TURN-1, TURN-3, TURN-4, OFFER-4, DEAD-1 .. DEAD-3, KNOCK-2,
-KNOCK-5, KNOCK-6 and LAY-* — are decided by the kernel; everything else that refuses under them (``Hand.check``,
-``Match``, the per-seat view's checks, the reckoning of a view's showdown, the terminal, the web) asks it and
-passes its refusal on. The scan reads the syntax tree of every module of ``engine``, ``replay`` and ``knock`` and
-fails on any string that is exactly such a rule id outside the kernel: a refusal raised with it, a refusal
-returned or built with it, or a rule chosen as a value (``rule = "LAY-3" if ... else "LAY-4"``). The
-exceptions are data that names rules without deciding them: the transition table's rows (``engine.fsm``), the
-options' one-line descriptions (``engine.rules.OPTION_RULES``), and the log's codec and grammar, which own the
-format rules. Docstrings are prose and are not read.
-"""
+KNOCK-4 .. KNOCK-6, LAY-*, and the seat's part in a three-handed game, THREE-1 and THREE-7 — are decided by the
+kernel; everything else that refuses under them (``Hand.check``, ``Match``, the per-seat view's checks, the
+reckoning of a view's showdown, the terminal, the web) asks it and passes its refusal on. The scan reads the
+syntax tree of every module of ``engine``, ``replay`` and ``knock`` and fails on any string that is exactly such
+a rule id outside the kernel: a refusal raised with it, a refusal returned or built with it, or a rule chosen as
+a value (``rule = "LAY-3" if ... else "LAY-4"``); on a rule id built from pieces; on a refusal (``Refused``,
+``IllegalAction``) built outside the kernel (``kernel.illegal`` makes the one an action's caller sees); and on a
+legality option read outside it. The exceptions are data that names rules without deciding them: the
+transition table's rows (``engine.fsm``), the options' one-line descriptions (``engine.rules.OPTION_RULES``), and
+the log's codec and grammar, which own the format rules. Docstrings are prose and are not read."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("engine", "replay", "knock")
 #: The rules of play the kernel decides (issue 23).
-KERNEL_RULES = re.compile(r"(?:TURN-[134]|OFFER-4|DEAD-[123]|KNOCK-[256]|LAY-\d+)")
+KERNEL_RULES = re.compile(r"(?:TURN-[134]|OFFER-4|DEAD-[123]|KNOCK-[2456]|LAY-\d+|THREE-[17])")
 #: The kernel, and the format's own modules (the codec and the grammar may cite format rules).
 KERNEL = {"engine/kernel.py", "replay/codec.py", "replay/grammar.py"}
 #: Data that names rules without deciding them: (module, the call or assignment that holds them).
@@ -115,7 +116,7 @@ def test_the_kernel_is_where_the_refusals_are() -> None:
     tree = ast.parse((ROOT / "engine" / "kernel.py").read_text())
     cited = {n.value for n in ast.walk(tree) if isinstance(n, ast.Constant) and isinstance(n.value, str)}
     want = {"TURN-1", "TURN-3", "TURN-4", "OFFER-4", "DEAD-1", "DEAD-2", "DEAD-3", "KNOCK-2", "KNOCK-4", "KNOCK-5",
-            "KNOCK-6", "LAY-1", "LAY-2", "LAY-3", "LAY-4", "LAY-5", "LAY-6"}  # fmt: skip
+            "KNOCK-6", "LAY-1", "LAY-2", "LAY-3", "LAY-4", "LAY-5", "LAY-6", "THREE-1", "THREE-7"}  # fmt: skip
     assert want <= cited, sorted(want - cited)
 
 
@@ -144,8 +145,8 @@ def test_each_quantity_is_read_from_its_option_in_one_place() -> None:
 # --- decisions, not citations (issue #60) ---------------------------------------------------------------------------
 
 #: The kernel rules' prefixes: a string that begins a rule id of one without being one is a rule id built from pieces.
-PIECE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-(?!\d+\Z)")
-BARE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-?")
+PIECE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY|THREE)-(?!\d+\Z)")
+BARE = re.compile(r"(?:TURN|OFFER|DEAD|KNOCK|LAY|THREE)-?")
 #: The rule-set options that decide whether an action is legal (or what a seat sees), and the only modules that read
 #: them: the kernel and its fast path (``engine.legal``), ``engine.visibility`` for what a seat sees; and the reads
 #: for another purpose, each said why.
@@ -160,6 +161,10 @@ READERS = {
 }
 
 
+#: The refusals of an action: built only in the kernel (``IllegalAction`` by ``kernel.illegal``).
+REFUSALS = {"Refused", "IllegalAction"}
+
+
 def decisions_outside_the_kernel(source: str, module: str) -> list[tuple[int, str]]:
     """What decides a rule of play outside the kernel: a rule id of one built from pieces (``+``, an f-string,
     ``join``, ``%``, ``format``), a refusal (``Refused``) built, a legality option read from a rule set."""
@@ -171,7 +176,7 @@ def decisions_outside_the_kernel(source: str, module: str) -> list[tuple[int, st
             if PIECE.match(node.value):
                 found.append((node.lineno, f"a rule id from pieces: {node.value!r}"))
         elif isinstance(node, ast.JoinedStr) and re.search(
-            r"(?:TURN|OFFER|DEAD|KNOCK|LAY)-\Z", _before_first_value(node)
+            r"(?:TURN|OFFER|DEAD|KNOCK|LAY|THREE)-\Z", _before_first_value(node)
         ):
             found.append((node.lineno, "a rule id from an f-string"))
         elif isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
@@ -187,8 +192,8 @@ def decisions_outside_the_kernel(source: str, module: str) -> list[tuple[int, st
                     found.append((node.lineno, "a rule id joined from pieces"))
         elif isinstance(node, ast.Call) and isinstance(node.func, ast.Name | ast.Attribute):
             name = node.func.id if isinstance(node.func, ast.Name) else node.func.attr
-            if name == "Refused" and module != "engine/kernel.py":
-                found.append((node.lineno, "a refusal built outside the kernel"))
+            if name in REFUSALS and module != "engine/kernel.py":
+                found.append((node.lineno, f"a refusal ({name}) built outside the kernel"))
         if isinstance(node, ast.Attribute) and node.attr in LEGALITY:
             owner = node.value.attr if isinstance(node.value, ast.Attribute) else getattr(node.value, "id", None)
             if owner == "rules" and node.attr not in READERS.get(module, set()):
@@ -226,11 +231,27 @@ def test_no_rule_of_play_is_decided_outside_the_kernel_however_it_is_written() -
         'rule = "OFFER-%d" % 4',
         'rule = "OFFER-{}".format(4)',
         'raise Refused("MATCH-1", "a refusal of any rule, built outside the kernel")',
+        'raise IllegalAction(err.rule, err.reason, phase="discard", action=a)',
+        'raise errors.IllegalAction("ENV-2", "no such id", phase="draw", action=9)',
+        'rule = "THREE" + "-7"',
         "free = obs.rules.may_discard_taken_card",
         "if hand.rules.big_gin_bonus is None: pass",
         "limit = self.rules.knock_limit_value",
     ],
-    ids=["plus", "f-string", "join", "percent", "format", "refusal", "option", "option-2", "option-3"],
+    ids=[
+        "plus",
+        "f-string",
+        "join",
+        "percent",
+        "format",
+        "refusal",
+        "illegal",
+        "illegal-2",
+        "three",
+        "option",
+        "option-2",
+        "option-3",
+    ],
 )
 def test_the_guard_fails_every_way_of_deciding_a_rule_outside_the_kernel(fixture: str) -> None:
     assert decisions_outside_the_kernel(fixture, "engine/legal.py"), fixture
