@@ -330,17 +330,17 @@ def verify_spread(f: Facts, seat: int, melds: object) -> Arrangement:
     assert isinstance(melds, tuple)
     mask = f.mask_of(seat)
     assert mask is not None  # the knocker's own cards: only a full hand's facts check a spread as an action
-    # KNOCK-6: after big gin every card must be melded; no limit check may pre-empt that error.
-    arr = check_spread(melds, mask, spread_limit(f))
+    # KNOCK-6: after big gin every card must be melded; the knock limit's check (KNOCK-4) may not pre-empt that error.
+    arr = check_spread(melds, mask, None if f.big_gin else spread_limit(f))
     if f.big_gin and arr.deadwood_cards:
         raise Refused("KNOCK-6", f"a big gin spread melds all {f.rules.hand_size + 1} cards")
     return arr
 
 
-def spread_limit(f: Facts) -> int | None:
-    """The deadwood a knocker's spread may leave: the hand's knock limit; after a big gin none is counted (every
-    card must be melded instead, KNOCK-6). Rules: KNOCK-4, KNOCK-6."""
-    return None if f.big_gin else f.knock_limit
+def spread_limit(f: Facts) -> int:
+    """The most deadwood a knocker's spread may leave: the hand's knock limit, or none after a big gin (every
+    card melded). Rules: KNOCK-4, KNOCK-6."""
+    return 0 if f.big_gin else f.knock_limit
 
 
 def auto_spread(seat: int, hand_mask: int) -> Spread:
@@ -358,7 +358,7 @@ def auto_answer(seat: int, knocker_melds: tuple[Meld, ...], hand_mask: int) -> L
 
 def check_spread(melds: Iterable[Meld], hand_mask: int, limit: int | None) -> Arrangement:
     """Validate a knocker's spread: disjoint melds of his cards leaving deadwood at most the limit (``limit``:
-    ``spread_limit``; None after a big gin).
+    ``spread_limit``; None: not checked here).
 
     Rules: KNOCK-4, MELD-3.
     Raises:

@@ -116,7 +116,7 @@ def _decline(hand: Hand, seat: int, out: list[Action]) -> None:
 
 
 def _spread(hand: Hand, seat: int, out: list[Action]) -> None:
-    limit = 0 if hand.big_gin else hand.knock_limit
+    limit = kernel.spread_limit(hand)
     out += sorted((Spread(seat, a.melds) for a in arrangements(hand.hands[seat], limit)), key=sort_key)
 
 

@@ -32,10 +32,10 @@ from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
 from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, read_json, remote
 from knock.web.hub import Hub
-from knock.web.live import OUTBOX_LIMIT, Connection
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
-from knock.web.tables import SpecError, TableSpec, table_spec
+from knock.web.table import OUTBOX_LIMIT, Connection
+from knock.web.tablespec import SpecError, TableSpec, table_spec
 from replay.signing import SigningKey
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -115,8 +115,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         Raises:
             HttpRefusal: as many tables not over as the server keeps, or bot-only ones.
         """
-        playing = [live.table for live in hub.tables.values() if live.table is not None and not live.table.over]
-        waiting = sum(live.table is None and live.seeding is not None for live in hub.tables.values())  # PROTO-36
+        playing = [t.game for t in hub.tables.values() if t.game is not None and not t.game.over]
+        waiting = sum(t.game is None and t.seeding is not None for t in hub.tables.values())  # PROTO-36
         if conf.max_tables and len(playing) + waiting >= conf.max_tables:
             raise HttpRefusal(429, "too_many_tables", f"the server plays {conf.max_tables} tables at most: try "
                               "again once one is over", "PROTO-17", retry_after=60)  # fmt: skip
@@ -150,15 +150,14 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
                              "seed": spec.seed}, status_code=201)  # fmt: skip
 
     async def one_table(request: Request) -> Response:
-        live = hub.tables.get(request.path_params["table"])
-        if live is None:
+        table = hub.tables.get(request.path_params["table"])
+        if table is None:
             return _error(404, "no_such_table", "no such table")
-        return JSONResponse(live.summary)
+        return JSONResponse(table.summary)
 
     async def table_log(request: Request) -> Response:
         table_id = request.path_params["table"]
-        live = hub.tables.get(table_id)
-        if live is None:
+        if table_id not in hub.tables:
             return _error(404, "no_such_table", "no such table")
         auth = request.headers.get("authorization", "")
         if auth.startswith("Bearer "):  # a seat's own view of the log so far (LOG-11)

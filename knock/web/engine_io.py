@@ -28,8 +28,9 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from knock.web import protocol
+from knock.web.game import Game
 from knock.web.protocol import Message, ProtocolError
-from knock.web.tables import ServerTable, SpecError, TableSpec
+from knock.web.tablespec import SpecError, TableSpec
 from replay.verdict import judge
 
 #: The table id ``knock engine`` gives its game.
@@ -40,7 +41,7 @@ class Engine:
     """One game at a time, answered message by message (``handle``)."""
 
     def __init__(self) -> None:
-        self.table: ServerTable | None = None
+        self.table: Game | None = None
         self.log: list[bytes] = []
 
     def handle(self, line: str) -> tuple[list[Message], bool]:
@@ -94,7 +95,7 @@ class Engine:
         if len(spec.seats) != spec.rules.players:
             reason = f"{spec.rules.name} is played by {spec.rules.players}: give one seat each"
             return [protocol.error(ProtocolError("bad_table", reason, rule="PROTO-2"))]
-        table, head = ServerTable.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
+        table, head = Game.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
         self.table, self.log = table, [head]
         self._bots()
         table.advance()

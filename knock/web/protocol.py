@@ -32,7 +32,7 @@ from engine.errors import KnockError, render
 from knock.bots import BOT_NAMES
 
 #: The bots a table seats: the engine's but ``simple``, which remembers its hand between its moves, where a table
-#: makes its bot afresh for every move (``ServerTable.bot_action``). The search levels came with 1.3 (PROTO-20).
+#: makes its bot afresh for every move (``knock.web.botwork.choose``). The search levels came with 1.3 (PROTO-20).
 TABLE_BOTS: tuple[str, ...] = tuple(b for b in BOT_NAMES if b != "simple")
 
 #: The protocol's version, [major, minor] (PROTO-1, PROTO-20).

@@ -15,7 +15,8 @@ from engine.errors import KnockError
 from engine.fairdeal import FairSeeds
 from engine.match import SeededChance
 from knock.web.fairtable import server_seed
-from knock.web.tables import Applied, ServerTable, Sink, TableSpec, commit_key_of, meta_of, players_of
+from knock.web.game import Applied, Game, Sink
+from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
 from replay.codec import T_SEEDS
 from replay.log import LogError, LogReader, LogTruncated
@@ -41,7 +42,7 @@ def rebuild(
     applied: Sequence[Applied],
     secret: bytes | None,
     key: SigningKey | None = None,
-) -> tuple[ServerTable, Verdict]:
+) -> tuple[Game, Verdict]:
     """A stored table's game, rebuilt from its log (see the module's docstring). Rule: PROTO-13.
 
     Raises:
@@ -68,7 +69,7 @@ def rebuild(
     if sink.take():  # a store holds an action's records together: a hand's end with the next deal
         raise RecoveryError(table, "its log stops inside an action's records (between two hands, without the "
                             "next deal?)", verdict)  # fmt: skip
-    rebuilt = ServerTable(table, spec, game.match, game.writer, sink)
+    rebuilt = Game(table, spec, game.match, game.writer, sink)
     rebuilt.applied = {a.record: a for a in applied}
     return rebuilt, verdict
 
@@ -81,9 +82,9 @@ def rebuild_fair(
     applied: Sequence[Applied],
     secret: bytes,
     key: SigningKey | None = None,
-) -> ServerTable:
+) -> Game:
     """A fair table's game after a restart, played again: each hand dealt from the seeds its log holds (the
-    server's from ``secret``, PROTO-40), the stored actions applied in order through ``ServerTable.act``; the log
+    server's from ``secret``, PROTO-40), the stored actions applied in order through ``Game.act``; the log
     this writes must be the stored one, byte for byte (``replay.resume`` does not resume a fair log: the next
     hands' seeds are the table's to gather). The game may wait for a hand's seeds (``awaiting_seeds``).
     Rules: PROTO-13, PROTO-40.
@@ -109,7 +110,7 @@ def rebuild_fair(
         raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
     if not hands:
         raise RecoveryError(table, "a fair table's stored log holds no seeds", verdict)
-    rebuilt, out = ServerTable.new(table, spec, secret, key, hands[0])
+    rebuilt, out = Game.new(table, spec, secret, key, hands[0])
     dealt = 1
     for a in sorted(applied, key=lambda a: a.record):
         outcome = rebuilt.act(a.seat, a.action, a.record)

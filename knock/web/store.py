@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal, Protocol, TypeAlias
 
-from knock.web.tables import Applied
+from knock.web.game import Applied
 
 Synchronous: TypeAlias = Literal["full", "normal"]
 

@@ -65,7 +65,7 @@ def test_no_game_is_resumed_by_hand_outside_replay() -> None:
 def test_the_scan_sees_every_form() -> None:
     source = """
 from replay.log import LogWriter, _hidden
-from knock.web.tables import _Sink
+from knock.web.game import _Sink
 writer.stream = stream
 game.match.chance = chance
 match.chance: Chance = chance

@@ -26,7 +26,7 @@ CONSUMERS = {
     "replay/redact.py": {"SeatLens", "shown_meta"},
     "knock/play/table.py": {"SeatLens"},
     "knock/cli/logs.py": {"SeatLens"},
-    "knock/web/tables.py": {"SeatLens", "observe_spectator", "advice_shown", "blind_advice"},
+    "knock/web/game.py": {"SeatLens", "observe_spectator", "advice_shown", "blind_advice"},
     "knock/envs/episode.py": {"advice_shown", "blind_advice"},
     "knock/envs/openspiel.py": {"SeatLens"},
 }

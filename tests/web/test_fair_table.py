@@ -184,13 +184,14 @@ def test_a_fair_table_rebuilt_after_a_restart_shows_the_whole_hand_as_before() -
     from engine.fairdeal import FairSeeds
     from knock.bots import GreedyBot
     from knock.web.fairtable import server_seed
+    from knock.web.game import Game
     from knock.web.protocol import SeatSpec
     from knock.web.recovery import rebuild_fair
-    from knock.web.tables import ServerTable, TableSpec
+    from knock.web.tablespec import TableSpec
 
     secret = bytes(range(32))
     spec = TableSpec("standard", {}, (SeatSpec("human", "ann"), SeatSpec("human", "bob")), 5, fair=True)
-    table, data = ServerTable.new("t1", spec, secret, None, FairSeeds.gather(1, server_seed(secret, 1),
+    table, data = Game.new("t1", spec, secret, None, FairSeeds.gather(1, server_seed(secret, 1),
                                                                              [bytes(32), bytes([1]) * 32]))  # fmt: skip
     applied = []
     for _ in range(9):

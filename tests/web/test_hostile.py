@@ -23,7 +23,7 @@ from knock.web import replay_api, transcript
 from knock.web.client import ServerProcess
 from knock.web.guard import CSP
 from knock.web.protocol import parse_json
-from knock.web.tables import table_spec
+from knock.web.tablespec import table_spec
 from replay.replayer import Replayer
 from tests.support.long_logs import build
 from tests.web.support import Seat, valid_body

@@ -9,27 +9,28 @@ from pathlib import Path
 
 import pytest
 
+from knock.web import botwork
 from knock.web.hub import Hub
 from knock.web.store import SQLiteStore
-from knock.web.tables import ServerTable, table_spec
+from knock.web.tablespec import table_spec
 
 
 @pytest.mark.rule("PROTO-11")  # no other table is affected: not even by a bot's long search at this one
 def test_a_bots_move_is_chosen_off_the_event_loop(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    chosen = ServerTable.bot_action
+    chosen = botwork.choose
     entered, release, done = threading.Event(), threading.Event(), threading.Event()
     threads: list[threading.Thread] = []
 
-    def held(table: ServerTable, seat: int, *, stand_in: bool = False) -> str:
+    def held(move: botwork.BotMove) -> str:
         """The first move waits to be let go, as a long search would keep the thread busy."""
         threads.append(threading.current_thread())
         if not entered.is_set():
             entered.set()
             release.wait(10)
             done.set()
-        return chosen(table, seat, stand_in=stand_in)
+        return chosen(move)
 
-    monkeypatch.setattr(ServerTable, "bot_action", held)
+    monkeypatch.setattr(botwork, "choose", held)
 
     async def scenario() -> tuple[bool, int, int]:
         hub = Hub(SQLiteStore(tmp_path), bot_delay=0)
@@ -38,14 +39,14 @@ def test_a_bots_move_is_chosen_off_the_event_loop(tmp_path: Path, monkeypatch: p
         table_id, _ = await hub.create(table_spec({"seats": bots, "seed": 4, "options": {"target": 1}}, bot_delay=0))
         while not entered.is_set():  # the loop runs on while the first move is being chosen ...
             await asyncio.sleep(0.001)
-        live = hub.tables[table_id]
-        assert live.table is not None
-        record = live.table.record
-        ran_meanwhile = not done.is_set() and live.lock.locked()  # ... its table held still by the lock
+        table = hub.tables[table_id]
+        assert table.game is not None
+        record = table.game.record
+        ran_meanwhile = not done.is_set() and table.lock.locked()  # ... its table held still by the lock
         release.set()
-        while live.table is not None and live.table.record == record:
+        while table.game is not None and table.game.record == record:
             await asyncio.sleep(0.001)
-        after = live.table.record if live.table is not None else -1
+        after = table.game.record if table.game is not None else -1
         await hub.stop()
         return ran_meanwhile, record, after
 

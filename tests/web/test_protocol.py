@@ -13,7 +13,7 @@ from jsonschema import Draft202012Validator
 
 from knock.web import protocol
 from knock.web.protocol import Act, Hello, LogRequest, New, ProtocolError, decode
-from knock.web.tables import SpecError, table_spec
+from knock.web.tablespec import SpecError, table_spec
 from tests.helpers import tool_check
 from tests.web.support import BASE, CLIENT, SCHEMA, ajv, valid
 

@@ -10,7 +10,8 @@ from typing import Any
 import pytest
 
 from knock.web.client import ServerProcess, choose
-from knock.web.tables import ServerTable, TableSpec
+from knock.web.game import Game
+from knock.web.tablespec import TableSpec
 from replay.replayer import Replayer
 from replay.verdict import judge
 from tests.web.support import Seat
@@ -91,7 +92,7 @@ def test_a_killed_server_resumes_every_game_and_loses_nothing(tmp_path: Path) ->
         assert status == 200 and judge(played).kind == "pass"
         # The bots went on as if nothing had happened: the same game as one never interrupted (PROTO-14).
         spec = TableSpec.from_json(json.loads(second.get(f"/api/tables/{bots['table']}")[1]) | _spec_of(bots))
-        table, head = ServerTable.new(bots["table"], spec)
+        table, head = Game.new(bots["table"], spec)
         whole = head
         while not table.over:
             bot = table.bot_to_move()

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from knock.web.game import Applied
 from knock.web.store import Append, Create, Fail, GroupCommit, SQLiteStore
-from knock.web.tables import Applied
 
 
 def create(game: str) -> Create:

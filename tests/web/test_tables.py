@@ -13,9 +13,10 @@ from engine.cards import cards, from_mask, to_mask
 from engine.melds import best_arrangement
 from engine.visibility import SeatLens
 from knock.web.client import choose
+from knock.web.game import Game, bot_seed
 from knock.web.protocol import Message
 from knock.web.recovery import RecoveryError, rebuild
-from knock.web.tables import ServerTable, TableSpec, bot_seed, table_spec
+from knock.web.tablespec import TableSpec, table_spec
 from replay.narration import Voice, narrate
 from tests.web.support import valid
 
@@ -31,7 +32,7 @@ def spec(preset: str = "standard", *players: str, seed: int = 7, **options: obje
 
 
 def play(
-    table: ServerTable,
+    table: Game,
     rng: random.Random,
     *,
     advise: float = 0.0,
@@ -71,7 +72,7 @@ def play(
 @pytest.mark.parametrize("sees", [True, False])
 def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
     s = spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=sees, target=20)
-    table, _ = ServerTable.new("t", s)
+    table, _ = Game.new("t", s)
     m = table.match
     lenses = {k: SeatLens(m.rules, k) for k in (0, 1, 2, None)}
     voice = Voice(seats=3)
@@ -111,7 +112,7 @@ def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
 
 @pytest.mark.rule("PROTO-6")
 def test_a_spectator_is_shown_no_card_a_seat_holds_unseen() -> None:
-    table, _ = ServerTable.new("t", spec("standard", "heuristic", "random"))
+    table, _ = Game.new("t", spec("standard", "heuristic", "random"))
     kinds: set[str] = set()
 
     def each(frames: dict[int | None, list[Message]]) -> None:
@@ -135,7 +136,7 @@ def test_a_spectator_is_shown_no_card_a_seat_holds_unseen() -> None:
 
 @pytest.mark.rule("PROTO-7")
 def test_an_act_is_applied_at_its_record_once() -> None:
-    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
+    table, _ = Game.new("t", spec("standard", "human", "human"))
     seat, record = table.match.to_act, table.record
     assert seat is not None
     first = table.act(seat, "pass", record)
@@ -159,7 +160,7 @@ def test_an_act_is_applied_at_its_record_once() -> None:
 
 @pytest.mark.rule("PROTO-8", "PROTO-3", "TURN-1", "TURN-3", "THREE-8", "NOTE-2", "NOTE-5")
 def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
-    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
+    table, _ = Game.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
     assert seat is not None
     other = 1 - seat
@@ -183,7 +184,7 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     missing = next(c for c in ("As", "Kh", "7d", "2c") if c not in held)
     reply = table.act(seat, f"discard {missing}", record + 3).reply
     assert reply["rule"] == "TURN-3"
-    blind, _ = ServerTable.new("b", spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=False))
+    blind, _ = Game.new("b", spec("three_handed", "human", "human", "human", sitter_sees_captain_hand=False))
     m = blind.match
     assert m.sitter is not None
     reply = blind.act(m.sitter, f"advise p{m.captain} knock Kh", blind.record).reply
@@ -195,7 +196,7 @@ def test_the_server_reads_the_notations_accepted_forms_and_acknowledges_the_cano
     """What the browser or any client sends is read by the engine's one reader (spec/notation.md): any letter
     case, ``10`` for ``T``, white space around; the ack carries the canonical text, and a resend in another
     accepted form of the same action is the same action (a duplicate)."""
-    table, _ = ServerTable.new("t", spec("standard", "human", "human"))
+    table, _ = Game.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
     assert seat is not None
     record = table.record
@@ -217,7 +218,7 @@ def test_bots_choose_from_the_seed_and_the_record_alone() -> None:
     s = spec("three_handed", "random", "greedy", "random", seed=11)
     logs = []
     for _ in range(2):
-        table, head = ServerTable.new("t", s)
+        table, head = Game.new("t", s)
         logs.append(head + play(table, random.Random(0)))
     assert logs[0] == logs[1]
 
@@ -225,7 +226,7 @@ def test_bots_choose_from_the_seed_and_the_record_alone() -> None:
 @pytest.mark.rule("PROTO-13", "PROTO-14", "MATCH-7")
 def test_a_table_rebuilt_from_its_log_goes_on_as_before() -> None:
     s = spec("three_handed", "random", "heuristic", "random", seed=5)
-    whole, head = ServerTable.new("t", s)
+    whole, head = Game.new("t", s)
     full = head + play(whole, random.Random(0))
     cut = 0
     for i in range(60, len(full)):  # a record boundary well into the game: the bytes of the first 60 records or so
@@ -252,7 +253,7 @@ def _records(data: bytes) -> int:
 @pytest.mark.rule("PROTO-13")
 def test_a_log_that_does_not_rebuild_is_refused_with_its_verdict() -> None:
     s = spec("standard", "greedy", "random", seed=5)
-    table, head = ServerTable.new("t", s)
+    table, head = Game.new("t", s)
     data = head + play(table, random.Random(0))
     short = data[: len(head) + 5]
     with pytest.raises(RecoveryError) as caught:
@@ -273,7 +274,7 @@ def test_a_defenders_view_ranks_its_defences_by_the_deadwood_each_leaves() -> No
     from the defence itself), the least first, ties in ``legal``'s order; the same for the spectator: none."""
     seen = 0
     for seed in range(1, 9):
-        table, _ = ServerTable.new("t", spec("standard", "human", "human", seed=seed, target=1))
+        table, _ = Game.new("t", spec("standard", "human", "human", seed=seed, target=1))
 
         def check(frames: dict[int | None, list[Message]]) -> None:
             nonlocal seen
@@ -305,7 +306,7 @@ def test_every_view_lists_the_hands_discards_and_who_picked_each_up(preset: str,
     are the pile as it stands; public, so every seat and the spectator are sent the same list."""
     picked = 0
     for seed in (2, 5):
-        table, _ = ServerTable.new("t", spec(preset, *players, seed=seed, target=30))
+        table, _ = Game.new("t", spec(preset, *players, seed=seed, target=30))
         kinds: list[tuple[str, int | None]] = []  # the hand's pile events so far, as the spectator was told
 
         def check(frames: dict[int | None, list[Message]]) -> None:

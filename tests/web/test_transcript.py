@@ -25,8 +25,9 @@ from engine.rules import RuleSet
 from knock.bots import HeuristicBot, play_match
 from knock.web import page, transcript
 from knock.web.client import ServerProcess
+from knock.web.game import Game
 from knock.web.protocol import SeatSpec, schema
-from knock.web.tables import ServerTable, TableSpec
+from knock.web.tablespec import TableSpec
 from replay.log import write_log
 from replay.redact import redact
 from replay.verdict import judge
@@ -89,7 +90,7 @@ def test_a_seats_view_in_replay_is_what_the_live_table_sent_it() -> None:
     hand, the views are equal (one visibility function, PROTO-5)."""
     rules = RuleSet.preset("three_handed")
     spec = TableSpec("three_handed", {}, tuple(SeatSpec("human", f"p{i}") for i in range(3)), seed=7)
-    table, data = ServerTable.new("t", spec)
+    table, data = Game.new("t", spec)
     sent: dict[tuple[int, int], dict[str, Any]] = {}
     while not table.over:
         seat = table.match.to_act

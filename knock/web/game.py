@@ -1,178 +1,42 @@
-"""A table: one game, its seats, its log as it is written, and what each seat is sent. Rules: PROTO-2, PROTO-5,
+"""A table's game: the match, its log as it is written, and what each recipient is sent. Rules: PROTO-2, PROTO-5,
 PROTO-7, PROTO-8, PROTO-10, PROTO-14.
 
-A ``ServerTable`` knows nothing of sockets, processes or databases: ``knock serve`` (``knock.web.app``, through
-``knock.web.hub``) and ``knock engine`` (``knock.web.engine_io``) both drive it. ``act`` is the one way an action
+A ``Game`` knows nothing of sockets, processes or databases: ``knock serve`` (its live tables,
+``knock.web.table``) and ``knock engine`` (``knock.web.engine_io``) both drive it. ``act`` is the one way an action
 reaches the game: it checks the record number the action expects, reads the action in the seat's name, applies it
 through the engine's one validation path and returns the log's new bytes for the caller to store before it
 acknowledges. ``advance`` then shows every seat (and the spectators) what happened, through each one's ``SeatLens``,
-and ``frames`` writes a seat's messages: its view, the results of hands that ended, the game's result."""
+and ``frames`` writes a seat's messages: its view, the results of hands that ended, the game's result. A bot's
+move is asked as a ``BotMove`` (``bot_move``), which any bot runner (``knock.web.botwork``) answers, in this
+process or another."""
 
 from __future__ import annotations
 
 import hashlib
 import io
-import math
-import secrets
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from engine.actions import Advise, parse_match_action
-from engine.errors import InvalidRules, KnockError, NotationError, RuleViolation
+from engine.errors import NotationError, RuleViolation
 from engine.events import CutDrawn, GameOver, HandEnded, HandStarted
 from engine.fairdeal import FairSeeds
-from engine.fsm import ExecutorName
 from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
-from knock.bots import HeuristicBot, RandomBot, make_bot
 from knock.web import protocol, views
-from knock.web.fairtable import SEED_TIMEOUT, SEED_TIMEOUT_RANGE, TableChance, fair_info, fair_reveal
-from knock.web.protocol import Message, SeatSpec
+from knock.web.botwork import BotMove, choose
+from knock.web.fairtable import TableChance, fair_info, fair_reveal
+from knock.web.protocol import Message
+from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
 from replay.log import LogWriter
 from replay.narration import Voice
 from replay.signing import SigningKey
 
 #: A recipient of frames: a seat, or None for the spectators.
 Key: TypeAlias = int | None
-
-
-class SpecError(KnockError, ValueError):
-    """A table that cannot be made as asked: ``rule`` is the rule it breaks (RULES-1, RULES-2, PROTO-2)."""
-
-    def __init__(self, rule: str, message: str) -> None:
-        super().__init__(f"{rule}: {message}", rule=rule)
-        self.message = message
-
-
-@dataclass(frozen=True, slots=True)
-class TableSpec:
-    """How a table was asked for, all of it needed to rebuild it: rules, seats, seed and timings. Rule: PROTO-2."""
-
-    preset: str
-    options: Mapping[str, Any]
-    seats: tuple[SeatSpec, ...]
-    seed: int
-    turn_timeout: float | None = None
-    bot_delay: float = 0.0
-    commitments: bool = False
-    executor: ExecutorName = "library"
-    #: For a table made by a rematch (PROTO-31): the table before it, the games of the series over before this
-    #: one and each seat's points summed over them. Kept with the spec in the store: it survives restarts.
-    series: Mapping[str, Any] | None = None
-    #: Fair dealing (PROTO-35): every deck from the server's committed seed and every seat's, and the seconds a
-    #: seat has to send its seed before the server supplies it (PROTO-37).
-    fair: bool = False
-    seed_timeout: float = SEED_TIMEOUT
-    rules: RuleSet = field(init=False, compare=False)
-
-    def __post_init__(self) -> None:
-        object.__setattr__(self, "rules", rules_of(self.preset, self.options))
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "preset": self.preset, "options": dict(self.options),
-            "seats": [{"player": s.player, "name": s.name, "bot": s.bot} for s in self.seats], "seed": self.seed,
-            "turn_timeout": self.turn_timeout, "bot_delay": self.bot_delay, "commitments": self.commitments,
-            "executor": self.executor, **({"series": dict(self.series)} if self.series is not None else {}),
-            **({"fair": True, "seed_timeout": self.seed_timeout} if self.fair else {}),
-        }  # fmt: skip
-
-    @staticmethod
-    def from_json(data: Mapping[str, Any]) -> TableSpec:
-        seats = tuple(SeatSpec(s["player"], s["name"], s.get("bot")) for s in data["seats"])
-        return TableSpec(
-            data["preset"], data["options"], seats, data["seed"], data.get("turn_timeout"),
-            data.get("bot_delay", 0.0), data.get("commitments", False), data.get("executor", "library"),
-            data.get("series"), data.get("fair", False), data.get("seed_timeout", SEED_TIMEOUT),
-        )  # fmt: skip
-
-    def rematch(self, previous: str, totals: Sequence[int]) -> TableSpec:
-        """The spec of the next game of this table's series (PROTO-29): the same but the seed (the next one,
-        derived, so that a seeded series is reproducible) and the series, ``totals`` the running totals."""
-        games = (self.series["games"] if self.series is not None else 0) + 1
-        series = {"previous": previous, "games": games, "totals": list(totals)}
-        digest = hashlib.sha256(f"knock-rematch:{self.seed}:{games}".encode()).digest()
-        return replace(self, seed=int.from_bytes(digest[:8], "big") >> 1, series=series)
-
-    def human(self, seat: int) -> bool:
-        return self.seats[seat].player == "human"
-
-
-def rules_of(preset: str, options: Mapping[str, Any]) -> RuleSet:
-    """The rule set of a preset with options, as a log header spells them. Rules: RULES-1, RULES-2, RULES-3.
-
-    Raises:
-        SpecError: an unknown preset or option, a value out of range, a reduced deck.
-    """
-    try:
-        rules = RuleSet.preset(preset, **dict(options))
-    except InvalidRules as err:
-        raise SpecError(err.rule, err.reason) from None
-    except TypeError as err:
-        raise SpecError("RULES-2", str(err)) from None
-    if rules.reduced:
-        raise SpecError("RULES-3", "a reduced deck is for analysing single hands; a table plays the standard deck")
-    return rules
-
-
-def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True, fair: bool = False) -> TableSpec:
-    """A table from a request (``POST /api/tables``'s body), every field checked; ``fair`` the server's default
-    (``knock serve --fair``). Rules: PROTO-2, PROTO-25, PROTO-35.
-
-    Raises:
-        SpecError: naming the rule the request breaks.
-    """
-    if type(data) is not dict:
-        raise SpecError("PROTO-2", "a table is asked for with a JSON object")
-
-    def bad(name: str, what: str) -> SpecError:
-        return SpecError("PROTO-2", f"{name!r} must be {what}")
-
-    preset = data.get("preset", "standard")
-    options = data.get("options", {})
-    if type(preset) is not str or type(options) is not dict:
-        raise bad("preset", "a preset name, and 'options' an object of rule-set options")
-    seed = data.get("seed")
-    if seed is None:
-        seed = secrets.randbits(63)
-    elif type(seed) is not int or not 0 <= seed < 2**63:
-        raise bad("seed", "a number 0 .. 2**63 - 1")
-    rules = rules_of(preset, options)
-    seats = protocol.seat_specs(data.get("seats"), bad)
-    if len(seats) != rules.players:
-        raise SpecError("PROTO-2", f"{rules.name} is played by {rules.players}: give one seat each")
-    timeout = _seconds(data.get("turn_timeout"), 1.0, 86_400.0, bad, "turn_timeout")
-    delay = _seconds(data.get("bot_delay", bot_delay), 0.0, 10.0, bad, "bot_delay")
-    dealt_fair = data.get("fair", fair)
-    if type(dealt_fair) is not bool:
-        raise SpecError("PROTO-35", "'fair' must be true or false")
-    commit = data.get("commitments", commitments and not dealt_fair)
-    if type(commit) is not bool:
-        raise bad("commitments", "true or false")
-    if commit and dealt_fair:
-        raise SpecError("PROTO-35", "a fair table commits to each hand's server seed: it takes no 'commitments'")
-    low, high = SEED_TIMEOUT_RANGE
-    seeding = data.get("seed_timeout", SEED_TIMEOUT)
-    if not isinstance(seeding, int | float) or isinstance(seeding, bool) or not low <= seeding <= high:
-        raise SpecError("PROTO-35", f"'seed_timeout' must be a number of seconds, {low:g} .. {high:g}")
-    executor = data.get("executor", "library")
-    if executor not in ("library", "compiled"):
-        raise bad("executor", "'library' or 'compiled'")
-    return TableSpec(preset, options, seats, seed, timeout, delay or 0.0, commit, executor, None, dealt_fair,
-                     float(seeding))  # fmt: skip
-
-
-def _seconds(value: object, low: float, high: float, bad: Any, name: str) -> float | None:
-    if value is None:
-        return None
-    if not isinstance(value, int | float) or isinstance(value, bool) or not math.isfinite(value):
-        raise bad(name, f"null or a number of seconds, {low:g} .. {high:g}")
-    if not low <= value <= high:
-        raise bad(name, f"null or a number of seconds, {low:g} .. {high:g}")
-    return float(value)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,19 +68,6 @@ class Sink(io.BytesIO):
         return data
 
 
-def players_of(spec: TableSpec) -> list[str]:
-    return [s.name for s in spec.seats]
-
-
-def meta_of(table: str, spec: TableSpec) -> dict[str, Any]:
-    """The log's free metadata (LOG-1): the seed (a view never carries it, LOG-11) and where the game was played."""
-    return {"seed": spec.seed, "tool": "knock serve", "table": table}
-
-
-def commit_key_of(secret: bytes | None, spec: TableSpec) -> bytes | None:
-    return secret if spec.commitments and not spec.fair else None
-
-
 class Lens:
     """What one recipient (a seat, or the spectators) has seen of the game: its ``SeatLens``, the current hand's
     events as it saw them, and those not yet sent."""
@@ -230,7 +81,7 @@ class Lens:
         self.results: list[Message] = []  #: hand and game results not sent yet
 
 
-class ServerTable:
+class Game:
     """One game at one table (see the module's docstring)."""
 
     def __init__(
@@ -260,7 +111,7 @@ class ServerTable:
         secret: bytes | None = None,
         key: SigningKey | None = None,
         seeds: FairSeeds | None = None,
-    ) -> tuple[ServerTable, bytes]:
+    ) -> tuple[Game, bytes]:
         """A table's game dealt from its seed, and the log's first bytes (header, draw, first deal) to store;
         with ``key``, the log is signed (LOG-17). A fair table's (``spec.fair``) is dealt from the first hand's
         ``seeds``, its server seeds from ``secret`` (PROTO-35, PROTO-40)."""
@@ -357,16 +208,18 @@ class ServerTable:
         self.applied[record] = done
         return Outcome(protocol.ack(seat, done.action, record, done.after), done, self.sink.take())
 
-    def bot_action(self, seat: int, *, stand_in: bool = False) -> str:
-        """The action the seat's bot (or, ``stand_in``, the heuristic bot standing in for a person whose turn
-        timed out) chooses now, from the seat's own observation alone. Rules: VIS-2, PROTO-12, PROTO-14."""
+    def bot_move(self, seat: int, *, stand_in: bool = False) -> BotMove:
+        """The choice the seat's bot (or, ``stand_in``, the heuristic bot standing in for a person whose turn
+        timed out) is asked to make now: from the seat's own observation alone. Rules: VIS-2, PROTO-12, PROTO-14."""
         hand = self.match.hand
         assert hand is not None and self.match.to_act == seat
         name = "heuristic" if stand_in else self.spec.seats[seat].bot or "heuristic"
-        bot = RandomBot(bot_seed(self.spec.seed, seat, self.record)) if name == "random" else make_bot(name)
-        if stand_in:
-            bot = HeuristicBot()
-        return str(bot.choose(self.match.seat_observation(seat), self.match.legal_actions()))
+        seed = bot_seed(self.spec.seed, seat, self.record)
+        return BotMove(name, seed, self.match.seat_observation(seat), tuple(self.match.legal_actions()))
+
+    def bot_action(self, seat: int, *, stand_in: bool = False) -> str:
+        """The action of ``bot_move``, chosen here (``knock engine``; a server asks its bot runner)."""
+        return choose(self.bot_move(seat, stand_in=stand_in))
 
     def bot_to_move(self) -> int | None:
         """The bot seat to act now, if any."""
@@ -491,17 +344,3 @@ def bot_seed(seed: int, seat: int, record: int) -> int:
     game rebuilt after a restart goes on as it would have (PROTO-14). SHA-256: the same in every process."""
     digest = hashlib.sha256(f"knock-bot:{seed}:{seat}:{record}".encode()).digest()
     return int.from_bytes(digest[:8], "big")
-
-
-def token_hash(token: str) -> str:
-    """What the server keeps of a token: its SHA-256 (PROTO-3)."""
-    return hashlib.sha256(token.encode()).hexdigest()
-
-
-def new_token() -> str:
-    """A seat's token: 256 random bits (PROTO-3)."""
-    return secrets.token_urlsafe(32)
-
-
-def new_table_id() -> str:
-    return secrets.token_urlsafe(9)
