@@ -4,11 +4,9 @@ Rules: LOG-13 (the verdict), LOG-6 (the digest), LOG-8 (strict replay), LOG-12 (
 PROTO-6 (what a seat and a spectator see). ``transcript(data)`` never raises: whatever the bytes, it answers
 with ``replay.verdict.judge``'s verdict and the records it could read before the first fault.
 
-The browser only draws what this module computes. A full log is replayed strictly and, after each record, the
-game is written from each perspective: ``full`` (every card, for an auditor), each seat (its view through
-``engine.visibility``: ``Match.observation`` and a ``SeatLens``, written by ``knock.web.views`` exactly as the
-table protocol sends it) and ``spectator`` (``observe_spectator``, ``SeatLens(rules, None)``). A per-seat view
-(LOG-11) is replayed in public mode and has one perspective, its seat's (``knock.web.replay_views``).
+The browser only draws what this module computes. The log is replayed by ``knock.web.replaying`` and, after
+each record, the game is written from each perspective by ``knock.web.views``, the one writer of a view (a seat's
+exactly as the table protocol sends it); this module keeps the steps, the verdict and the header.
 
 Views repeat (a checkpoint changes nothing anyone sees) and score sheets grow slowly, so each distinct view and
 sheet is stored once: a step names its views by their place in ``views``, a view its sheet by its place in
@@ -22,18 +20,10 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from engine.cards import from_mask, sort_cards, to_mask
 from engine.errors import render
-from engine.events import GameOver, HandEnded, HandStarted, MatchEvent
-from engine.match import Match
-from engine.melds import best_arrangement
-from engine.scoring import HandResult
-from engine.visibility import SeatLens, Seen, observe_spectator
-from knock.web import views
+from knock.web import replaying
 from knock.web.protocol import Message
 from replay.log import Header, LogError, LogReader
-from replay.narration import Voice, framing_text, line_of, narrate
-from replay.replayer import Replayer
 from replay.verdict import Verdict, judge
 
 #: The format of a transcript (the replay client checks the major number).
@@ -42,9 +32,9 @@ VERSION = (1, 1)
 #: The records a whole transcript draws at most (``knock view``'s file); a longer log is judged whole and drawn up
 #: to here. The replay endpoint draws pages (PROTO-18).
 MAX_STEPS = 4000
-#: The perspective that sees every card.
-FULL = "full"
-SPECTATOR = "spectator"
+#: The perspective that sees every card, and the spectators' (``knock.web.replaying``'s).
+FULL = replaying.FULL
+SPECTATOR = replaying.SPECTATOR
 #: The perspective asked for as "the log's first one" (``full`` for a full log, the seat of a per-seat view).
 FIRST = ""
 
@@ -131,6 +121,7 @@ def transcript(
 
     >>> from knock.bots import GreedyBot, play_match
     >>> from replay.log import write_log
+    >>> from engine.match import Match
     >>> t = transcript(write_log(play_match(Match.new(seed=5), [GreedyBot(), GreedyBot()])))
     >>> t["verdict"]["verdict"], [p["key"] for p in t["perspectives"]], t["steps"][-1]["label"]
     ('pass', ['full', '0', '1', 'spectator'], 'trailer')
@@ -154,11 +145,9 @@ def transcript(
         if perspective is not None and perspective not in {p["key"] for p in perspectives}:
             problem = f"the log has no perspective {perspective[:40]!r}"
         elif header.view is None:
-            ended = _full_log(data, out)
+            ended = replaying.full_log(data, out)
         else:
-            from knock.web.replay_views import view_log  # a view's own reader: public replay (LOG-12)
-
-            ended = view_log(data, header, out)
+            ended = replaying.view_log(data, header, out)
     except LogError:
         ended = True  # where the log goes wrong is the verdict's to say; the steps stop before it
     except Exception as err:  # a bug drawing the log: the verdict stands, the steps stop, and it is said
@@ -217,131 +206,6 @@ def _perspectives(header: Header) -> list[Message]:
     seats = [_seat_perspective(header, s) for s in range(len(header.players))]
     return [{"key": FULL, "seat": None, "label": "full view (every card)"}, *seats,
             {"key": SPECTATOR, "seat": None, "label": "spectator"}]  # fmt: skip
-
-
-# --- a full log ----------------------------------------------------------------------------------
-
-
-class _Eyes:
-    """The drawn perspectives' lenses on the game, each with the last event it saw (the advice a view shows), and
-    the game's public facts, kept as the events go by (never searched for again: the work stays linear)."""
-
-    def __init__(self, match: Match, keys: frozenset[str] | None) -> None:
-        players = match.rules.players
-        every = [FULL, *map(str, range(players)), SPECTATOR]
-        self.keys: list[str] = [k for k in every if keys is None or k in keys]
-        self.lenses: dict[str, SeatLens | None] = {}
-        for k in self.keys:
-            self.lenses[k] = None if k == FULL else SeatLens(match.rules, None if k == SPECTATOR else int(k))
-        self.voice = Voice(seats=players)  #: how the steps are told (seats by number, cards with symbols)
-        self.last: MatchEvent | None = None  #: the latest event (the advice a view shows, THREE-7)
-        self.hand = 0
-        self.started = False
-        self.results: list[tuple[int, HandResult]] = []
-        self.over = False
-
-    def note(self, event: MatchEvent) -> None:
-        """Keep the public facts of ``event``; a hand's start also moves every lens (their only state)."""
-        self.last = event
-        if isinstance(event, HandStarted):
-            self.hand, self.started = event.number, True
-            for lens in self.lenses.values():
-                if lens is not None:
-                    lens.see(event)
-        elif isinstance(event, HandEnded):
-            self.results.append((event.number, event.result))
-        elif isinstance(event, GameOver):
-            self.over = True
-
-    def seen(self, key: str, event: MatchEvent) -> Seen:
-        """``event`` (of the current hand, noted already) as perspective ``key`` saw it: a lens holds only the
-        hand's sight, so seeing again is seeing the same."""
-        lens = self.lenses[key]
-        return event if lens is None else lens.see(event)
-
-    def advice(self, key: str) -> list[Seen]:
-        """The latest event as ``key`` saw it: what ``views`` reads the sitter's advice from."""
-        return [] if self.last is None else [self.seen(key, self.last)]
-
-
-def _full_log(data: bytes, out: Builder) -> bool:
-    """A full log's steps: every record replayed, those in the window drawn with the game after them from the
-    wanted perspectives (LOG-8); True if the log's end was reached."""
-    states = Replayer(data).states()
-    eyes: _Eyes | None = None
-    fed = 0
-    for state in states:
-        match = state.match
-        if eyes is None:
-            eyes = _Eyes(match, out.keys)
-        drawn = out.wanted()
-        seen: dict[str, list[str]] = {k: [] for k in eyes.keys} if drawn else {}
-        if state.event is not None:
-            upto = _position(match.events, state.event, fed)
-            for e in match.events[fed : upto + 1]:
-                eyes.note(e)
-                if drawn:
-                    for k in eyes.keys:
-                        seen[k].append(narrate(eyes.seen(k, e), eyes.voice))
-            fed = upto + 1
-        label = ""
-        shown: dict[str, Message | None] = dict.fromkeys(eyes.keys)
-        if drawn:
-            label = line_of(state.event, eyes.voice) if state.event is not None else framing_text(state.record)
-            if eyes.started:
-                shown = _shown(match, eyes)
-        if not out.step(state.index, eyes.hand, label, seen, shown):
-            return False
-    return True
-
-
-def _position(events: list[MatchEvent], event: MatchEvent, start: int) -> int:
-    """Where ``event`` (this very object) stands in the game's events, from ``start`` on."""
-    for i in range(start, len(events)):
-        if events[i] is event:
-            return i
-    return start - 1  # already fed (a record standing for an event seen with an earlier record)
-
-
-def _shown(match: Match, eyes: _Eyes) -> dict[str, Message | None]:
-    """The game now from every drawn perspective."""
-    pub = views.Public(match.rules, match.roles(), eyes.results, match.standings(), eyes.over)
-    shown: dict[str, Message | None] = {}
-    for k in eyes.keys:
-        if k == FULL:
-            shown[k] = full_view(match, pub, eyes.advice(k))
-        elif k == SPECTATOR:
-            shown[k] = views.spectator_view(observe_spectator(match), pub, eyes.advice(k))
-        else:
-            shown[k] = views.seat_view(match.observation(int(k)), pub, eyes.advice(k))
-    return shown
-
-
-def full_view(match: Match, pub: views.Public, seen: list[Seen]) -> Message:
-    """The game with every card shown (an auditor of a full log sees it all): the spectator's view with each
-    dealt seat's hand, its best melds and deadwood, the stock in order (top first) and the knock's face-down card.
-    """
-    body = views.spectator_view(observe_spectator(match), pub, seen)
-    hand = match.hand
-    assert hand is not None
-    hands = []
-    for seat in hand.seats:
-        cards = from_mask(hand.hands[seat])
-        arr = best_arrangement(to_mask(cards)) if cards else None
-        hands.append({
-            "seat": seat, "cards": views.card_list(sort_cards(cards)),
-            "melds": views.meld_list(arr.melds) if arr is not None else [],
-            "deadwood_cards": views.card_list(arr.deadwood_cards) if arr is not None else [],
-            "deadwood": arr.deadwood if arr is not None else 0,
-        })  # fmt: skip
-    body.update({
-        "role": FULL,
-        "hands": hands,
-        "stock_cards": views.card_list(reversed(hand.stock)),
-        "knock_discard": str(hand.knock_card) if hand.knock_card is not None else None,
-        "taken": str(hand.taken) if hand.taken is not None else None,
-    })  # fmt: skip
-    return body
 
 
 def steps_of(t: Message, key: str) -> Iterator[tuple[Message, Message | None]]:

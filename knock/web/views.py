@@ -1,9 +1,11 @@
-"""A seat's view as the protocol sends it: ``engine.visibility``'s answers written as JSON. Rules: PROTO-5, PROTO-6.
+"""A table's view as the protocol sends it: the one writer of a view (``write``), for a seat and a spectator at a
+live table and for every perspective of replay mode. Rules: PROTO-5, PROTO-6, LOG-12.
 
 Nothing here decides what anyone may see. A seat's view is its ``MatchObservation`` (``observe_match``), a
-spectator's the public observations of ``observe_spectator``, and the events are what the seat's ``SeatLens``
-saw; this module only writes them down, adding what follows from them alone: the best melds of the cards a
-seat is shown, the score sheet (public results), the latest advice the lens let through.
+spectator's the public observations of ``observe_spectator``, a per-seat view's the state its public replay
+(``replay.public``) kept, and the events are what the seat's ``SeatLens`` saw; this module only writes them down,
+adding what follows from them alone: the best melds of the cards a seat is shown, the score sheet (public
+results), the latest advice the lens let through.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.actions import parse_match_action, shown_mask
-from engine.cards import Card, sort_cards, to_mask
+from engine.cards import Card, from_mask, sort_cards, to_mask
 from engine.events import (
     Advised,
     CutDrawn,
@@ -28,13 +30,17 @@ from engine.events import (
     SpreadLaid,
     UpcardTaken,
 )
+from engine.match import Match
 from engine.melds import Arrangement, Meld, best_arrangement, value
 from engine.rules import RuleSet
 from engine.scoring import HandResult
-from engine.standings import Standings
-from engine.visibility import HiddenAdvice, MatchObservation, Seen
+from engine.seats import other_seat
+from engine.standings import Standings, standings
+from engine.visibility import HiddenAdvice, MatchObservation, Seen, observe_spectator
 from knock.web.protocol import Message
+from replay.grammar import At
 from replay.narration import Voice, narrate
+from replay.public import PublicState
 
 
 def card_list(cards: Iterable[Card]) -> list[str]:
@@ -54,21 +60,39 @@ def result(r: HandResult) -> Message:
     }  # fmt: skip
 
 
+def laid(seat: int, melds: Iterable[Iterable[Card]], deadwood_cards: Iterable[Card], deadwood: int) -> Message:
+    """A knocker's spread as every view writes it (KNOCK-4): its melds, the deadwood cards shown, the count."""
+    return {"seat": seat, "melds": [card_list(m) for m in melds], "deadwood_cards": card_list(deadwood_cards),
+            "deadwood": deadwood}  # fmt: skip
+
+
+def answered(
+    seat: int,
+    melds: Iterable[Iterable[Card]],
+    layoffs: Iterable[tuple[Card, Iterable[Card]]],
+    deadwood_cards: Iterable[Card],
+    deadwood: int,
+) -> Message:
+    """A defender's answer as every view writes it (LAY-5): its melds, its layoffs and the melds they go onto,
+    the deadwood cards shown, the count."""
+    return {
+        "seat": seat, "melds": [card_list(m) for m in melds],
+        "layoffs": [{"card": str(card), "onto": card_list(onto)} for card, onto in layoffs],
+        "deadwood_cards": card_list(deadwood_cards), "deadwood": deadwood,
+    }  # fmt: skip
+
+
 def spread(s: SpreadLaid | None) -> Message | None:
     if s is None:
         return None
-    return {"seat": s.seat, "melds": meld_list(s.melds), "deadwood_cards": card_list(s.deadwood_cards),
-            "deadwood": s.deadwood}  # fmt: skip
+    return laid(s.seat, (m.cards for m in s.melds), s.deadwood_cards, s.deadwood)
 
 
 def defence(d: DefenceLaid | None) -> Message | None:
     if d is None:
         return None
-    return {
-        "seat": d.seat, "melds": meld_list(d.melds),
-        "layoffs": [{"card": str(lo.card), "onto": card_list(lo.onto.cards)} for lo in d.layoffs],
-        "deadwood_cards": card_list(d.deadwood_cards), "deadwood": d.deadwood,
-    }  # fmt: skip
+    return answered(d.seat, (m.cards for m in d.melds), ((lo.card, lo.onto.cards) for lo in d.layoffs),
+                    d.deadwood_cards, d.deadwood)  # fmt: skip
 
 
 def sheet(results: Sequence[tuple[int, HandResult]], st: Standings) -> Message:
@@ -129,35 +153,94 @@ class Public:
         self.winner = st.winner if over else None
 
 
-def _state(obs: MatchObservation, pub: Public) -> dict[str, Any]:
-    """The keys of a view that the observation gives the same way to every seat and spectator."""
+def write(
+    *,
+    hand: int,
+    phase: str,
+    to_act: int | None,
+    roles: dict[str, int],
+    dealer: int,
+    seats: Sequence[int],
+    sitter: int | None,
+    scores: Sequence[int],
+    target: int,
+    discard_pile: Sequence[Card],
+    stock: int,
+    upcard: Card | None,
+    knock_limit: int,
+    must_knock: bool,
+    stock_only: bool,
+    knocker: int | None,
+    laid: Message | None,
+    answer: Message | None,
+    outcome: HandResult | None,
+    sheet: Message,
+    over: bool,
+    winner: int | None,
+    you: int | None,
+    role: str,
+    own: Iterable[Card],
+    players: list[Message],
+    taken: Card | None,
+    knock_discard: Card | None,
+    advice: Message | None,
+) -> Message:
+    """The one writer of a table's view (PROTO-5, PROTO-6): every view anyone is shown, a seat's or a spectator's
+    at a live table, a full log's or a per-seat view's in replay mode, is these keys in this order, from facts
+    its caller read off the game (``engine.visibility``) or off a view's replay (``replay.public``). ``own`` is
+    the cards the view shows as the seat's (none for a spectator): their best melds and deadwood are written with
+    them; ``laid`` and ``answer`` are the showdown as ``showdown`` writes it."""
+    cards = sort_cards(own)
+    arr = _best(to_mask(cards)) if cards else None
+    return {
+        "hand": hand,
+        "phase": phase,
+        "to_act": to_act,
+        "roles": dict(roles),
+        "dealer": dealer,
+        "seats": list(seats),
+        "sitter": sitter,
+        "scores": list(scores),
+        "target": target,
+        "discard_pile": card_list(discard_pile),
+        "discard_top": str(discard_pile[-1]) if discard_pile else None,
+        "stock": stock,
+        "upcard": str(upcard),
+        "knock_limit": knock_limit,
+        "must_knock": must_knock,
+        "stock_only": stock_only,
+        "knocker": knocker,
+        "spread": laid,
+        "defence": answer,
+        "result": result(outcome) if outcome is not None else None,
+        "sheet": sheet,
+        "over": over,
+        "winner": winner,
+        "you": you,
+        "role": role,
+        "cards": card_list(cards),
+        "melds": meld_list(arr.melds) if arr is not None else None,
+        "deadwood_cards": card_list(arr.deadwood_cards) if arr is not None else None,
+        "deadwood": arr.deadwood if arr is not None else None,
+        "players": sorted(players, key=lambda p: p["seat"]),
+        "taken": str(taken) if taken is not None else None,
+        "knock_discard": str(knock_discard) if knock_discard is not None else None,
+        "advice": advice,
+    }
+
+
+def _live(obs: MatchObservation, pub: Public) -> dict[str, Any]:
+    """What a live game's observation gives ``write`` the same way for every seat and spectator."""
     h = obs.hand
     assert h is not None
     return {
-        "hand": obs.number,
-        "phase": "game_over" if pub.over else h.phase.value,
-        "to_act": obs.to_act,
-        "roles": dict(pub.roles),
-        "dealer": obs.dealer,
-        "seats": sorted((h.seat, _other(pub.roles, obs))),
-        "sitter": obs.sitter,
-        "scores": list(obs.scores),
-        "target": pub.rules.target,
-        "discard_pile": card_list(h.discard_pile),
-        "discard_top": str(h.discard_pile[-1]) if h.discard_pile else None,
-        "stock": h.stock_size,
-        "upcard": str(h.upcard),
-        "knock_limit": h.knock_limit,
-        "must_knock": h.must_knock,
-        "stock_only": h.stock_only,
-        "knocker": h.knocker,
-        "spread": spread(h.spread),
-        "defence": defence(h.defence),
-        "result": result(h.result) if h.result is not None else None,
-        "sheet": pub.sheet,
-        "over": pub.over,
-        "winner": pub.winner,
-    }
+        "hand": obs.number, "phase": "game_over" if pub.over else h.phase.value, "to_act": obs.to_act,
+        "roles": pub.roles, "dealer": obs.dealer, "seats": sorted((h.seat, _other(pub.roles, obs))),
+        "sitter": obs.sitter, "scores": obs.scores, "target": pub.rules.target, "discard_pile": h.discard_pile,
+        "stock": h.stock_size, "upcard": h.upcard, "knock_limit": h.knock_limit, "must_knock": h.must_knock,
+        "stock_only": h.stock_only, "knocker": h.knocker, "laid": spread(h.spread), "answer": defence(h.defence),
+        "outcome": h.result, "sheet": pub.sheet, "over": pub.over, "winner": pub.winner,
+    }  # fmt: skip
 
 
 def _other(roles: dict[str, int], obs: MatchObservation) -> int:
@@ -180,26 +263,13 @@ def seat_view(obs: MatchObservation, pub: Public, seen: Sequence[Seen]) -> Messa
     shown. Rule: PROTO-5."""
     h = obs.hand
     assert h is not None
-    shown = sort_cards(h.hand)
-    arrangement = _best(to_mask(shown)) if shown else None
     other = _other(pub.roles, obs)
-    players = [
-        {"seat": h.seat, "cards": len(shown) if shown else None, "known": None},
+    players: list[Message] = [
+        {"seat": h.seat, "cards": len(h.hand) if h.hand else None, "known": None},
         {"seat": other, "cards": h.opponent_hand_size, "known": card_list(h.opponent_known)},
     ]
-    return {
-        **_state(obs, pub),
-        "you": obs.seat,
-        "role": obs.role,
-        "cards": card_list(shown),
-        "melds": meld_list(arrangement.melds) if arrangement is not None else None,
-        "deadwood_cards": card_list(arrangement.deadwood_cards) if arrangement is not None else None,
-        "deadwood": arrangement.deadwood if arrangement is not None else None,
-        "players": sorted(players, key=lambda p: p["seat"]),
-        "taken": str(h.taken) if h.taken is not None else None,
-        "knock_discard": str(h.knock_discard) if h.knock_discard is not None else None,
-        "advice": advice(seen),
-    }
+    return write(**_live(obs, pub), you=obs.seat, role=obs.role, own=h.hand, players=players, taken=h.taken,
+                 knock_discard=h.knock_discard, advice=advice(seen))  # fmt: skip
 
 
 def defences(legal: Sequence[str], cards: Sequence[str], seat: int | None) -> list[Message]:
@@ -236,26 +306,14 @@ def discards(seen: Sequence[Seen]) -> list[Message]:
 
 def spectator_view(public: Sequence[MatchObservation], pub: Public, seen: Sequence[Seen]) -> Message:
     """A spectator's view: the public observations of ``observe_spectator`` written down. Rule: PROTO-6."""
-    first = public[0]
-    players = []
+    players: list[Message] = []
     for obs in public:
         h = obs.hand
         assert h is not None
         players.append({"seat": _other(pub.roles, obs), "cards": h.opponent_hand_size,
                         "known": card_list(h.opponent_known)})  # fmt: skip
-    return {
-        **_state(first, pub),
-        "you": None,
-        "role": "spectator",
-        "cards": [],
-        "melds": None,
-        "deadwood_cards": None,
-        "deadwood": None,
-        "players": sorted(players, key=lambda p: p["seat"]),
-        "taken": None,
-        "knock_discard": None,
-        "advice": advice(seen),
-    }
+    return write(**_live(public[0], pub), you=None, role="spectator", own=(), players=players, taken=None,
+                 knock_discard=None, advice=advice(seen))  # fmt: skip
 
 
 def hand_result(seen: Sequence[Seen], number: int) -> Message | None:
@@ -275,3 +333,98 @@ def hand_result(seen: Sequence[Seen], number: int) -> Message | None:
             return {"type": "hand_result", "hand": number, "result": result(outcome), "spread": spread(laid),
                     "defence": defence(answer), "scores": list(e.scores)}  # fmt: skip
     return None
+
+
+def full_view(match: Match, pub: Public, seen: Sequence[Seen]) -> Message:
+    """The game with every card shown (an auditor of a full log sees it all): the spectator's view with each
+    dealt seat's hand, its best melds and deadwood, the stock in order (top first) and the knock's face-down card.
+    """
+    body = spectator_view(observe_spectator(match), pub, seen)
+    hand = match.hand
+    assert hand is not None
+    hands = []
+    for seat in hand.seats:
+        cards = sort_cards(from_mask(hand.hands[seat]))
+        arr = _best(to_mask(cards)) if cards else None
+        hands.append({
+            "seat": seat, "cards": card_list(cards),
+            "melds": meld_list(arr.melds) if arr is not None else [],
+            "deadwood_cards": card_list(arr.deadwood_cards) if arr is not None else [],
+            "deadwood": arr.deadwood if arr is not None else 0,
+        })  # fmt: skip
+    body.update({
+        "role": "full",
+        "hands": hands,
+        "stock_cards": card_list(reversed(hand.stock)),
+        "knock_discard": str(hand.knock_card) if hand.knock_card is not None else None,
+        "taken": str(hand.taken) if hand.taken is not None else None,
+    })  # fmt: skip
+    return body
+
+
+#: The grammar's states in which a hand is being played (a per-seat view's phase; any other is between hands).
+_IN_HAND = {At.UPCARD_OFFER, At.DRAW, At.DISCARD, At.WALL, At.KNOCK, At.LAYOFF}
+
+
+def public_view(st: PublicState, rules: RuleSet, results: Sequence[tuple[int, HandResult]]) -> Message:
+    """A per-seat view's seat after a record (LOG-12), from what its replay (``replay.public``) showed it. A view
+    does not record the knocker's deadwood cards (only his melds, LOG-11): another seat's spread shows its melds,
+    and its deadwood count once the result states it."""
+    roles = _roles(st)
+    other = other_seat(st.seats, st.position)
+    players: list[Message] = [
+        {"seat": st.position, "cards": st.held.get(st.position), "known": None},
+        {"seat": other, "cards": st.held.get(other, 0), "known": card_list(sort_cards(st.opponent_known))},
+    ]
+    in_hand = st.phase in _IN_HAND
+    return write(
+        hand=st.number, phase="game_over" if st.over else (st.phase.value if in_hand else "hand_over"),
+        to_act=st.turn if in_hand else None, roles=roles, dealer=st.dealer, seats=st.seats, sitter=st.sitter,
+        scores=st.scores, target=rules.target, discard_pile=st.discard_pile, stock=st.stock_size,
+        upcard=st.upcard, knock_limit=st.knock_limit, must_knock=st.must_knock, stock_only=st.stock_only,
+        knocker=st.knocker, laid=_public_spread(st), answer=_public_defence(st), outcome=st.result,
+        sheet=sheet(results, standings(rules, rules.players, [r for _, r in results])), over=st.over,
+        winner=st.winner, you=st.seat, role=next(name for name, s in roles.items() if s == st.seat), own=st.own,
+        players=players, taken=st.taken if st.turn == st.position else None, knock_discard=st.knock_discard,
+        advice=None,
+    )  # fmt: skip
+
+
+def _roles(st: PublicState) -> dict[str, int]:
+    other = other_seat(st.seats, st.dealer)
+    if st.sitter is None:
+        return {"dealer": st.dealer, "non_dealer": other}
+    return {"box": st.dealer, "captain": other, "sitter": st.sitter}
+
+
+def _deadwood_of(st: PublicState, seat: int) -> int | None:
+    r = st.result
+    if r is None or r.deadwood is None or seat not in r.seats:
+        return None
+    return r.deadwood_of(seat)
+
+
+def _public_spread(st: PublicState) -> Message | None:
+    if st.spread is None or st.knocker is None:
+        return None
+    melded = {c for m in st.spread for c in m}
+    dead = sort_cards(c for c in st.own if c not in melded) if st.knocker == st.viewer else ()
+    count = _deadwood_of(st, st.knocker)
+    return laid(st.knocker, map(_in_order, st.spread), dead, count if count is not None else sum(c.value for c in dead))
+
+
+def _public_defence(st: PublicState) -> Message | None:
+    if st.defence is None or st.knocker is None:
+        return None
+    melds, layoffs = st.defence
+    count = _deadwood_of(st, other_seat(st.seats, st.knocker))
+    return answered(other_seat(st.seats, st.knocker), map(_in_order, melds),
+                    ((c, _in_order(onto)) for c, onto in layoffs), (), count if count is not None else 0)  # fmt: skip
+
+
+def _in_order(cards: Sequence[Card]) -> Sequence[Card]:
+    """A meld's cards in the meld's order (a set by suit, a run by rank), or as given if they are no meld."""
+    try:
+        return Meld.of(cards).cards
+    except ValueError:
+        return cards

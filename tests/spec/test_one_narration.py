@@ -33,7 +33,7 @@ VALUES = {("replay/audit.py", "__str__"), ("replay/audit.py", "_view_event"), ("
 #: The surfaces that tell events to people, and so must import the narration.
 SURFACES = (
     "knock/play/table.py", "knock/cli/common.py", "knock/cli/stepper.py", "knock/web/views.py",
-    "knock/web/transcript.py", "knock/web/replay_views.py",
+    "knock/web/replaying.py",
 )  # fmt: skip
 
 

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from knock.web import replay_api, transcript
+from knock.web import replay_api, replaying, transcript
 from knock.web.client import ServerProcess
 from knock.web.guard import CSP
 from knock.web.protocol import parse_json
@@ -208,8 +208,8 @@ class Counted:
     def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
         self.views = 0
         self.replays = 0
-        monkeypatch.setattr(transcript, "_shown", self.counting(transcript._shown, "views"))
-        monkeypatch.setattr(transcript, "Replayer", self.counting(Replayer, "replays"))
+        monkeypatch.setattr(replaying, "_shown", self.counting(replaying._shown, "views"))
+        monkeypatch.setattr(replaying, "Replayer", self.counting(Replayer, "replays"))
 
     def counting(self, f: Any, what: str) -> Any:
         def wrapped(*args: Any, **kwargs: Any) -> Any:
