@@ -277,6 +277,20 @@ def test_big_gin_spreads_all_eleven_cards_and_scores_its_bonus(bonus: int) -> No
 
 
 @pytest.mark.rule("KNOCK-6")
+def test_after_big_gin_no_spread_leaves_even_an_ace_over() -> None:
+    """The spread's limit after big gin is none at all: leaving out the ace of Ac-2c-3c-4c-5c (one point, within
+    any knock limit) is neither offered nor accepted."""
+    hand = deal(p0=DEFENDER, p1="Ac 2c 3c 4c 8d 8h 8s Jc Qc Kc", upcard="5c", rules=RuleSet(big_gin_bonus=31))
+    play(hand, "p1 take")
+    play(hand, "p1 big-gin")
+    spreads = [a for a in legal(hand) if a.startswith("spread")]
+    assert spreads and all("Ac" in a for a in spreads), spreads
+    rejected(hand, "p1 spread 2c-3c-4c-5c 8d-8h-8s Jc-Qc-Kc", "KNOCK-6")  # leaves Ac
+    play(hand, "p1 spread Ac-2c-3c-4c-5c 8d-8h-8s Jc-Qc-Kc")
+    assert hand.result is not None and hand.result.kind is ResultKind.BIG_GIN
+
+
+@pytest.mark.rule("KNOCK-6")
 def test_big_gin_needs_all_eleven_cards_melded() -> None:
     hand = deal(p0=DEFENDER, p1=KNOCKER, upcard="7d", rules=RuleSet(big_gin_bonus=31))
     play(hand, "p1 take")
