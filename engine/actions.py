@@ -204,12 +204,15 @@ def parse_action(text: str, seat: int | None = None) -> Action:
     Knock(seat=1, card=Card.parse('Kh'))
 
     Raises:
-        NotationError: text not in the notation (NOTE-1 .. NOTE-10), advice included (a hand takes none, NOTE-8).
+        NotationError: text not in the notation (NOTE-1 .. NOTE-11), advice and a game's end included (a hand takes
+            neither, NOTE-8, NOTE-11).
         InvalidMeld: cards written as a meld that make none (MELD-1, MELD-2).
     """
     written = notation.parse(text)
     if written.verb == "advise":
         raise NotationError(f"NOTE-8: advice is a game's action, not a hand's: {text!r}")
+    if written.verb in notation.ENDING_VERBS:
+        raise NotationError(f"NOTE-11: {written.verb} ends a game, not a hand's action: {text!r}")
     return build(written, seat, text)
 
 
@@ -264,13 +267,63 @@ class Advise:
         return f"advise p{seat} {self.suggestion}"
 
 
-MatchAction: TypeAlias = Action | Advise
+@dataclass(frozen=True, slots=True)
+class Resign:
+    """A seat gives the game up: it loses, at once, whoever is to act. Rule: END-1."""
+
+    seat: int
+    trigger = "end_early"
+
+    def __str__(self) -> str:
+        return "resign"
+
+
+@dataclass(frozen=True, slots=True)
+class Abort:
+    """A seat calls the game off before both seats of the first hand have acted: no winner, no game. Rule: END-2."""
+
+    seat: int
+    trigger = "end_early"
+
+    def __str__(self) -> str:
+        return "abort"
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A seat claims the game because ``absent`` has been away long enough; ``at`` is the host's time of the
+    claim, in whole seconds since the epoch (the player asks, the host stamps it). Rule: END-4."""
+
+    seat: int
+    absent: int
+    at: int
+    trigger = "end_early"
+
+    def __str__(self) -> str:
+        return f"claim p{self.absent} at {self.at}"
+
+
+#: The requests that end a game before the target (END-1, END-2, END-4).
+Ending: TypeAlias = Resign | Abort | Claim
+ENDINGS: tuple[type[Resign], type[Abort], type[Claim]] = (Resign, Abort, Claim)
+
+MatchAction: TypeAlias = Action | Advise | Ending
 
 
 def parse_match_action(text: str, seat: int | None = None) -> MatchAction:
-    """Like ``parse_action``, and also ``"p2 advise p1 knock Kh"`` (the sitter's suggestion to the captain).
-    Rules: NOTE-8, NOTE-4."""
+    """Like ``parse_action``, and also ``"p2 advise p1 knock Kh"`` (the sitter's suggestion to the captain) and a
+    game's end: ``"p0 resign"``, ``"p1 abort"``, ``"p0 claim p1 at 1765100000"``. Rules: NOTE-8, NOTE-11, NOTE-4."""
     written = notation.parse(text)
+    if written.verb in notation.ENDING_VERBS:
+        seat = written.seat if written.seat is not None else seat
+        if seat is None:
+            raise NotationError(f"NOTE-4: no seat given for {text!r} (prefix it with the seat, e.g. 'p0')")
+        if written.verb == "resign":
+            return Resign(seat)
+        if written.verb == "abort":
+            return Abort(seat)
+        assert written.absent is not None and written.at is not None  # the grammar gives a claim both (NOTE-11)
+        return Claim(seat, written.absent, written.at)
     if written.verb != "advise":
         return build(written, seat, text)
     seat = written.seat if written.seat is not None else seat

@@ -240,13 +240,88 @@ class HandEnded:
 
 @dataclass(frozen=True, slots=True)
 class GameOver:
-    """The game's end: the winner and every seat's final total, bonuses included. Rules: MATCH-6, BONUS-1..4."""
+    """The game's end: the winner and every seat's final total, bonuses included (MATCH-6, BONUS-1..4); after an
+    early end the winner END-1 names and the running totals (END-5), and no winner after an abort (END-2)."""
 
-    winner: int
+    winner: int | None
     totals: tuple[int, ...]
 
     def __str__(self) -> str:
-        return f"game over: p{self.winner} wins; totals " + ", ".join(f"p{i} {t}" for i, t in enumerate(self.totals))
+        who = "no winner" if self.winner is None else f"p{self.winner} wins"
+        return f"game over: {who}; totals " + ", ".join(f"p{i} {t}" for i, t in enumerate(self.totals))
 
 
-MatchEvent: TypeAlias = Event | CutDrawn | HandStarted | Advised | HandEnded | GameOver
+@dataclass(frozen=True, slots=True)
+class Resigned:
+    """A seat resigned: the game ends, and it loses. Rule: END-1."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} resigns"
+
+
+@dataclass(frozen=True, slots=True)
+class Aborted:
+    """A seat aborted the game before both seats of the first hand had acted: no winner. Rule: END-2."""
+
+    seat: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} aborts the game"
+
+
+#: Why the host declared a forfeit (END-3), in the log's order (``absent`` is a claim's, END-4).
+FORFEIT_REASONS = ("timeout", "no_reveal")
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeited:
+    """The host declared that a seat forfeits, for ``reason`` (one of ``FORFEIT_REASONS``). Rule: END-3."""
+
+    seat: int
+    reason: str
+
+    def __str__(self) -> str:
+        return f"p{self.seat} forfeits ({self.reason})"
+
+
+@dataclass(frozen=True, slots=True)
+class Claimed:
+    """A seat claimed the game at ``at`` (seconds since the epoch): ``absent`` forfeits. Rules: END-4, END-3."""
+
+    seat: int
+    absent: int
+    at: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} claims the game: p{self.absent} is away"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatAway:
+    """The host saw a seat leave the table at ``at`` (seconds since the epoch). Rule: END-4."""
+
+    seat: int
+    at: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} is away"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatBack:
+    """The host saw an away seat come back at ``at``. Rule: END-4."""
+
+    seat: int
+    at: int
+
+    def __str__(self) -> str:
+        return f"p{self.seat} is back"
+
+
+#: A game's early end (END-1 .. END-4), and the host's record of a seat's absence (END-4).
+EndEvent: TypeAlias = Resigned | Aborted | Forfeited | Claimed
+Presence: TypeAlias = SeatAway | SeatBack
+
+MatchEvent: TypeAlias = Event | CutDrawn | HandStarted | Advised | HandEnded | GameOver | EndEvent | Presence

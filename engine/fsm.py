@@ -153,6 +153,11 @@ def _game_won(match: Match, result: object) -> bool:
 
 # --- the tables ------------------------------------------------------------------------------------------------
 
+#: The steps a game may take whenever it waits — for a player, or between hands for the next deal — rather than
+#: in the course of play: its end before the target, and the host's record of a seat leaving or coming back
+#: (END-1 .. END-4). A state the engine leaves by itself is still left by itself when it also takes these.
+INTERRUPTS = frozenset({"end_early", "forfeit", "presence"})
+
 
 @dataclass(frozen=True, slots=True)
 class Row:
@@ -195,11 +200,11 @@ class MachineSpec:
         return list({r.guard.name: r.guard for r in self.table if r.guard}.values())
 
     def automatic(self) -> dict[enum.Enum, str]:
-        """The states only the engine leaves, by one trigger (the initial state aside): on entering one, the
-        engine takes that step by itself."""
+        """The states only the engine leaves, by one trigger (the initial state aside, and the steps a waiting game
+        may take at any time, ``INTERRUPTS``): on entering one, the engine takes that step by itself."""
         out: dict[enum.Enum, str] = {}
         for state in self.states:
-            rows = [r for r in self.table if r.source is state]
+            rows = [r for r in self.table if r.source is state and r.trigger not in INTERRUPTS]
             if state is not self.initial and rows and all(r.actor == "engine" for r in rows):
                 (trigger,) = {r.trigger for r in rows}
                 out[state] = trigger
@@ -230,6 +235,7 @@ TABLE: tuple[Row, ...] = (
 
 M = MatchPhase
 BONUSES = ("BONUS-1", "BONUS-2", "BONUS-3", "BONUS-4")  # priced when the game ends
+ENDINGS = ("END-1", "END-2", "END-4", "END-5")  # a seat resigns, aborts or claims: the game ends before the target
 MATCH_TABLE: tuple[Row, ...] = (
     Row("draw_cut", M.CUT, M.CUT, None, "engine", ("MATCH-2", "MATCH-3", "THREE-2")),
     Row("start", M.CUT, M.HAND, None, "engine", ("MATCH-2", "THREE-2", "THREE-3")),
@@ -237,6 +243,12 @@ MATCH_TABLE: tuple[Row, ...] = (
     Row("end_hand", M.HAND, M.GAME_OVER, _game_won, "engine", ("MATCH-1", "MATCH-6", "THREE-6", *BONUSES)),
     Row("end_hand", M.HAND, M.ROTATE, None, "engine", ("MATCH-1", "THREE-6", "BONUS-1")),
     Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "MATCH-7", "THREE-4", "THREE-5")),
+    Row("end_early", M.HAND, M.GAME_OVER, None, "player", ENDINGS),
+    Row("end_early", M.ROTATE, M.GAME_OVER, None, "player", ENDINGS),
+    Row("forfeit", M.HAND, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
+    Row("forfeit", M.ROTATE, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
+    Row("presence", M.HAND, M.HAND, None, "engine", ("END-4",)),
+    Row("presence", M.ROTATE, M.ROTATE, None, "engine", ("END-4",)),
 )
 
 HAND = MachineSpec("hand", Phase, Phase.DEAL, Phase.HAND_OVER, TABLE)

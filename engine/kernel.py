@@ -496,3 +496,63 @@ def play_goes_on(f: Facts) -> bool:
 def wall_offered(f: Facts) -> bool:
     """After a non-knock discard: two cards in the stock, the 50th-card rule on, the cap not reached. Rule: DEAD-2."""
     return f.stock_size <= STOCK_FLOOR and dead_reason(f) is None
+
+
+# --- a game's end before the target (END-1 .. END-5) ------------------------------------------------------------
+
+
+def verify_going_on(over: bool) -> None:
+    """Nothing is done in a game that is over, an early end included. Rules: MATCH-1, END-5."""
+    if over:
+        raise Refused("MATCH-1", "the game is over")
+
+
+def verify_abort(moved: int) -> None:
+    """An abort while fewer than both seats dealt into the first hand have acted (``moved``). Rule: END-2."""
+    if moved >= 2:
+        raise Refused("END-2", "both seats of the first hand have acted: the game can no longer be aborted (resign)")
+
+
+def verify_forfeit(reason: object, reasons: Collection[str]) -> None:
+    """A forfeit the host declares names one of the stated reasons. Rule: END-3."""
+    if reason not in reasons:
+        raise Refused("END-3", f"a forfeit's reason is one of {', '.join(reasons)}, not {render(reason)}")
+
+
+def verify_time(at: object, clock: int) -> None:
+    """A time the host records: whole seconds since the epoch, not earlier than the last one recorded (``clock``).
+    Rule: END-4."""
+    if type(at) is not int or at < 0:
+        raise Refused("END-4", f"a time is whole seconds since 1970, not {render(at)}")
+    if at < clock:
+        raise Refused("END-4", f"time {at} is earlier than the last time recorded, {clock}")
+
+
+def verify_presence(seat: int, away: Collection[int], leaving: bool) -> None:
+    """A seat leaves the table only when present, and comes back only when away. Rule: END-4."""
+    if leaving and seat in away:
+        raise Refused("END-4", f"p{seat} is away already")
+    if not leaving and seat not in away:
+        raise Refused("END-4", f"p{seat} is not away")
+
+
+def verify_claim(claim_after: int | None, seat: int, absent: int, away: dict[int, int], at: int) -> None:
+    """A claim against a seat away for at least ``claim_after`` seconds at ``at``, by another seat that is not away
+    (``away``: each away seat and the time it left). Rule: END-4."""
+    if claim_after is None:
+        raise Refused("END-4", "claims are not played at this table (claim_after is none)")
+    if seat == absent:
+        raise Refused("END-4", f"p{seat} cannot claim against itself")
+    if seat in away:
+        raise Refused("END-4", f"p{seat} is away: a seat that is away cannot claim")
+    if absent not in away:
+        raise Refused("END-4", f"p{absent} is not away")
+    if at - away[absent] < claim_after:
+        raise Refused("END-4", f"p{absent} has been away {at - away[absent]} s of the {claim_after} s a claim needs")
+
+
+def early_winner(loser: int, scores: tuple[int, ...], order: tuple[int, ...]) -> int:
+    """The winner when ``loser`` resigns or forfeits: the other seat; with three, the higher score of the other two,
+    then the role first in ``order`` (box, captain, sitter of the hand in progress or the last). Rule: END-1."""
+    others = [s for s in order if s != loser]
+    return max(others, key=lambda s: (scores[s], -order.index(s)))

@@ -1,26 +1,54 @@
 """A game to the target: two-player Gin, Oklahoma Gin and three-handed Gin "in the box".
 
-Rules: MATCH-1 .. MATCH-7, THREE-1 .. THREE-8, BONUS-1 .. BONUS-5.
+Rules: MATCH-1 .. MATCH-7, THREE-1 .. THREE-8, BONUS-1 .. BONUS-5, END-1 .. END-5.
 
 The match is the second machine of ``engine.fsm`` (cut, hand, rotate, game over). Player actions
 during a hand go to the hand's own machine through the hand's one validation path; the match adds the
 seat checks of three-handed play (the sitter only advises) and takes the dealer steps between hands
 by itself: recording the result (whose ``game_won`` guard ends the game or goes on to ``rotate``), then,
 on entering ``rotate``, rotating roles or passing the deal and dealing the next hand. The match's
-executor (``executor=``, default ``"library"``) is its hands' executor too.
+executor (``executor=``, default ``"library"``) is its hands' executor too. A game may also end before the target
+(``end_early``: a seat resigns, aborts or claims; ``forfeit``: the host declares one), and the host records when a
+seat leaves the table and comes back (``away``, ``back``), which a claim is judged by.
 """
 
 from __future__ import annotations
 
-import random
-from collections.abc import Iterator, Sequence
-from typing import TYPE_CHECKING, Protocol, cast
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, cast
 
 from engine import describe, draw, fsm, kernel
-from engine.actions import ACTION_TYPES, Action, Advise, LayOff, MatchAction, parse_match_action
-from engine.cards import Card, shuffle
+from engine.actions import (
+    ACTION_TYPES,
+    Abort,
+    Action,
+    Advise,
+    Claim,
+    Ending,
+    LayOff,
+    MatchAction,
+    Resign,
+    parse_match_action,
+)
+from engine.cards import Card
+from engine.chance import Chance, ScriptedChance, SeededChance
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules
-from engine.events import Advised, CutDrawn, GameOver, HandEnded, HandStarted, MatchEvent
+from engine.events import (
+    FORFEIT_REASONS,
+    Aborted,
+    Advised,
+    Claimed,
+    CutDrawn,
+    EndEvent,
+    Forfeited,
+    GameOver,
+    HandEnded,
+    HandStarted,
+    MatchEvent,
+    Resigned,
+    SeatAway,
+    SeatBack,
+)
 from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand
 from engine.kernel import Refused
@@ -34,59 +62,6 @@ if TYPE_CHECKING:
     from engine.visibility import MatchObservation, Observation
 
 
-class Chance(Protocol):
-    """Where a match's randomness comes from: cards for the draw, and a deck order for each deal."""
-
-    def cut(self, count: int) -> tuple[Card, ...]:
-        """``count`` distinct cards for one round of the dealer or role draw."""
-        ...
-
-    def deck(self) -> tuple[Card, ...] | None:
-        """The next deal's deck order, or None when there is none (a script that has run out)."""
-        ...
-
-
-class SeededChance:
-    """All of a game's randomness from one ``random.Random(seed)``: a shuffled deck for the draw first
-    (rounds take its cards in order), then one shuffle per deal. Rule: MATCH-7.
-    """
-
-    def __init__(self, seed: int) -> None:
-        self._rng = random.Random(seed)
-        self._cut_deck = list(shuffle(self._rng))
-
-    def cut(self, count: int) -> tuple[Card, ...]:
-        if len(self._cut_deck) < count:
-            self._cut_deck = list(shuffle(self._rng))
-        drawn, self._cut_deck = self._cut_deck[:count], self._cut_deck[count:]
-        return tuple(drawn)
-
-    def deck(self) -> tuple[Card, ...]:
-        return shuffle(self._rng)
-
-
-class ScriptedChance:
-    """Prearranged draws and deals: each draw round's cards and each deal's deck order, in order."""
-
-    def __init__(self, cuts: Sequence[Sequence[Card]], decks: Sequence[Sequence[Card]]) -> None:
-        self._cuts: Iterator[Sequence[Card]] = iter(list(cuts))
-        self._decks: Iterator[Sequence[Card]] = iter(list(decks))
-        self._drawn: set[Card] = set()
-
-    def cut(self, count: int) -> tuple[Card, ...]:
-        drawn = tuple(next(self._cuts, ()))
-        if not drawn and self._drawn:
-            raise InvalidDeal("MATCH-3", f"the draw is tied: the {count} tied seats draw again, and the script has "
-                              "no further round")  # fmt: skip
-        draw.check_round(count, drawn, self._drawn)
-        self._drawn |= set(drawn)
-        return drawn
-
-    def deck(self) -> tuple[Card, ...] | None:
-        d = next(self._decks, None)
-        return None if d is None else tuple(d)
-
-
 class Match:
     """A game to the target under one rule set, two or three seats.
 
@@ -96,8 +71,8 @@ class Match:
     """
 
     __slots__ = (
-        "chance", "dealer", "dropped", "events", "executor", "hand", "history", "number", "phase", "results", "rules",
-        "seats", "sitter", "tally",
+        "away_since", "chance", "clock", "dealer", "dropped", "ended", "events", "executor", "hand", "history", "moved",
+        "number", "phase", "results", "rules", "seats", "sitter", "tally",
     )  # fmt: skip
 
     rules: RuleSet
@@ -114,6 +89,10 @@ class Match:
     history: bool
     dropped: int
     tally: Tally
+    ended: EndEvent | None  #: how the game ended before the target (END-1 .. END-4), if it did
+    away_since: dict[int, int]  #: each seat away from the table, and when it left (END-4)
+    clock: int  #: the last time the host recorded (END-4)
+    moved: set[int]  #: the seats that have acted in the first hand (END-2)
 
     def __init__(
         self, rules: RuleSet, chance: Chance, *, executor: ExecutorName = "library", history: bool = True
@@ -152,6 +131,7 @@ class Match:
         self.history = history
         self.dropped = 0
         self.tally = Tally(rules, rules.players)
+        self.ended, self.away_since, self.clock, self.moved = None, {}, 0, set()
         order = self._draw_order(list(range(rules.players)))
         if rules.players == 2:
             dealer, seats, sitter = order[0], (0, 1), None  # MATCH-2: the higher card deals
@@ -219,8 +199,21 @@ class Match:
         return {"box": self.dealer, "captain": self.captain, "sitter": self.sitter}
 
     def standings(self) -> Standings:
-        """Scores, boxes, columns and bonuses so far, from the results entered. Rules: BONUS-1 .. BONUS-5."""
-        return self.tally.standings()
+        """Scores, boxes, columns and bonuses so far, from the results entered. Rules: BONUS-1 .. BONUS-5; after an
+        early end, the winner it names and the running scores as the totals (END-5)."""
+        st = self.tally.standings()
+        if self.ended is None:
+            return st
+        return Standings(st.columns, self._early_winner(), st.running)
+
+    def _early_winner(self) -> int | None:
+        """The winner of a game that ended early: none after an abort, else END-1's. Rules: END-1, END-2."""
+        end = self.ended
+        if end is None or isinstance(end, Aborted):
+            return None
+        loser = end.absent if isinstance(end, Claimed) else end.seat
+        order = (self.dealer, self.captain) + ((self.sitter,) if self.sitter is not None else ())
+        return kernel.early_winner(loser, self.tally.standings().running, order)
 
     @property
     def scores(self) -> tuple[int, ...]:
@@ -261,6 +254,9 @@ class Match:
 
     def check(self, action: MatchAction) -> None:
         """Raise ``IllegalAction`` unless ``action`` is legal now; changes nothing."""
+        if isinstance(action, Resign | Abort | Claim):
+            self._end_check(action)
+            return
         hand = self._seat_check(action)
         if not isinstance(action, Advise):
             hand.check(action)
@@ -268,7 +264,7 @@ class Match:
     def _refuse(self, action: MatchAction, rule: str, reason: str) -> IllegalAction:
         return kernel.illegal(rule, reason, phase=self.phase.value, action=action)
 
-    def _seat_check(self, action: MatchAction) -> Hand:
+    def _seat_check(self, action: Action | Advise) -> Hand:
         """The match's own checks (a hand in play; the sitter only advises, and only legal suggestions).
 
         A player's action is then checked by the hand itself, once, on its way through ``Hand.apply``.
@@ -319,12 +315,16 @@ class Match:
         Raises:
             IllegalAction: naming the rule; nothing changed.
         """
+        if isinstance(action, Resign | Abort | Claim):
+            return self._end(action)
         hand = self._seat_check(action)
         start = len(self.events)
         if isinstance(action, Advise):
             self._fire("advise", action, [Advised(action.seat, action.suggestion)])
             return self._step_done(start)
         events = hand.apply(action)  # the hand's one validation path
+        if self.number == 1:
+            self.moved.add(action.seat)  # END-2: an abort is allowed until both have acted
         self.events.extend(events)
         if hand.phase is not Phase.HAND_OVER:
             if not self.history:
@@ -357,6 +357,83 @@ class Match:
         del self.events[:start]
         del self.results[:-1]
         return list(self.events)
+
+    # --- a game's end before the target ----------------------------------------------------------
+
+    def _end_check(self, action: Ending) -> None:
+        """The checks of a resignation, an abort or a claim. Rules: MATCH-1, THREE-1, END-1, END-2, END-4."""
+        try:
+            kernel.verify_going_on(self.is_over)
+            kernel.verify_seat_in_game(self.rules.players, action.seat)
+            if isinstance(action, Abort):
+                kernel.verify_abort(len(self.moved))
+            elif isinstance(action, Claim):
+                kernel.verify_seat_in_game(self.rules.players, action.absent)
+                kernel.verify_time(action.at, self.clock)
+                kernel.verify_claim(self.rules.claim_after, action.seat, action.absent, self.away_since, action.at)
+        except Refused as err:
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=action) from None
+
+    def _end(self, action: Ending) -> list[MatchEvent]:
+        """End the game at a seat's request (END-1, END-2, END-4)."""
+        self._end_check(action)
+        event: EndEvent
+        if isinstance(action, Resign):
+            event = Resigned(action.seat)
+        elif isinstance(action, Abort):
+            event = Aborted(action.seat)
+        else:
+            event, self.clock = Claimed(action.seat, action.absent, action.at), action.at
+        return self._finish("end_early", event)
+
+    def forfeit(self, seat: int, reason: str) -> list[MatchEvent]:
+        """The host declares that ``seat`` forfeits (``reason``: ``timeout`` or ``no_reveal``); the game ends.
+
+        Raises:
+            IllegalAction: the game is over (MATCH-1), no such seat (THREE-1), no such reason (END-3).
+        """
+        try:
+            kernel.verify_going_on(self.is_over)
+            kernel.verify_seat_in_game(self.rules.players, seat)
+            kernel.verify_forfeit(reason, FORFEIT_REASONS)
+        except Refused as err:
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action="forfeit") from None
+        return self._finish("forfeit", Forfeited(seat, reason))
+
+    def _finish(self, trigger: str, event: EndEvent) -> list[MatchEvent]:
+        start = len(self.events)
+        self._fire(trigger, event, [event])
+        self.ended = event
+        st = self.standings()
+        self.events.append(GameOver(st.winner, st.totals))
+        return self._step_done(start)
+
+    def away(self, seat: int, at: int) -> list[MatchEvent]:
+        """The host saw ``seat`` leave the table at ``at`` (whole seconds since the epoch). Rule: END-4."""
+        return self._presence(seat, at, leaving=True)
+
+    def back(self, seat: int, at: int) -> list[MatchEvent]:
+        """The host saw ``seat``, away, come back at ``at``. Rule: END-4."""
+        return self._presence(seat, at, leaving=False)
+
+    def _presence(self, seat: int, at: int, *, leaving: bool) -> list[MatchEvent]:
+        try:
+            kernel.verify_going_on(self.is_over)
+            kernel.verify_seat_in_game(self.rules.players, seat)
+            kernel.verify_time(at, self.clock)
+            kernel.verify_presence(seat, self.away_since, leaving)
+        except Refused as err:
+            what = "away" if leaving else "back"
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=what) from None
+        start = len(self.events)
+        event = SeatAway(seat, at) if leaving else SeatBack(seat, at)
+        self._fire("presence", event, [event])
+        self.clock = at
+        if leaving:
+            self.away_since[seat] = at
+        else:
+            del self.away_since[seat]
+        return self._step_done(start)
 
     # --- dealer steps ----------------------------------------------------------------------------
 

@@ -25,12 +25,16 @@ SUITS = "cdhs"
 BARE_VERBS = ("take", "pass", "draw", "pickup", "big-gin", "decline")
 #: The verbs of the actions that name one card (NOTE-5).
 CARD_VERBS = ("discard", "knock")
-#: Every verb of the grammar (NOTE-5, NOTE-6, NOTE-7, NOTE-8).
-VERBS = (*BARE_VERBS, *CARD_VERBS, "spread", "layoff", "advise")
+#: The verbs of a game's end before the target (NOTE-11): ``resign`` and ``abort`` take nothing, ``claim`` a seat
+#: and a time.
+ENDING_VERBS = ("resign", "abort", "claim")
+#: Every verb of the grammar (NOTE-5, NOTE-6, NOTE-7, NOTE-8, NOTE-11).
+VERBS = (*BARE_VERBS, *CARD_VERBS, "spread", "layoff", "advise", *ENDING_VERBS)
 #: White space between words (NOTE-1): space, tab, line feed, vertical tab, form feed, carriage return.
 WHITE_SPACE = " \t\n\v\f\r"
 _WS = re.compile(r"[ \t\n\v\f\r]+")
 _SEAT = re.compile(r"p[0-9]")
+_TIME = re.compile(r"[0-9]{1,15}")
 
 
 def words(text: str) -> list[str]:
@@ -99,10 +103,12 @@ class Written:
     layoffs: tuple[tuple[int, tuple[int, ...]], ...] = ()
     loose: tuple[int, ...] = ()
     suggestion: Written | None = field(default=None)
+    absent: int | None = None  #: a claim's absent seat (NOTE-11)
+    at: int | None = None  #: a claim's time, whole seconds since the epoch (NOTE-11)
 
     def __repr__(self) -> str:
         shown = [f"seat={self.seat!r}", f"verb={self.verb!r}"]
-        for name in ("card", "melds", "layoffs", "loose", "suggestion"):
+        for name in ("card", "melds", "layoffs", "loose", "suggestion", "absent", "at"):
             value = getattr(self, name)
             if value is not None and value != ():
                 shown.append(f"{name}={value!r}")
@@ -120,6 +126,8 @@ class Written:
             out["unassigned"] = [card_text(c) for c in self.loose]
         if self.suggestion is not None:
             out["suggestion"] = self.suggestion.to_json()
+        if self.verb == "claim":
+            out["absent"], out["at"] = self.absent, self.at
         return out
 
 
@@ -159,6 +167,17 @@ def _action(ws: list[str], text: str, *, advice: bool) -> Written:
         if not args or not is_seat(args[0]):
             raise NotationError(f"NOTE-8: advice names the captain's seat first: {text!r} (e.g. 'advise p1 draw')")
         return Written(seat, verb, suggestion=_action(args, text, advice=False))
+    if verb in ENDING_VERBS:
+        if not advice:
+            raise NotationError(f"NOTE-11: advice suggests an action of the hand, not the game's end: {text!r}")
+        if verb != "claim":
+            if args:
+                raise NotationError(f"NOTE-11: {verb} takes nothing: {text!r}")
+            return Written(seat, verb)
+        if len(args) != 3 or not is_seat(args[0]) or args[1].lower() != "at" or not _TIME.fullmatch(args[2]):
+            raise NotationError(f"NOTE-11: a claim names the away seat and the time: {text!r} (e.g. 'claim p1 at "
+                                "1765100000')")  # fmt: skip
+        return Written(seat, verb, absent=int(args[0][1]), at=int(args[2]))
     raise NotationError(f"NOTE-5: not an action: {text!r}")
 
 
@@ -181,5 +200,6 @@ def _layoff(seat: int | None, args: list[str]) -> Written:
     return Written(seat, "layoff", melds=tuple(melds), layoffs=tuple(layoffs), loose=tuple(loose))
 
 
-__all__ = ["BARE_VERBS", "CARD_VERBS", "RANKS", "SUITS", "VERBS", "WHITE_SPACE", "Written", "card_index",
-           "card_text", "is_seat", "layoff_cards", "meld_cards", "parse", "unassigned", "words"]  # fmt: skip
+__all__ = ["BARE_VERBS", "CARD_VERBS", "ENDING_VERBS", "RANKS", "SUITS", "VERBS", "WHITE_SPACE", "Written",
+           "card_index", "card_text", "is_seat", "layoff_cards", "meld_cards", "parse", "unassigned",
+           "words"]  # fmt: skip

@@ -24,7 +24,7 @@ DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size":
 #: Options added after the log format's version 1.0, with their defaults: ``to_dict`` leaves each out at its
 #: default, so a game that does not use it writes the header it wrote before the option existed, and a
 #: header without it reads as the default (LOG-1).
-LATER_DEFAULTS: dict[str, object] = {"kisses": False}
+LATER_DEFAULTS: dict[str, object] = {"kisses": False, "claim_after": None}
 
 #: Every option ``to_dict`` leaves out at its default (LOG-1).
 OMITTED_AT_DEFAULT: dict[str, object] = {**DECK_DEFAULTS, **LATER_DEFAULTS}
@@ -47,6 +47,7 @@ RANGES: dict[str, tuple[int, int]] = {
     "players": (2, 3),
     "box_bonus": (0, MAX_POINTS),
     "game_bonus": (0, MAX_POINTS),
+    "claim_after": (1, MAX_POINTS),
 }
 
 #: What each option does, in one line, and the rule that says it (``knock rules``, RULES-2).
@@ -79,6 +80,7 @@ OPTION_RULES: dict[str, tuple[str, str]] = {
     "shutout": ("BONUS-3", "the shutout formula when the losers scored no hand points"),
     "hollywood": ("BONUS-4", "Hollywood scoring: three games at once, in columns"),
     "kisses": ("BONUS-6", "two more boxes for gin, one for an undercut"),
+    "claim_after": ("END-4", "seconds a seat must be away before another may claim the game (none: no claims)"),
 }
 
 
@@ -169,6 +171,7 @@ class RuleSet:
     shutout: Shutout = Shutout.NONE
     hollywood: bool = False
     kisses: bool = False
+    claim_after: int | None = None
 
     def __post_init__(self) -> None:
         _enums_from_text(self)
@@ -219,9 +222,9 @@ class RuleSet:
     def to_dict(self) -> dict[str, Any]:
         """Every option expanded, enums as their string values (the log header's form, LOG-1).
 
-        The reduced-deck options (RULES-3) and the options added after log format 1.0 (``kisses``) are left
-        out at their defaults, so the header of a rule set that does not use them is byte-identical to the one
-        written before they existed.
+        The reduced-deck options (RULES-3) and the options added after log format 1.0 (``kisses``,
+        ``claim_after``) are left out at their defaults, so the header of a rule set that does not use them is
+        byte-identical to the one written before they existed.
         """
         out: dict[str, Any] = {}
         for f in dataclasses.fields(self):

@@ -18,8 +18,9 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any, overload
 
+from engine.chance import SeededChance
 from engine.fairdeal import FairChance, demo_chance
-from engine.match import Match, SeededChance
+from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import ResultKind
 from knock.bots import make_bot, play_match

@@ -29,14 +29,18 @@ from engine.actions import (
 from engine.cards import Card
 from engine.errors import KnockError, render
 from engine.events import (
+    FORFEIT_REASONS,
+    Aborted,
     Advised,
     BigGinDeclared,
+    Claimed,
     CutDrawn,
     Dealt,
     DefenceLaid,
     Discarded,
     DrewDiscard,
     DrewStock,
+    Forfeited,
     GameOver,
     HandDead,
     HandEnded,
@@ -44,6 +48,9 @@ from engine.events import (
     HandStarted,
     Knocked,
     MatchEvent,
+    Resigned,
+    SeatAway,
+    SeatBack,
     SpreadLaid,
     UpcardPassed,
     UpcardTaken,
@@ -78,6 +85,10 @@ T_FAIR_COMMIT, T_SEEDS, T_FAIR_REVEAL = 13, 14, 15
 # Per-seat views only (LOG-11): the viewer's own stock draw with its card, an opponent's knock with its card
 # hidden, and the code of a card the seat has not seen.
 T_SEEN_DRAW, KNOCK_HIDDEN, UNKNOWN = 12, KNOCK_BASE + 52, 255
+# A game's end before the target and the host's record of a seat's absence (END-1 .. END-4; version 3.0, LOG-24).
+T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK = 16, 17, 18, 19, 20, 21
+#: The records of the wave's step (spec/versions.md): in a log of version 3.0 only (LOG-24).
+WAVE_RECORDS = frozenset((T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK))
 RECORD_NAMES = {
     T_CUT: "cut",
     T_HAND: "hand",
@@ -95,6 +106,12 @@ RECORD_NAMES = {
     T_FAIR_COMMIT: "server commitment",
     T_SEEDS: "seeds",
     T_FAIR_REVEAL: "server seed",
+    T_RESIGN: "resign",
+    T_ABORT: "abort",
+    T_FORFEIT: "forfeit",
+    T_CLAIM: "claim",
+    T_AWAY: "away",
+    T_BACK: "back",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -337,6 +354,18 @@ def event_record(event: MatchEvent) -> Record | None:
             ]  # fmt: skip
         case GameOver(winner=w, totals=t):
             return [T_GAME_OVER, w, list(t)]
+        case Resigned(seat=seat):
+            return [T_RESIGN, seat]
+        case Aborted(seat=seat):
+            return [T_ABORT, seat]
+        case Forfeited(seat=seat, reason=why):
+            return [T_FORFEIT, seat, FORFEIT_REASONS.index(why)]
+        case Claimed(seat=seat, absent=absent, at=at):
+            return [T_CLAIM, seat, absent, at]
+        case SeatAway(seat=seat, at=at):
+            return [T_AWAY, seat, at]
+        case SeatBack(seat=seat, at=at):
+            return [T_BACK, seat, at]
     raise AssertionError(f"no record for {event!r}")
 
 
@@ -442,7 +471,7 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_ADVICE: (3, lambda v, view: _n(v[1]) and (_action(v[2], view) or (view and v[2] is None)),
                "[5, seat, action]"),
     T_RESULT: (11, _result, "[6, number, kind, winner, points, knocker, dw_a, dw_b, multiplier, reason, [score, …]]"),
-    T_GAME_OVER: (3, lambda v, _: _n(v[1]) and _numbers(v[2]), "[7, winner, [total, …]]"),
+    T_GAME_OVER: (3, lambda v, _: _n_or_nil(v[1]) and _numbers(v[2]), "[7, winner or nil, [total, …]]"),
     T_CHECKPOINT: (None, lambda v, _: len(v) in (2, 3) and all(type(x) is bytes for x in v[1:]),
                    "[8, bin digest] (signed, LOG-18: [8, bin digest, bin signature])"),
     T_TRAILER: (None, lambda v, _: len(v) in (3, 4) and _n(v[1]) and all(type(x) is bytes for x in v[2:]),
@@ -453,6 +482,12 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_FAIR_COMMIT: (2, lambda v, _: _bin32(v[1]), "[13, bin 32 commitment]"),
     T_SEEDS: (3, lambda v, _: _seeds_form(v), "[14, [bin seed, …], [seat, …]]"),
     T_FAIR_REVEAL: (2, lambda v, _: type(v[1]) is bytes, "[15, bin server seed]"),  # its length: DEAL-5
+    T_RESIGN: (2, lambda v, _: _n(v[1]), "[16, seat]"),
+    T_ABORT: (2, lambda v, _: _n(v[1]), "[17, seat]"),
+    T_FORFEIT: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[18, seat, reason]"),
+    T_CLAIM: (4, lambda v, _: _n(v[1]) and _n(v[2]) and _n(v[3]), "[19, seat, absent seat, time]"),
+    T_AWAY: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[20, seat, time]"),
+    T_BACK: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[21, seat, time]"),
 }  # fmt: skip
 
 

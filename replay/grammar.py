@@ -35,16 +35,22 @@ from replay.codec import (
     KNOCK_HIDDEN,
     PASS,
     PICKUP,
+    T_ABORT,
     T_ADVICE,
+    T_AWAY,
+    T_BACK,
     T_CHECKPOINT,
+    T_CLAIM,
     T_COMMIT,
     T_CUT,
     T_DEAL,
     T_FAIR_COMMIT,
     T_FAIR_REVEAL,
+    T_FORFEIT,
     T_GAME_OVER,
     T_HAND,
     T_LAYOFF,
+    T_RESIGN,
     T_RESULT,
     T_REVEAL,
     T_SEEDS,
@@ -81,6 +87,12 @@ class Kind(enum.Enum):
     FAIR_COMMIT = "server commitment"  #: a fair hand's commitment to the server's seed (LOG-20)
     SEEDS = "seeds"  #: a fair hand's seats' seeds (LOG-21)
     FAIR_REVEAL = "server seed"  #: a fair hand's server seed, revealed after its result (LOG-22)
+    RESIGN = "resign"  #: a seat resigns (END-1)
+    ABORT = "abort"  #: a seat aborts the game (END-2)
+    FORFEIT = "forfeit"  #: the host declares a forfeit (END-3)
+    CLAIM = "claim"  #: a seat claims the game against an away seat (END-4)
+    AWAY = "away"  #: the host saw a seat leave the table (END-4)
+    BACK = "back"  #: the host saw an away seat come back (END-4)
     SEEN_DRAW = "seen draw"  #: views only: the seat's own stock draw, with its card
     HIDDEN_KNOCK = "hidden knock"  #: views only: an opponent's knock, its card hidden
     BAD_CODE = "bad code"  #: an integer that is no action code (or a boolean)
@@ -94,6 +106,9 @@ ACTIONS: frozenset[Kind] = frozenset(
     {Kind.PASS, Kind.TAKE, Kind.DRAW, Kind.PICKUP, Kind.DECLINE, Kind.BIG_GIN, Kind.DISCARD, Kind.KNOCK,
      Kind.SPREAD, Kind.LAYOFF, Kind.ADVICE, Kind.SEEN_DRAW, Kind.HIDDEN_KNOCK, Kind.BAD_CODE}
 )  # fmt: skip
+#: Kinds that end the game before the target (END-1 .. END-4), and the host's record of a seat's presence (END-4).
+ENDINGS: frozenset[Kind] = frozenset({Kind.RESIGN, Kind.ABORT, Kind.FORFEIT, Kind.CLAIM})
+PRESENCE: frozenset[Kind] = frozenset({Kind.AWAY, Kind.BACK})
 #: Kinds only a per-seat view holds (LOG-11); in a full log their forms are no record.
 VIEW_ONLY: frozenset[Kind] = frozenset({Kind.SEEN_DRAW, Kind.HIDDEN_KNOCK})
 
@@ -117,10 +132,11 @@ def _array_kinds(view: bool) -> tuple[Kind, ...]:
                T_ADVICE: Kind.ADVICE, T_RESULT: Kind.RESULT, T_GAME_OVER: Kind.GAME_OVER,
                T_CHECKPOINT: Kind.CHECKPOINT, T_TRAILER: Kind.TRAILER, T_COMMIT: Kind.COMMIT,
                T_REVEAL: Kind.REVEAL, T_FAIR_COMMIT: Kind.FAIR_COMMIT, T_SEEDS: Kind.SEEDS,
-               T_FAIR_REVEAL: Kind.FAIR_REVEAL}  # fmt: skip
+               T_FAIR_REVEAL: Kind.FAIR_REVEAL, T_RESIGN: Kind.RESIGN, T_ABORT: Kind.ABORT,
+               T_FORFEIT: Kind.FORFEIT, T_CLAIM: Kind.CLAIM, T_AWAY: Kind.AWAY, T_BACK: Kind.BACK}  # fmt: skip
     if view:
         by_type[T_SEEN_DRAW] = Kind.SEEN_DRAW
-    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_FAIR_REVEAL + 1))
+    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_BACK + 1))
 
 
 _INT_KINDS = {False: _int_kinds(False), True: _int_kinds(True)}
@@ -163,6 +179,7 @@ class At(enum.Enum):
     HAND_OVER = "hand_over"  #: the result read: (the salt, LOG-10, then) the checkpoint comes next (LOG-6)
     REVEALED = "revealed"  #: the salt read: the checkpoint comes next
     ROTATE = "rotate"  #: between hands: the next hand (or its commitment), or the game's end record
+    ENDED = "ended"  #: the game ended before the target (END-1 .. END-4): its end record comes next
     GAME_OVER = "game_over"  #: the game's end read: the trailer comes next
     END = "end"  #: the trailer read: nothing may follow (LOG-7)
 
@@ -187,6 +204,7 @@ MEANING: dict[At, str] = {
     At.HAND_OVER: "the result read: (the salt, LOG-10, or the server seed, LOG-22, then) the checkpoint (LOG-6)",
     At.REVEALED: "the salt or the server seed read: the checkpoint comes next",
     At.ROTATE: "between hands: the next hand (or its commitment), or the game's end",
+    At.ENDED: "the game ended before the target (END-1 .. END-4): the game's end comes next",
     At.GAME_OVER: "the game's end read: the trailer comes next",
     At.END: "the trailer read: nothing may follow (LOG-7)",
 }
@@ -204,6 +222,7 @@ STANDS_FOR: dict[At, frozenset[enum.Enum]] = {
     At.HAND_OVER: frozenset({MatchPhase.ROTATE, MatchPhase.GAME_OVER, Phase.HAND_OVER}),
     At.REVEALED: frozenset({MatchPhase.ROTATE, MatchPhase.GAME_OVER, Phase.HAND_OVER}),
     At.ROTATE: frozenset({MatchPhase.ROTATE, MatchPhase.GAME_OVER}),
+    At.ENDED: frozenset({MatchPhase.GAME_OVER}),
     At.GAME_OVER: frozenset({MatchPhase.GAME_OVER}),
     At.END: frozenset({MatchPhase.GAME_OVER}),
 }
@@ -270,6 +289,15 @@ GRAMMAR: tuple[Row, ...] = (
     Row(A.ROTATE, K.HAND, (A.DEAL,), ("rotate",)),
     Row(A.ROTATE, K.GAME_OVER, (A.GAME_OVER,), ("end_hand",)),  # the end the hand's result reached (game_won)
     Row(A.GAME_OVER, K.TRAILER, (A.END,), ()),
+    # A game's end before the target, wherever a player may act or between hands, and the host's record of a seat's
+    # leaving and coming back there (END-1 .. END-4): the game's end record and the trailer follow an ending.
+    *(
+        Row(s, k, (A.ENDED,), ("forfeit",) if k is K.FORFEIT else ("end_early",))
+        for s in (*PLAYING.values(), A.ROTATE)
+        for k in (K.RESIGN, K.ABORT, K.FORFEIT, K.CLAIM)
+    ),
+    *(Row(s, k, (s,), ("presence",)) for s in (*PLAYING.values(), A.ROTATE) for k in (K.AWAY, K.BACK)),
+    Row(A.ENDED, K.GAME_OVER, (A.GAME_OVER,), ("end_early", "forfeit")),  # the end the ending reached
 )
 del A, K
 

@@ -20,10 +20,12 @@ from engine.events import (
     Discarded,
     DrewDiscard,
     DrewStock,
+    EndEvent,
     GameOver,
     HandEnded,
     HandStarted,
     MatchEvent,
+    Presence,
 )
 from engine.fairdeal import FairSeeds
 from engine.match import Match
@@ -241,14 +243,18 @@ class LogWriter:
         engine: str = f"knock-gin {ENGINE_VERSION}",
         key: SigningKey | None = None,
         fair: FairSource | None = None,
+        endings: bool | None = None,
     ) -> None:
-        """``fair`` (the game's ``engine.fairdeal.FairChance``, or any source of each hand's seeds) writes a fair
-        log: version 2.0, ``fair: true`` in the header, each hand's server commitment and seats' seeds before it
-        and the server's seed after its result (LOG-20 .. LOG-22). ``commit_key`` (a secret) turns on shuffle
-        commitments (LOG-10): each hand's salt is derived from it. ``engine`` is the header's name of the writer
-        (LOG-1). ``key`` signs the log: a version-2.0 log whose header names the key's public half and whose every
-        checkpoint and trailer is signed (LOG-17, LOG-18); without ``key`` and ``fair`` the log is version 1.0,
-        byte for byte as before.
+        """``endings`` writes a log of version 3.0, which may hold a game's end before the target and the host's
+        record of seats leaving and coming back (LOG-24); None (the default): only when the game holds one already
+        (``write_log`` of a game that ended early). A writer that may have to write one (a server's table) says so
+        from the start: the header, written first, names the version. ``fair`` (the game's
+        ``engine.fairdeal.FairChance``, or any source of each hand's seeds) writes a fair log: version 2.0, ``fair:
+        true`` in the header, each hand's server commitment and seats' seeds before it and the server's seed after
+        its result (LOG-20 .. LOG-22). ``commit_key`` (a secret) turns on shuffle commitments (LOG-10): each hand's
+        salt is derived from it. ``engine`` is the header's name of the writer (LOG-1). ``key`` signs the log: a
+        version-2.0 log whose header names the key's public half and whose every checkpoint and trailer is signed
+        (LOG-17, LOG-18); without ``key`` and ``fair`` the log is version 1.0, byte for byte as before.
 
         Raises:
             LogError: among others, for a reduced-deck rule set (RULES-3): logs of reduced decks are not supported.
@@ -266,8 +272,12 @@ class LogWriter:
         names = tuple(players) if players is not None else tuple(f"p{i}" for i in range(match.rules.players))
         if len(names) != match.rules.players:
             raise LogError("LOG-1", 0, f"{len(names)} player names for a {match.rules.players}-seat game")
+        if endings is None:
+            endings = any(isinstance(e, EndEvent | Presence) for e in match.events)
+        self.endings = endings
+        version = NAMED_VERSION if endings else VERSION if key is None and fair is None else SIGNED_VERSION
         header = Header(
-            VERSION if key is None and fair is None else SIGNED_VERSION,
+            version,
             engine,
             match.rules.to_dict(),
             names,
@@ -307,6 +317,7 @@ class LogWriter:
         written: int,
         commit_key: bytes | None = None,
         key: SigningKey | None = None,
+        endings: bool = False,
     ) -> LogWriter:
         """A writer that goes on with a log whose first bytes ``stream`` already holds: ``size`` bytes, the
         header and ``records`` records, whose digest chain is ``digest`` (LOG-6). The log's records so far are
@@ -315,7 +326,7 @@ class LogWriter:
         is written as its result, salt and checkpoint: the log may stop inside them). The next ``sync()``
         writes the rest, byte for byte what one writer would have written of the whole game.
         ``replay.resume`` builds one from a log; call this only with figures a replay of the log gave.
-        Rule: LOG-5.
+        ``endings``: the log is of version 3.0 and may hold a game's early end (LOG-24). Rule: LOG-5.
         """
         writer = cls.__new__(cls)
         writer.stream = stream
@@ -323,6 +334,7 @@ class LogWriter:
         writer.commit_key = commit_key
         writer.key = key
         writer.fair = None
+        writer.endings = endings
         writer._start(digest, records, size)
         writer._seen = event
         writer._skip = written
@@ -389,6 +401,10 @@ class LogWriter:
                 if kind is HandEnded or kind is GameOver:
                     self.stream.flush()
                 continue
+            if not self.endings and isinstance(event, EndEvent | Presence):
+                raise KnockError(f"LOG-24: a {type(event).__name__} event in a log begun as version "
+                                 f"{VERSION[0]} or {SIGNED_VERSION[0]}: a game that may end early is written with "
+                                 "endings=True", rule="LOG-24")  # fmt: skip
             if kind is Discarded or kind is DrewStock or kind is DrewDiscard:  # the commonest: one byte each
                 self._write(event_record(event))  # type: ignore[arg-type]
                 continue
@@ -444,10 +460,12 @@ def write_log(
     engine: str = f"knock-gin {ENGINE_VERSION}",
     key: SigningKey | None = None,
     fair: FairSource | None = None,
+    endings: bool | None = None,
 ) -> bytes:
     """The complete log of a game so far, as bytes (signed with ``key``, LOG-17; fair with ``fair``, LOG-20)."""
     out = io.BytesIO()
-    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine, key=key, fair=fair)
+    LogWriter(out, match, players=players, meta=meta, commit_key=commit_key, engine=engine, key=key, fair=fair,
+              endings=endings)  # fmt: skip
     return out.getvalue()
 
 

@@ -22,33 +22,40 @@ from dataclasses import dataclass
 from typing import Any, assert_never
 
 from engine.actions import (
-    Action,
     Advise,
+    Claim,
     Discard,
     DrawDiscard,
     DrawStock,
     Knock,
     LayOff,
+    MatchAction,
     PassUpcard,
     Spread,
     TakeUpcard,
 )
 from engine.cards import Card
 from engine.events import (
+    Aborted,
     Advised,
     BigGinDeclared,
+    Claimed,
     CutDrawn,
     Dealt,
     DefenceLaid,
     Discarded,
     DrewDiscard,
     DrewStock,
+    Forfeited,
     GameOver,
     HandDead,
     HandEnded,
     HandScored,
     HandStarted,
     Knocked,
+    Resigned,
+    SeatAway,
+    SeatBack,
     SpreadLaid,
     UpcardPassed,
     UpcardTaken,
@@ -153,6 +160,9 @@ class Voice:
         return " ".join(self.meld(m) for m in melds)
 
 
+#: A forfeit's reason in words (END-3).
+_WHY = {"timeout": "out of time", "no_reveal": "did not reveal in time"}
+
 #: The plain voice: seats by number, cards with their symbols.
 PLAIN = Voice()
 #: Seats by number, cards in notation: for an output without the symbols, or one that draws them itself (the
@@ -229,7 +239,7 @@ def hand_title(started: HandStarted, voice: Voice = PLAIN) -> str:
     )
 
 
-def action_text(action: Action | Advise, voice: Voice = PLAIN) -> str:
+def action_text(action: MatchAction, voice: Voice = PLAIN) -> str:
     """A move in plain words (what the person would type, spelt out for spreads and answers)."""
     match action:
         case PassUpcard():
@@ -252,8 +262,10 @@ def action_text(action: Action | Advise, voice: Voice = PLAIN) -> str:
             return f"discard {voice.card(c)}"
         case Knock(card=c):
             return f"knock {voice.card(c)}"
+        case Claim(absent=absent):
+            return f"claim the game: {voice.does(absent, 'have', 'has')} been away too long"
         case _:
-            return str(action)  # big gin, leaving the last discard: no card to name
+            return str(action)  # big gin, leaving the last discard, resign, abort: no card to name
 
 
 def narrate(event: ViewEvent, voice: Voice = PLAIN) -> str:
@@ -307,8 +319,22 @@ def narrate(event: ViewEvent, voice: Voice = PLAIN) -> str:
         case HandEnded(number=n, scores=scores):
             return f"after hand {n}: " + ", ".join(f"{voice.who(i)} {s}" for i, s in enumerate(scores))
         case GameOver(winner=w, totals=totals):
+            if w is None:
+                return "game over: no winner (the game was aborted), " + " to ".join(str(t) for t in totals)
             others = " and ".join(str(t) for s, t in enumerate(totals) if s != w)
             return f"game over: {does(w, 'win')} the game, {totals[w]} to {others}"
+        case Resigned(seat=s):
+            return f"{does(s, 'resign')}"
+        case Aborted(seat=s):
+            return f"{does(s, 'abort')} the game"
+        case Forfeited(seat=s, reason=why):
+            return f"{does(s, 'forfeit')} the game ({_WHY[why]})"
+        case Claimed(seat=s, absent=absent):
+            return f"{does(s, 'claim')} the game: {voice.does(absent, 'have', 'has')} been away too long"
+        case SeatAway(seat=s):
+            return f"{does(s, 'leave')} the table"
+        case SeatBack(seat=s):
+            return f"{voice.does(s, 'are', 'is')} back at the table"
         case Note(text=text):
             return text
         case _:

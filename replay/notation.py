@@ -28,16 +28,22 @@ from replay.codec import (
     PASS,
     PICKUP,
     REASONS,
+    T_ABORT,
     T_ADVICE,
+    T_AWAY,
+    T_BACK,
     T_CHECKPOINT,
+    T_CLAIM,
     T_COMMIT,
     T_CUT,
     T_DEAL,
     T_FAIR_COMMIT,
     T_FAIR_REVEAL,
+    T_FORFEIT,
     T_GAME_OVER,
     T_HAND,
     T_LAYOFF,
+    T_RESIGN,
     T_RESULT,
     T_REVEAL,
     T_SEEDS,
@@ -129,7 +135,17 @@ def _text(v: Any) -> str | None:
         why = f" ({REASONS[reason]})" if REASONS[reason] else ""
         return f"result of hand {number}: {what}{why}, {who}{deadwood}, scores {'-'.join(map(str, scores))}"
     if kind == T_GAME_OVER:
-        return f"game over: p{v[1]} wins, totals {'-'.join(map(str, v[2]))}"
+        who = "no winner" if v[1] is None else f"p{v[1]} wins"
+        return f"game over: {who}, totals {'-'.join(map(str, v[2]))}"
+    if kind in (T_RESIGN, T_ABORT):
+        return f"p{v[1]} {'resigns' if kind == T_RESIGN else 'aborts the game'}"
+    if kind == T_FORFEIT:
+        why = {0: "timeout", 1: "no reveal"}.get(v[2], render(v[2], 20))
+        return f"p{v[1]} forfeits ({why})"
+    if kind == T_CLAIM:
+        return f"p{v[1]} claims the game against p{v[2]} at {v[3]}"
+    if kind in (T_AWAY, T_BACK):
+        return f"p{v[1]} {'leaves the table' if kind == T_AWAY else 'is back'} at {v[2]}"
     if kind == T_SEEN_DRAW:
         return f"draw {card_text(v[1])}"
     if kind == T_SEEDS and isinstance(v[1], list):

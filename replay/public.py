@@ -35,8 +35,9 @@ from engine.standings import Tally
 from engine.visibility import sight
 from replay import reckoning
 from replay.codec import DISCARD_BASE, KINDS, KNOCK_BASE, KNOCK_HIDDEN, REASONS, T_RESULT, UNKNOWN, CodecError
+from replay.endings import Ends
 from replay.fair import FairCheck
-from replay.grammar import ACCEPTS, ACTIONS, PLAYING, VIEW_ONLY, At, Kind, Row, classify
+from replay.grammar import ACCEPTS, ACTIONS, ENDINGS, PLAYING, PRESENCE, VIEW_ONLY, At, Kind, Row, classify
 from replay.log import Entry, Header, LogError, LogReader
 from replay.notation import record_text
 from replay.reading import Handler, Reading
@@ -218,6 +219,7 @@ class Public(Reading):
         self._committed = False
         self.fair = FairCheck(header.fair, len(header.players))  # a fair view's seeds, and the cards it shows
         self.cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
+        self.ends = Ends(rules, header.version)  # a game's end before the target (END-1 .. END-5)
         simple: dict[Kind, Handler] = {
             Kind.PASS: self._pass,
             Kind.TAKE: self._pickup,
@@ -242,6 +244,7 @@ class Public(Reading):
             Kind.RESULT: self._result,
             Kind.REVEAL: self._reveal,
             Kind.GAME_OVER: self._game_over,
+            **dict.fromkeys(ENDINGS | PRESENCE, self._end),
         }
 
     # --- the draw and the deals ------------------------------------------------------------------
@@ -328,6 +331,7 @@ class Public(Reading):
     def _actor(self) -> int:
         actor = self.st.turn
         assert actor is not None  # the grammar takes an action only while a seat is to act
+        self.ends.acted(self.st.number, actor)
         return actor
 
     def _pass(self, row: Row, entry: Entry) -> At:
@@ -497,11 +501,19 @@ class Public(Reading):
         self.st.revealed = True
         return At.REVEALED
 
+    def _end(self, row: Row, entry: Entry) -> At:
+        """A game's end before the target, or the host's record of a seat leaving or coming back (END-1 .. END-4)."""
+        return At.ENDED if self.ends.take(entry, self.tally.standings().over) else row.state
+
     def _game_over(self, row: Row, entry: Entry) -> At:
         st, rec = self.st, entry.record
-        if len(rec) != 3 or type(rec[1]) is not int or not isinstance(rec[2], list):
+        if len(rec) != 3 or (type(rec[1]) is not int and rec[1] is not None) or not isinstance(rec[2], list):
             raise LogError("LOG-12", entry.index, "a game-over record is [7, winner, totals]")
-        reckoning.check_game_over(self.tally, rec, entry)
+        if self.ends.ended:
+            order = (st.dealer, other_seat(st.seats, st.dealer), *(() if st.sitter is None else (st.sitter,)))
+            self.ends.check_game_over(rec, entry, self.tally.standings().running, order)
+        else:
+            reckoning.check_game_over(self.tally, rec, entry)
         st.over, st.winner = True, rec[1]
         return At.GAME_OVER
 

@@ -55,7 +55,8 @@ def redact(
     half, whoever signed the log it is made of, with the ``table`` it is of and the time it was ``made`` (seconds
     since 1970-01-01 UTC), both required with a key (LOG-23): a signed view says which game and when, so that an
     old one is not taken for new. Without a key the view is unsigned: version 1.0, or 2.0 of a fair log (LOG-20),
-    whether the log was signed or not.
+    whether the log was signed or not; the view of a log of version 3.0 (which may hold a game's early end and the
+    host's record of absences, LOG-24) is of version 3.0.
 
     The view of an unfinished log (a game in progress, LOG-13) is unfinished too: it ends after the last
     record the replay has placed.
@@ -72,7 +73,8 @@ def redact(
                        "(seconds since 1970-01-01 UTC, a whole number)")  # fmt: skip
     if key is None and (table is not None or made is not None):
         raise LogError("LOG-23", 0, "only a signed view names its table and time")
-    version = NAMED_VERSION if key is not None else SIGNED_VERSION if header.fair else VERSION
+    wave = key is not None or header.version[0] >= NAMED_VERSION[0]  # a view of a 3.0 log may hold its records
+    version = NAMED_VERSION if wave else SIGNED_VERSION if header.fair else VERSION
     shown = dataclasses.replace(header, version=version, meta=shown_meta(header.meta), view=seat,
                                 signer=key.public if key is not None else None, table=table, made=made)  # fmt: skip
     head = pack(shown.to_wire())

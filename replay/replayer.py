@@ -16,16 +16,33 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO, Protocol
 
-from engine.actions import Advise, MatchAction
+from engine.actions import Abort, Advise, Claim, MatchAction, Resign
 from engine.cards import Card
+from engine.chance import Chance, ScriptedChance
 from engine.errors import IllegalAction, InternalError, InvalidDeal, InvalidMeld, InvalidRules, render
 from engine.events import GameOver, HandEnded, HandScored, MatchEvent
 from engine.fsm import ExecutorName
-from engine.match import Chance, Match, ScriptedChance
+from engine.match import Match
 from engine.rules import RuleSet
-from replay.codec import T_ADVICE, T_CUT, T_DEAL, CodecError, action_of, commitment, event_record, record_type
+from replay.codec import (
+    T_ABORT,
+    T_ADVICE,
+    T_AWAY,
+    T_BACK,
+    T_CLAIM,
+    T_CUT,
+    T_DEAL,
+    T_FORFEIT,
+    T_RESIGN,
+    CodecError,
+    action_of,
+    commitment,
+    event_record,
+    record_type,
+)
+from replay.endings import check_version, forfeit_reason
 from replay.fair import FairCheck
-from replay.grammar import ACCEPTS, ACTIONS, PLAYING, At, Kind, Row, classify
+from replay.grammar import ACCEPTS, ACTIONS, ENDINGS, PLAYING, PRESENCE, At, Kind, Row, classify
 from replay.log import Entry, LogError, LogReader
 from replay.notation import record_text
 from replay.reading import Handler, Reading
@@ -257,6 +274,7 @@ class Strict(Reading):
             Kind.RESULT: self._derived,
             Kind.REVEAL: self._reveal,
             Kind.GAME_OVER: self._game_over,
+            **dict.fromkeys(ENDINGS | PRESENCE, self._end),
         }
 
     # --- the draw and the deals ------------------------------------------------------------------
@@ -426,6 +444,32 @@ class Strict(Reading):
         self.ready.append((entry, want))
         return row.next[0]
 
+    def _end(self, row: Row, entry: Entry) -> At:
+        """A game's end before the target, or the host's record of a seat leaving or coming back, through the
+        match (END-1 .. END-4); a record of version 3.0 only (LOG-24)."""
+        check_version(self.reader.header.version, entry)
+        match, rec = self.match, entry.record
+        assert match is not None  # the grammar takes these only once a hand has begun
+        kind, seat = rec[0], rec[1]
+        try:
+            if kind == T_RESIGN:
+                events = match.apply(Resign(seat))
+            elif kind == T_ABORT:
+                events = match.apply(Abort(seat))
+            elif kind == T_CLAIM:
+                events = match.apply(Claim(seat, rec[2], rec[3]))
+            elif kind == T_FORFEIT:
+                events = match.forfeit(seat, forfeit_reason(entry))
+            else:
+                events = match.away(seat, rec[2]) if kind == T_AWAY else match.back(seat, rec[2])
+        except IllegalAction as err:
+            raise ReplayError(err.rule, entry.index, f"{record_type(rec)}: {err.reason}", found=rec) from None
+        self.ready.append((entry, events[0]))
+        if kind in (T_AWAY, T_BACK):
+            return row.state
+        self._due = [e for e in events if isinstance(e, GameOver)]
+        return At.ENDED
+
     def _game_over(self, row: Row, entry: Entry) -> At:
         if not self._due:
             raise ReplayError("LOG-8", entry.index, "a game-over record where the engine expects an action")
@@ -471,6 +515,7 @@ class Strict(Reading):
             At.HAND_OVER: "a salt, the server's seed or a checkpoint",
             At.REVEALED: "a checkpoint",
             At.ROTATE: "the next hand or the game's end",
+            At.ENDED: "the game's end",
             At.GAME_OVER: "the trailer",
             At.END: "nothing",
         }

@@ -25,11 +25,12 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 from engine.actions import MatchAction
+from engine.chance import Chance, SeededChance
 from engine.events import CutDrawn, Dealt
 from engine.fsm import ExecutorName
-from engine.match import Chance, Match, SeededChance
+from engine.match import Match
 from engine.rules import RuleSet
-from replay.codec import T_COMMIT, deck_of
+from replay.codec import NAMED_VERSION, T_COMMIT, deck_of
 from replay.log import Header, LogError, LogReader, LogTruncated, LogWriter, write_log
 from replay.replayer import Replayer
 from replay.signing import SigningKey
@@ -156,7 +157,8 @@ def resume(
     assert last is not None
     out = stream if stream is not None else io.BytesIO()
     writer = LogWriter.continuing(out, match, digest=digest, records=records, size=len(data), event=last,
-                                  written=written, commit_key=commit_key, key=key)  # fmt: skip
+                                  written=written, commit_key=commit_key, key=key,
+                                  endings=header.version[0] >= NAMED_VERSION[0])  # fmt: skip
     return Resumed(match, writer, header, verdict, tuple(actions))
 
 

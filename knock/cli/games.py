@@ -10,8 +10,9 @@ from typing import Annotated
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsedColumn
 
+from engine.chance import SeededChance
 from engine.fairdeal import FairChance, demo_chance
-from engine.match import Match, SeededChance
+from engine.match import Match
 from engine.rules import PRESETS, RuleSet
 from knock import play as play_mod
 from knock import simulate as sim

@@ -50,6 +50,7 @@ OPTION_ALIASES: dict[str, tuple[str, ...]] = {
     "shutout": ("blitz", "schneider"),
     "hollywood": ("hollywood_scoring",),
     "kisses": ("kiss", "kiss_boxes"),
+    "claim_after": ("claim_seconds", "claim_timeout"),
 }
 #: The verbs written another way that mean the same action in every state (CONF-12).
 VERB_SPELLINGS: dict[str, str] = {"big_gin": "big-gin", "biggin": "big-gin", "lay_off": "layoff", "lay-off": "layoff"}

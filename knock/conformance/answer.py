@@ -19,6 +19,7 @@ from engine.match import Match
 from engine.rules import RuleSet
 from knock.conformance.aliases import resolve
 from knock.conformance.cases import CANONICAL, Case, CaseError, CaseHand
+from knock.conformance.host import host_step
 from replay.log import LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
 from replay.replayer import Replayer
@@ -124,6 +125,13 @@ def answer_case(case: Case, *, executor: ExecutorName = "library") -> dict[str, 
         except InvalidRules as err:  # RULES-3: a reduced deck plays single hands, never a game
             return _reject(err.rule, 0, 0, reason=err.reason)
         for a, written in enumerate(ch.actions, 1):
+            step = host_step(written)
+            if step is not None:  # the host's forfeit, or its record of a seat's presence (END-3, END-4)
+                try:
+                    step.apply(match)
+                    continue
+                except RuleViolation as err:
+                    return _reject(err.rule, h, a, reason=err.reason, **summary(match, case.players))
             try:
                 action = parse_action(case, resolve(match, written), h, a)
             except InvalidMeld as err:

@@ -10,13 +10,14 @@ from dataclasses import dataclass
 from typing import Any
 
 from engine import notation
-from engine.actions import Advise, MatchAction
+from engine.actions import Abort, Advise, Claim, MatchAction, Resign
 from engine.errors import InvalidDeal, InvalidRules, RuleViolation
 from engine.fsm import ExecutorName
 from engine.match import Match
 from knock.conformance.aliases import resolve
 from knock.conformance.answer import deal, parse_action
 from knock.conformance.cases import CANONICAL, Case, CaseHand
+from knock.conformance.host import ending_record, ends_early, host_step
 from knock.conformance.tamper import tamper_log
 from replay.codec import (
     T_ADVICE,
@@ -97,13 +98,22 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
                 return Compiled(None, want, "the case deals a hand while the engine's hand goes on")
             match = deal(case, rules, ch, match, executor)
             if writer is None:
-                writer = LogWriter(out, match, meta={"case": case.path.stem}, engine=SUITE_WRITER)
+                early = ends_early([a for h in case.hands for a in h.actions])  # a log of version 3.0 (LOG-24)
+                writer = LogWriter(out, match, meta={"case": case.path.stem}, engine=SUITE_WRITER, endings=early)
             writer.sync()
         except InvalidDeal as err:
             return _bad_deal(case, ch, h, err, out, writer, want)
         assert writer is not None
         for a, written in enumerate(ch.actions, 1):
             action: MatchAction | None = None
+            step = host_step(written)
+            if step is not None:  # the host's forfeit, or its record of a seat's presence (END-3, END-4)
+                try:
+                    step.apply(match)
+                    writer.sync()
+                    continue
+                except RuleViolation:
+                    return Compiled(out.getvalue() + pack(step.record()), {**want, "record": writer.records + 1})
             text = resolve(match, written)
             try:
                 action = parse_action(case, text, h, a)
@@ -114,6 +124,8 @@ def compile_case(case: Case, *, executor: ExecutorName = "compiled") -> Compiled
                 continue
             except RuleViolation:  # an illegal action, or cards that are no meld (InvalidMeld, from the text)
                 pass
+            if isinstance(action, Resign | Abort | Claim):  # an ending carries its seat: any seat may end a game
+                return Compiled(out.getvalue() + pack(ending_record(action)), {**want, "record": writer.records + 1})
             if not isinstance(action, Advise) and notation.parse(text).seat != match.to_act:
                 return Compiled(None, want, "an action out of turn has no log form (records carry no seat)")
             if action is None:

@@ -19,8 +19,9 @@ import numpy as np
 from engine import kernel, visibility
 from engine.actions import Action, Advise
 from engine.cards import Card
+from engine.chance import SeededChance
 from engine.fsm import Phase
-from engine.match import Match, SeededChance
+from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import advice_shown, blind_advice, sight
 from knock.envs import encoding

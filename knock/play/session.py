@@ -14,9 +14,10 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from engine.actions import Action, Advise, DrawStock, MatchAction
+from engine.chance import SeededChance
 from engine.errors import KnockError
 from engine.events import Discarded, DrewStock, HandEnded, MatchEvent
-from engine.match import Match, SeededChance
+from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen
 from knock.bots import BOT_NAMES, Bot, make_bot

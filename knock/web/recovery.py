@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from engine.chance import SeededChance
 from engine.errors import KnockError
 from engine.fairdeal import FairSeeds
-from engine.match import SeededChance
 from knock.web.fairtable import server_seed
 from knock.web.game import Applied, Game, Sink
 from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of

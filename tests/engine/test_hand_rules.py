@@ -43,7 +43,9 @@ DEFAULTS: dict[str, Any] = {
 DECK_DEFAULTS: dict[str, int] = {"deck_ranks": 13, "deck_suits": 4, "hand_size": 10}
 
 # The options added after log format 1.0 and their defaults; to_dict leaves them out at these values (LOG-1).
-LATER_DEFAULTS: dict[str, Any] = {"kisses": False}
+LATER_DEFAULTS: dict[str, Any] = {"kisses": False, "claim_after": None}
+#: A value other than the default for each of them.
+LATER_OTHER: dict[str, Any] = {"kisses": True, "claim_after": 120}
 
 # The values each enum option takes, as the spec lists them.
 CHOICES: dict[str, list[str]] = {
@@ -138,13 +140,13 @@ def test_every_option_is_documented() -> None:
     assert {name: getattr(RuleSet(), name) for name in LATER_DEFAULTS} == LATER_DEFAULTS
 
 
-@pytest.mark.rule("RULES-2", "BONUS-6")
-@pytest.mark.parametrize(("option", "value"), LATER_DEFAULTS.items())
+@pytest.mark.rule("RULES-2", "BONUS-6", "END-4")
+@pytest.mark.parametrize(("option", "value"), LATER_OTHER.items())
 def test_an_option_added_later_is_written_only_off_its_default(option: str, value: Any) -> None:
     assert option not in RuleSet().to_dict()
     assert option not in RuleSet.preset("three_handed").to_dict()
-    changed = RuleSet().replace(**{option: not value})
-    assert changed.to_dict()[option] == (not value)
+    changed = RuleSet().replace(**{option: value})
+    assert changed.to_dict()[option] == value
     assert list(changed.to_dict())[-1] == option, "written in its RULES-2 place, after the others"
     assert RuleSet.from_dict(changed.to_dict()) == changed
     assert RuleSet.from_dict(RuleSet().to_dict()) == RuleSet(), "an absent option reads as its default"

@@ -63,7 +63,6 @@ from engine.actions import (
     DrawStock,
     Knock,
     LayOff,
-    MatchAction,
     PassUpcard,
     Spread,
     TakeUpcard,
@@ -95,6 +94,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SPEC_IDS = frozenset(re.findall(r"^- \*\*([A-Z]+-\d+)\*\* — ", (ROOT / "spec" / "rules.md").read_text("utf-8"), re.M))
 FULL_DECK = (1 << 52) - 1
 SHOWDOWN = (Phase.WALL, Phase.KNOCK, Phase.LAYOFF)
+
+#: The moves of play these tests draw: a seat's action or the sitter's advice (a game's end is test_match_endings').
+Play = Action | Advise
 
 #: Melds that are nobody's in particular: layoff targets that are (almost always) not the knocker's.
 FOREIGN = melds_in(to_mask(cards("As 2s 3s 4s 7c 8c 9c Kh Kd Kc Qd Jd Td")))
@@ -137,7 +139,7 @@ def rule_sets(preset: str) -> st.SearchStrategy[RuleSet]:
 # --- what the rules say, worked out from the spec (a hand's refusals in tests.support.oracle) -------------
 
 
-def refusals(m: Match, action: MatchAction) -> set[str]:
+def refusals(m: Match, action: Play) -> set[str]:
     """The rules ``action`` breaks in the game now; empty when the rules allow it."""
     if not 0 <= action.seat < m.rules.players:  # no such seat: not one of the game's seats, and not to act
         return {"THREE-1", "TURN-1"} | ({"MATCH-1"} if m.is_over else set())
@@ -378,7 +380,7 @@ def draw_melds(data: st.DataObject, held: tuple[Card, ...]) -> tuple[Meld, ...]:
     return tuple(found[i] for i in chosen)
 
 
-def draw_action(data: st.DataObject, m: Match, *, advice: bool = True) -> MatchAction:
+def draw_action(data: st.DataObject, m: Match, *, advice: bool = True) -> Play:
     hand = m.hand
     assert hand is not None
     players = m.rules.players
@@ -513,7 +515,7 @@ class GameMachine(RuleBasedStateMachine):
         if self.twin is not None:
             assert snapshot(self.twin) == snapshot(self.match) and self.twin.events == self.match.events
 
-    def apply(self, action: MatchAction) -> None:
+    def apply(self, action: Play) -> None:
         """Apply a legal action: first to a copy of the hand, then to the game (and its copy); check the step."""
         m = self.match
         hand = m.hand
@@ -535,7 +537,7 @@ class GameMachine(RuleBasedStateMachine):
             assert self.twin.apply(action) == events
         self.check_step(before, action)
 
-    def check_step(self, before: Before, action: MatchAction) -> None:
+    def check_step(self, before: Before, action: Play) -> None:
         """What one action may change. Rules: THREE-7, SCORE-6, THREE-6, MATCH-4, MATCH-5, THREE-4, THREE-5."""
         m = self.match
         if isinstance(action, Advise):  # recorded, and nothing else changes

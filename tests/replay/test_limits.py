@@ -181,7 +181,7 @@ ILL_FORMED: list[Any] = [
     6, 7, 116, 128, True, None, 1.0, "text", b"\x00", {}, [], [99], [True], [1.0, 1], [1, 1, 0, 0, 1],
     [1, 1.0, 0, 0, 1, None], [1, True, 0, 0, 1, None], [1, -1, 0, 0, 1, None], [0, [0, 1], b"\x34"],
     [2, "text"], [3, [0, 1, 2]], [3, b"\x34\x00\x01"], [4, [], [[52, b"\x04\x05\x06"]]], [4, [], [[True, b"\x04"]]],
-    [5, 2, None], [5, 2, 116], [6, 1, 5, None, 0, None, None, None, 1, 1, [0, False]], [7, None, [0, 0]],
+    [5, 2, None], [5, 2, 116], [6, 1, 5, None, 0, None, None, None, 1, 1, [0, False]], [7, b"", [0, 0]],
     [8, "digest"], [12, 3], [2, bytes((255, *range(51)))],
 ]  # fmt: skip
 VIEW_ONLY: list[Any] = [116, [12, 3], [5, 2, None], [2, bytes((*range(20), 20, *[255] * 31))]]

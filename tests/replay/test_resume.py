@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from engine.match import Match, SeededChance
+from engine.chance import SeededChance
+from engine.match import Match
 from engine.rules import RuleSet
 from knock.bots import Bot, GreedyBot, RandomBot, play_match
 from replay import resume

@@ -10,7 +10,7 @@ import pytest
 from transitions import Machine
 
 from engine import fsm
-from engine.actions import ACTION_TYPES, Advise
+from engine.actions import ACTION_TYPES, ENDINGS, Advise
 from engine.fsm import HAND, MACHINE, MATCH, MATCH_MACHINE, SPECS, MachineSpec, MatchPhase, Phase
 from engine.hand import Hand
 from engine.match import Match
@@ -131,7 +131,7 @@ def test_diagram_has_every_transition(spec: MachineSpec) -> None:
 
 def test_every_player_trigger_is_an_action_and_back() -> None:
     assert {t.trigger for t in ACTION_TYPES} == {r.trigger for r in HAND.table if r.actor == "player"}
-    assert {r.trigger for r in MATCH.table if r.actor == "player"} == {Advise.trigger}
+    assert {r.trigger for r in MATCH.table if r.actor == "player"} == {Advise.trigger, *(t.trigger for t in ENDINGS)}
 
 
 @pytest.mark.parametrize("row", HAND.table + MATCH.table, ids=lambda r: f"{r.trigger}:{r.source.value}->{r.dest.value}")

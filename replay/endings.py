@@ -1,0 +1,107 @@
+"""A game's end before the target, as a per-seat view's reader sees it: the records of a resignation, an abort, a
+forfeit and a claim, and the host's record of a seat leaving the table and coming back (END-1 .. END-5, LOG-24).
+
+Every fact these records are judged by is public — who has acted in the first hand, who is away and since when,
+the last time recorded, the running scores — so a view's reader checks them exactly as a full replay does: the
+decisions are the rules kernel's (``engine.kernel``: ``verify_abort``, ``verify_claim``, ``early_winner`` …), the
+same functions ``engine.match.Match`` asks. A full log's reader (``replay.replayer``) needs none of this: it hands
+each record to the match itself.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine import kernel
+from engine.events import FORFEIT_REASONS
+from engine.kernel import Refused
+from engine.rules import RuleSet
+from replay.codec import NAMED_VERSION, RECORD_NAMES, T_ABORT, T_AWAY, T_BACK, T_CLAIM, T_FORFEIT, WAVE_RECORDS
+from replay.log import Entry, LogError
+
+
+def check_version(version: tuple[int, int], entry: Entry) -> None:
+    """A record of the wave's step only in a log of version 3.0 or later. Rule: LOG-24."""
+    record = entry.record
+    if version[0] < NAMED_VERSION[0] and type(record) is list and record and record[0] in WAVE_RECORDS:
+        raise LogError("LOG-24", entry.index, f"a {RECORD_NAMES[record[0]]} record in a log of version "
+                       f"{version[0]}.{version[1]}: it is a record of version 3.0")  # fmt: skip
+
+
+def forfeit_reason(entry: Entry) -> str:
+    """The reason a forfeit record gives (END-3): its code, 0 … 1."""
+    code = entry.record[2]
+    if code >= len(FORFEIT_REASONS):
+        raise LogError("END-3", entry.index, f"a forfeit's reason is 0 (timeout) or 1 (no reveal), not {code}")
+    return FORFEIT_REASONS[code]
+
+
+class Ends:
+    """The public facts a game's early end is judged by, kept as the records go (LOG-15: a few numbers, whatever
+    the log's length): the seats that have acted in the first hand (END-2), the seats away and since when, the last
+    time recorded (END-4), and, once the game has ended early, the seat that lost (None after an abort)."""
+
+    def __init__(self, rules: RuleSet, version: tuple[int, int]) -> None:
+        self.rules = rules
+        self.version = version
+        self.moved: set[int] = set()
+        self.away: dict[int, int] = {}
+        self.clock = 0
+        self.ended = False
+        self.loser: int | None = None
+
+    def acted(self, number: int, seat: int) -> None:
+        """``seat`` made an action of hand ``number`` (the sitter's advice is none)."""
+        if number == 1:
+            self.moved.add(seat)
+
+    def take(self, entry: Entry, over: bool) -> bool:
+        """Judge an ending or a presence record (the grammar placed it); True if it ends the game.
+
+        Raises:
+            LogError: naming the record and the rule it breaks (LOG-24, MATCH-1, THREE-1, END-1 .. END-4).
+        """
+        check_version(self.version, entry)
+        rec: list[Any] = entry.record
+        kind, seat = rec[0], rec[1]
+        try:
+            kernel.verify_going_on(over or self.ended)
+            kernel.verify_seat_in_game(self.rules.players, seat)
+            if kind in (T_AWAY, T_BACK):
+                kernel.verify_time(rec[2], self.clock)
+                kernel.verify_presence(seat, self.away, kind == T_AWAY)
+            elif kind == T_ABORT:
+                kernel.verify_abort(len(self.moved))
+            elif kind == T_CLAIM:
+                kernel.verify_seat_in_game(self.rules.players, rec[2])
+                kernel.verify_time(rec[3], self.clock)
+                kernel.verify_claim(self.rules.claim_after, seat, rec[2], self.away, rec[3])
+        except Refused as err:
+            raise LogError(err.rule, entry.index, err.reason) from None
+        if kind == T_AWAY:
+            self.away[seat], self.clock = rec[2], rec[2]
+            return False
+        if kind == T_BACK:
+            del self.away[seat]
+            self.clock = rec[2]
+            return False
+        if kind == T_FORFEIT:
+            forfeit_reason(entry)
+        if kind == T_CLAIM:
+            self.clock = rec[3]
+        self.ended = True
+        self.loser = None if kind == T_ABORT else rec[2] if kind == T_CLAIM else seat
+        return True
+
+    def check_game_over(self, record: Any, entry: Entry, running: tuple[int, ...], order: tuple[int, ...]) -> None:
+        """The game's end after an early one: END-1's winner (none after an abort, END-2) and the running scores as
+        the totals, every seat's (END-5). ``order``: the seats in the order box (dealer), captain, sitter."""
+        winner = None if self.loser is None else kernel.early_winner(self.loser, running, order)
+        if record[1] != winner:
+            who = "no seat" if winner is None else f"p{winner}"
+            found = "none" if record[1] is None else f"p{record[1]}"
+            rule = "END-1" if winner is not None else "END-2"
+            raise LogError(rule, entry.index, f"{who} won the game, not {found}")
+        if tuple(record[2]) != running:
+            raise LogError("END-5", entry.index, f"the final totals are the running scores {list(running)}, not "
+                           f"{record[2]}")  # fmt: skip
