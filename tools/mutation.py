@@ -8,11 +8,15 @@
 
 The run is made in a copy of the repository (``--workdir``, a new temporary folder by default), never here:
 mutmut writes its mutants into ``mutants/`` beside the code. Each mutant is run against ``TESTS`` (the stated
-subset: the kernel's four-way equivalence test, the hand's rules by spec section, the refusal table), and of those
+subset: the kernel's four-way equivalence test, the hand's rules by spec section, the game's endings, the stateful
+test of ill-typed and illegal moves, a view's checks, the refusal table), and of those
 only the tests that call the mutated function (mutmut's own map). Mutants still running when the budget is spent
 are not counted. The figures: killed (a test failed, or the mutant timed out), survived (every test passed),
-no tests (no test of the subset calls the function), and the kill rate, killed / (killed + survived). The
-survivors are listed with their diffs, to be explained or killed with a test.
+no tests (no test of the subset calls the function), and the kill rate, killed / (killed + survived). Each survivor
+is sorted by what its mutation changed: ``message`` when it changes only the words of a refusal (a string or an
+f-string inside a ``Refused``/``raise``, which the tests check by rule id, never by wording) and ``logic`` otherwise;
+the rate over the logic mutants is printed beside the whole one. The survivors are listed (``--diffs`` shows them),
+to be explained or killed with a test.
 
 Needs the ``mutation`` extra (``pip install -e '.[mutation]'``; the dev extra has it).
 """
@@ -20,6 +24,7 @@ Needs the ``mutation`` extra (``pip install -e '.[mutation]'``; the dev extra ha
 from __future__ import annotations
 
 import argparse
+import ast
 import json
 import os
 import re
@@ -30,6 +35,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import cast
 
 ROOT = Path(__file__).resolve().parent.parent
 #: What is mutated: the kernel (every rule's decision) and the legal moves' bitmask fast paths.
@@ -47,6 +53,10 @@ TESTS = (
     "tests/engine/test_hand_oklahoma.py",
     "tests/engine/test_hand_rules.py",
     "tests/engine/test_match_three.py",
+    "tests/engine/test_match_endings.py",
+    "tests/engine/test_stateful.py",
+    "tests/replay/test_view_checks.py",
+    "tests/replay/test_endings.py",
     "tests/spec/test_refusals.py",
 )
 #: What the copy holds (the tests import all three libraries and read spec/).
@@ -117,15 +127,67 @@ def tally(workdir: Path) -> dict[str, list[str]]:
     return by
 
 
-def report(by: dict[str, list[str]], seconds: float) -> dict[str, object]:
+def report(by: dict[str, list[str]], seconds: float, kinds: dict[str, str] | None = None) -> dict[str, object]:
+    """The figures of a run from its statuses; ``kinds`` sorts mutants as ``message`` or ``logic`` (``kind_of``)."""
     killed = sum(len(v) for k, v in by.items() if k in KILLED)
     survived = sum(len(v) for k, v in by.items() if k in SURVIVED)
     rate = killed / (killed + survived) if killed + survived else 0.0
-    return {
+    survivors = sorted(m for k, v in by.items() if k in SURVIVED for m in v)
+    out: dict[str, object] = {
         "mutated": list(MUTATED), "tests": list(TESTS), "seconds": round(seconds, 1),
         "statuses": {k: len(v) for k, v in sorted(by.items())}, "killed": killed, "survived": survived,
-        "kill_rate": round(rate, 4), "survivors": sorted(m for k, v in by.items() if k in SURVIVED for m in v),
+        "kill_rate": round(rate, 4), "survivors": survivors,
     }  # fmt: skip
+    if kinds is not None:
+        killed_logic = [m for k, v in by.items() if k in KILLED for m in v if kinds.get(m, "logic") == "logic"]
+        s_logic = [m for m in survivors if kinds.get(m, "logic") == "logic"]
+        tested = len(killed_logic) + len(s_logic)
+        out["logic_kill_rate"] = round(len(killed_logic) / tested, 4) if tested else 0.0
+        out["logic_survivors"] = s_logic
+        out["message_survivors"] = [m for m in survivors if kinds.get(m, "logic") != "logic"]
+    return out
+
+
+def kind_of(workdir: Path, names: list[str]) -> dict[str, str]:
+    """``message`` for a mutant that changes only the words of a refusal — string constants and f-strings inside a
+    ``raise`` (or a ``Refused(...)`` call) — else ``logic``, by comparing each mutant's function with mutmut's
+    copy of the original in ``workdir/mutants``."""
+    functions: dict[str, ast.FunctionDef] = {}
+    for path in MUTATED:
+        source = workdir / "mutants" / path
+        if source.exists():
+            for node in ast.walk(ast.parse(source.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.FunctionDef):
+                    functions[node.name] = node
+    out = {}
+    for name in names:
+        mutant = name.rsplit(".", 1)[-1]
+        original = functions.get(mutant.rsplit("__mutmut_", 1)[0] + "__mutmut_orig")
+        changed = functions.get(mutant)
+        out[name] = "logic" if original is None or changed is None else _kind(original, changed)
+    return out
+
+
+def _kind(original: ast.FunctionDef, changed: ast.FunctionDef) -> str:
+    """``message`` when the two functions differ only inside the message arguments of their raises."""
+
+    def without_messages(fn: ast.FunctionDef) -> str:
+        fn = ast.parse(ast.unparse(fn)).body[0]  # type: ignore[assignment]
+        for node in ast.walk(fn):
+            if isinstance(node, ast.Call) and _is_refusal(node):
+                node.args = [a if not isinstance(a, ast.Constant | ast.JoinedStr) or i == 0 else ast.Constant("")
+                             for i, a in enumerate(node.args)]  # fmt: skip
+        fn.name = "f"
+        return ast.dump(fn)
+
+    return "message" if without_messages(original) == without_messages(changed) else "logic"
+
+
+def _is_refusal(call: ast.Call) -> bool:
+    """A call that builds a refusal: its first argument the rule id, the rest its words."""
+    func = call.func
+    name = func.id if isinstance(func, ast.Name) else func.attr if isinstance(func, ast.Attribute) else ""
+    return name in {"Refused", "illegal", "IllegalAction", "InvalidMeld", "RuleViolation"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -154,12 +216,17 @@ def main(argv: list[str] | None = None) -> int:
         wanted = [re.compile(re.escape(p).replace(r"\*", ".*") + "$") for p in args.only]
         by = {k: [m for m in v if any(w.match(m) for w in wanted)] for k, v in by.items()}
         by = {k: v for k, v in by.items() if v}
-    figures = report(by, seconds)
+    every = [m for v in by.values() for m in v]
+    figures = report(by, seconds, kind_of(workdir, every))
     if rc == -1:
         figures["stopped"] = f"the budget ({args.budget:.0f} s) ran out: mutants not yet run are not counted"
     print(f"{seconds:.0f} s; statuses: {figures['statuses']}")
-    print(f"kill rate {figures['kill_rate']:.1%} ({figures['killed']} killed, {figures['survived']} survived)")
-    for name in figures["survivors"]:  # type: ignore[attr-defined]
+    logic_survivors = cast(list[str], figures["logic_survivors"])
+    message_survivors = cast(list[str], figures["message_survivors"])
+    print(f"kill rate {figures['kill_rate']:.1%} ({figures['killed']} killed, {figures['survived']} survived); "
+          f"over the logic mutants {figures['logic_kill_rate']:.1%} (message-only survivors: "
+          f"{len(message_survivors)})")  # fmt: skip
+    for name in logic_survivors:
         print(f"survived: {name}")
         if args.diffs:
             print(mutmut(workdir, "show", name, timeout=120)[1])

@@ -4,6 +4,7 @@ and the legal fast paths) is the tool's, not the suite's: ``python tools/mutatio
 
 from __future__ import annotations
 
+import ast
 import json
 import subprocess
 import sys
@@ -47,3 +48,18 @@ def test_the_copy_gets_mutmuts_table() -> None:
     table = mutation.config(("engine/kernel.py",), ("tests/engine/test_kernel.py",))
     assert 'source_paths = ["engine/kernel.py"]' in table
     assert 'pytest_add_cli_args_test_selection = ["tests/engine/test_kernel.py"]' in table
+
+
+def test_a_mutant_that_changes_only_a_refusals_words_is_a_message_mutant() -> None:
+    def fn(source: str) -> ast.FunctionDef:
+        node = ast.parse(source).body[0]
+        assert isinstance(node, ast.FunctionDef)
+        return node
+
+    original = fn('def f(x):\n    if x > 1:\n        raise Refused("TURN-1", f"no card {x}")\n    return x\n')
+    words = fn('def f(x):\n    if x > 1:\n        raise Refused("TURN-1", None)\n    return x\n')
+    test = fn('def f(x):\n    if x >= 1:\n        raise Refused("TURN-1", f"no card {x}")\n    return x\n')
+    rule = fn('def f(x):\n    if x > 1:\n        raise Refused("XXTURN-1XX", f"no card {x}")\n    return x\n')
+    assert mutation._kind(original, words) == "message"
+    assert mutation._kind(original, test) == "logic"
+    assert mutation._kind(original, rule) == "logic"  # the rule id is what the tests check
