@@ -146,9 +146,10 @@ def script(r: Recorder) -> None:
     r.send("S", {"type": "act", "action": "pass", "record": 3})
     r.comment("An act for another seat than the connection's (row `act.seat`, PROTO-3).")
     r.send("A", {"type": "act", "seat": 1, "action": "pass", "record": 3})
-    r.comment("Text that is no action (row `act.text`), an action naming another seat (row `act.own`), an "
-              "action the rules forbid now (row `act.rules`): each refused, nothing changed (PROTO-8).")  # fmt: skip
-    for action in ("fly away", "p1 pass", "knock Kh"):
+    r.comment("Text that is no action (row `act.text`), an action naming another seat (row `act.own`), a game's "
+              "end (row `act.ending`), an action the rules forbid now (row `act.rules`): each refused, nothing "
+              "changed (PROTO-8).")  # fmt: skip
+    for action in ("fly away", "p1 pass", "resign", "knock Kh"):
         r.send("A", {"type": "act", "action": action, "record": 3})
     r.comment("A seed at a table that deals no fair hands (row `seed.text` … `seed.first`, PROTO-38: not gathering).")
     r.send("A", {"type": "seed", "hand": 1, "seed": "00" * 32})

@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-from engine.actions import Advise, parse_match_action
+from engine.actions import Abort, Advise, Claim, Resign, parse_match_action
 from engine.errors import NotationError, RuleViolation
 from engine.events import CutDrawn, GameOver, HandEnded, HandStarted
 from engine.fairdeal import FairSeeds
@@ -176,7 +176,8 @@ class Game:
         The checks run in PROTO-22's order: the game is not over (MATCH-1); the record number (a resend of an
         action already applied at ``record`` is acknowledged again, ``duplicate``, and not applied; any other
         record number is stale, PROTO-7); the text is an action (spec/notation.md); it is the seat's own
-        (PROTO-3); a blind sitter's advice names no card (THREE-8); then the engine's rules.
+        (PROTO-3); it is no game's end, which a table does not take yet (PROTO-41); a blind sitter's advice names no
+        card (THREE-8); then the engine's rules.
         """
         if self.over:
             return Outcome(protocol.refusal(seat, text, "MATCH-1", "the game is over", self.record))
@@ -196,6 +197,9 @@ class Game:
         if action.seat != seat:
             reason = f"a seat acts only for itself: p{seat} cannot act as p{action.seat}"
             return Outcome(protocol.refusal(seat, text, "PROTO-3", reason, self.record))
+        if isinstance(action, Resign | Abort | Claim):
+            reason = "a table does not take a game's end yet: it ends at the target (protocol 1.4 adds its messages)"
+            return Outcome(protocol.refusal(seat, text, "PROTO-41", reason, self.record))
         if isinstance(action, Advise) and blind_advice(self.match, action):
             reason = "the sitter does not see the captain's cards and may advise only actions that name none"
             return Outcome(protocol.refusal(seat, text, "THREE-8", reason, self.record))
