@@ -52,6 +52,16 @@ class Recorder:
     def comment(self, text: str) -> None:
         self.lines.append(f"# {text}\n")
 
+    def view(self, letter: str) -> dict[str, Any]:
+        """The last view connection ``letter`` was sent (its record and legal actions pick the next acts)."""
+        prefix = f"{letter}< "
+        for line in reversed(self.lines):
+            if line.startswith(prefix):
+                frame = json.loads(line[len(prefix) :])
+                if frame.get("type") == "view":
+                    return dict(frame)
+        raise AssertionError(f"connection {letter} has been sent no view")
+
     def table(self, name: str, body: dict[str, Any]) -> None:
         made = self.server.table(body)
         self.names[name] = made["table"]
@@ -143,24 +153,29 @@ def script(r: Recorder) -> None:
     r.send("A", {"type": "act", "action": "pass", "record": "three"})
     r.comment("A spectator: welcome and a view with no seat's cards (PROTO-6); it cannot act (row `act.seat`).")
     r.send("S", {**hello, "table": "$t", "spectate": True})
-    r.send("S", {"type": "act", "action": "pass", "record": 3})
+    record = r.view("A")["record"]  # every act below is at the game's record: it reaches the row it is for
+    r.send("S", {"type": "act", "action": "pass", "record": record})
     r.comment("An act for another seat than the connection's (row `act.seat`, PROTO-3).")
-    r.send("A", {"type": "act", "seat": 1, "action": "pass", "record": 3})
+    r.send("A", {"type": "act", "seat": 1, "action": "pass", "record": record})
     r.comment("Text that is no action (row `act.text`), an action naming another seat (row `act.own`), a game's "
               "end (row `act.ending`), an action the rules forbid now (row `act.rules`): each refused, nothing "
               "changed (PROTO-8).")  # fmt: skip
     for action in ("fly away", "p1 pass", "resign", "knock Kh"):
-        r.send("A", {"type": "act", "action": action, "record": 3})
+        r.send("A", {"type": "act", "action": action, "record": record})
     r.comment("A seed at a table that deals no fair hands (row `seed.text` … `seed.first`, PROTO-38: not gathering).")
     r.send("A", {"type": "seed", "hand": 1, "seed": "00" * 32})
     r.comment("bob says hello; then a second connection of bob's takes his seat over (row `hello.replaced`, PROTO-3).")
     r.send("B", {**hello, "table": "$t", "token": "$t.1"})
     r.send("E", {**hello, "table": "$t", "token": "$t.1"})
-    r.comment("ann's first legal action, acknowledged; every connection is sent its view (PROTO-7, PROTO-28).")
-    r.send("A", {"type": "act", "action": "pass", "record": 3})
+    r.comment("The seat to act (bob, on his new connection) makes its first legal action, acknowledged; every "
+              "connection is sent its view (PROTO-7, PROTO-28).")  # fmt: skip
+    seen = r.view("E")
+    assert seen["view"]["to_act"] == 1 and seen["legal"], seen
+    first = {"type": "act", "action": seen["legal"][0], "record": seen["record"]}
+    r.send("E", first)
     r.comment("The same act again: a duplicate, acknowledged again (row `act.record`, PROTO-7); a stale one refused.")
-    r.send("A", {"type": "act", "action": "pass", "record": 3})
-    r.send("A", {"type": "act", "action": "pass", "record": 2})
+    r.send("E", first)
+    r.send("E", {**first, "record": seen["record"] - 1})
     r.comment("A binary frame (row `frame.binary`, PROTO-11).")
     r.binary("F", b"\x00\x01")
     r.comment("A frame over 65,536 bytes: closed with no frame (row `frame.size`, PROTO-11).")
