@@ -4,6 +4,7 @@ failed at a restart and the server's own failure), and the shipped copy the spec
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import Path
 
@@ -48,3 +49,31 @@ def test_the_session_records_every_websocket_refusal_and_is_shipped() -> None:
              for m in re.findall(r'^\{"type":"([a-z_]+)"', s.text)}  # fmt: skip
     assert {"welcome", "view", "ack", "refusal", "error", "hand_result", "game_result", "log_offered",
             "fair_commit", "seed_taken"} <= kinds, kinds  # fmt: skip
+
+
+def _blocks(text: str) -> list[tuple[str, list[dict[str, object]]]]:
+    """A recorded session's comments, each with the frames the server sends after it (either session's form:
+    ``X< {…}`` on a WebSocket, ``< {…}`` on ``knock engine``)."""
+    out: list[tuple[str, list[dict[str, object]]]] = []
+    for line in text.splitlines():
+        if line.startswith("# "):
+            out.append((line[2:], []))
+        elif out and re.match(r"^[A-Z]?< \{", line):
+            out[-1][1].append(json.loads(line.split("< ", 1)[1]))
+    return out
+
+
+@pytest.mark.rule("PROTO-27", "PROTO-7", "PROTO-22")
+@pytest.mark.parametrize("session", [SESSION, ROOT / "spec" / "protocol-session.txt"], ids=["ws", "engine"])
+def test_each_recorded_exchange_shows_what_its_comment_says(session: Path) -> None:
+    """A recorded session stays true to its words: a refusal for a stale record (PROTO-7) follows only a comment
+    about the record (row `act.record`), so a row a comment names is the refusal it shows and not a stale record
+    standing in for it; a comment that says an act is acknowledged is followed by an ack."""
+    blocks = _blocks(session.read_text("utf-8"))
+    assert blocks
+    for comment, frames in blocks:
+        rows = re.findall(r"row `([a-z.]+)`", comment)
+        stale = [f for f in frames if f.get("type") == "refusal" and f.get("rule") == "PROTO-7"]
+        assert not stale or "act.record" in rows, (comment, stale[0])
+        if re.search(r"\backnowledged\b", comment):
+            assert any(f.get("type") == "ack" for f in frames), comment
