@@ -143,3 +143,29 @@ def advance(kept: Kept, step: Step, seat: int, card: Card | None = None) -> None
 # Read on every step: globals, not attribute lookups on the enum.
 _PASS, _TAKE, _TAKE_LAST, _DRAW = Step.PASS, Step.TAKE, Step.TAKE_LAST, Step.DRAW
 _DISCARD, _KNOCK, _BIG_GIN, _SPREAD = Step.DISCARD, Step.KNOCK, Step.BIG_GIN, Step.SPREAD
+
+
+class Attendance:
+    """The facts a game's early end is judged by, kept once for the game (``engine.match``) and for a view's reader
+    (``replay.endings``): the seats that have acted in the first hand (END-2), the seats away and since when, and the
+    last time the host recorded (END-4). ``kernel.verify_end`` reads them; ``acted`` and ``record`` keep them."""
+
+    __slots__ = ("away", "clock", "moved")
+
+    def __init__(self) -> None:
+        self.moved: set[int] = set()
+        self.away: dict[int, int] = {}
+        self.clock = 0
+
+    def acted(self, number: int, seat: int) -> None:
+        """``seat`` made an action of hand ``number`` (the sitter's advice is none)."""
+        if number == 1:
+            self.moved.add(seat)
+
+    def record(self, kind: str, seat: int, at: int) -> None:
+        """The host's time ``at`` of an ``away``, a ``back`` or a ``claim`` (judged already) by ``seat``."""
+        self.clock = at
+        if kind == "away":
+            self.away[seat] = at
+        elif kind == "back":
+            del self.away[seat]

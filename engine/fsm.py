@@ -235,7 +235,7 @@ TABLE: tuple[Row, ...] = (
 
 M = MatchPhase
 BONUSES = ("BONUS-1", "BONUS-2", "BONUS-3", "BONUS-4")  # priced when the game ends
-ENDINGS = ("END-1", "END-2", "END-4", "END-5")  # a seat resigns, aborts or claims: the game ends before the target
+END_RULES = ("END-1", "END-2", "END-4", "END-5")  # a seat resigns, aborts or claims: the game ends before the target
 MATCH_TABLE: tuple[Row, ...] = (
     Row("draw_cut", M.CUT, M.CUT, None, "engine", ("MATCH-2", "MATCH-3", "THREE-2")),
     Row("start", M.CUT, M.HAND, None, "engine", ("MATCH-2", "THREE-2", "THREE-3")),
@@ -243,8 +243,8 @@ MATCH_TABLE: tuple[Row, ...] = (
     Row("end_hand", M.HAND, M.GAME_OVER, _game_won, "engine", ("MATCH-1", "MATCH-6", "THREE-6", *BONUSES)),
     Row("end_hand", M.HAND, M.ROTATE, None, "engine", ("MATCH-1", "THREE-6", "BONUS-1")),
     Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "MATCH-7", "THREE-4", "THREE-5")),
-    Row("end_early", M.HAND, M.GAME_OVER, None, "player", ENDINGS),
-    Row("end_early", M.ROTATE, M.GAME_OVER, None, "player", ENDINGS),
+    Row("end_early", M.HAND, M.GAME_OVER, None, "player", END_RULES),
+    Row("end_early", M.ROTATE, M.GAME_OVER, None, "player", END_RULES),
     Row("forfeit", M.HAND, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
     Row("forfeit", M.ROTATE, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
     Row("presence", M.HAND, M.HAND, None, "engine", ("END-4",)),

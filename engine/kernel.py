@@ -21,7 +21,7 @@ from collections.abc import Collection, Iterable
 from engine.actions import Action, LayOff, Spread
 from engine.cards import Card, from_mask
 from engine.errors import IllegalAction, InvalidMeld, RuleViolation, render
-from engine.facts import Facts, Holding
+from engine.facts import Attendance, Facts, Holding
 from engine.melds import (
     Arrangement,
     Meld,
@@ -549,6 +549,33 @@ def verify_claim(claim_after: int | None, seat: int, absent: int, away: dict[int
         raise Refused("END-4", f"p{absent} is not away")
     if at - away[absent] < claim_after:
         raise Refused("END-4", f"p{absent} has been away {at - away[absent]} s of the {claim_after} s a claim needs")
+
+
+def verify_end(
+    players: int,
+    over: bool,
+    seen: Attendance,
+    claim_after: int | None,
+    kind: str,
+    seat: int,
+    absent: int | None = None,
+    at: int | None = None,
+) -> None:
+    """A game's end a seat asks for (``resign``, ``abort``, ``claim`` against ``absent`` at ``at``) or the host's
+    record of presence (``away``, ``back`` at ``at``), judged in order: the game goes on, the seat is of the game,
+    then the kind's own rule, over the facts ``seen``. Rules: MATCH-1, THREE-1, END-2, END-4."""
+    verify_going_on(over)
+    verify_seat_in_game(players, seat)
+    if kind in ("away", "back"):
+        verify_time(at, seen.clock)
+        verify_presence(seat, seen.away, kind == "away")
+    elif kind == "abort":
+        verify_abort(len(seen.moved))
+    elif kind == "claim":
+        assert absent is not None and at is not None
+        verify_seat_in_game(players, absent)
+        verify_time(at, seen.clock)
+        verify_claim(claim_after, seat, absent, seen.away, at)
 
 
 def early_winner(loser: int, scores: tuple[int, ...], order: tuple[int, ...]) -> int:

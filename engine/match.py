@@ -49,6 +49,7 @@ from engine.events import (
     SeatAway,
     SeatBack,
 )
+from engine.facts import Attendance
 from engine.fsm import ExecutorName, MatchPhase, Phase
 from engine.hand import Hand
 from engine.kernel import Refused
@@ -71,8 +72,8 @@ class Match:
     """
 
     __slots__ = (
-        "away_since", "chance", "clock", "dealer", "dropped", "ended", "events", "executor", "hand", "history", "moved",
-        "number", "phase", "results", "rules", "seats", "sitter", "tally",
+        "chance", "dealer", "dropped", "ended", "events", "executor", "hand", "history", "number", "phase", "results",
+        "rules", "seats", "seen", "sitter", "tally",
     )  # fmt: skip
 
     rules: RuleSet
@@ -90,9 +91,7 @@ class Match:
     dropped: int
     tally: Tally
     ended: EndEvent | None  #: how the game ended before the target (END-1 .. END-4), if it did
-    away_since: dict[int, int]  #: each seat away from the table, and when it left (END-4)
-    clock: int  #: the last time the host recorded (END-4)
-    moved: set[int]  #: the seats that have acted in the first hand (END-2)
+    seen: Attendance  #: who has acted in the first hand, who is away and since when, the last time (END-2, END-4)
 
     def __init__(
         self, rules: RuleSet, chance: Chance, *, executor: ExecutorName = "library", history: bool = True
@@ -131,7 +130,7 @@ class Match:
         self.history = history
         self.dropped = 0
         self.tally = Tally(rules, rules.players)
-        self.ended, self.away_since, self.clock, self.moved = None, {}, 0, set()
+        self.ended, self.seen = None, Attendance()
         order = self._draw_order(list(range(rules.players)))
         if rules.players == 2:
             dealer, seats, sitter = order[0], (0, 1), None  # MATCH-2: the higher card deals
@@ -323,8 +322,7 @@ class Match:
             self._fire("advise", action, [Advised(action.seat, action.suggestion)])
             return self._step_done(start)
         events = hand.apply(action)  # the hand's one validation path
-        if self.number == 1:
-            self.moved.add(action.seat)  # END-2: an abort is allowed until both have acted
+        self.seen.acted(self.number, action.seat)  # END-2: an abort is allowed until both have acted
         self.events.extend(events)
         if hand.phase is not Phase.HAND_OVER:
             if not self.history:
@@ -361,16 +359,12 @@ class Match:
     # --- a game's end before the target ----------------------------------------------------------
 
     def _end_check(self, action: Ending) -> None:
-        """The checks of a resignation, an abort or a claim. Rules: MATCH-1, THREE-1, END-1, END-2, END-4."""
+        """The checks of a resignation, an abort or a claim (``kernel.verify_end``). Rules: MATCH-1, THREE-1, END-1,
+        END-2, END-4."""
+        absent, at = (action.absent, action.at) if isinstance(action, Claim) else (None, None)
         try:
-            kernel.verify_going_on(self.is_over)
-            kernel.verify_seat_in_game(self.rules.players, action.seat)
-            if isinstance(action, Abort):
-                kernel.verify_abort(len(self.moved))
-            elif isinstance(action, Claim):
-                kernel.verify_seat_in_game(self.rules.players, action.absent)
-                kernel.verify_time(action.at, self.clock)
-                kernel.verify_claim(self.rules.claim_after, action.seat, action.absent, self.away_since, action.at)
+            kernel.verify_end(self.rules.players, self.is_over, self.seen, self.rules.claim_after,
+                              _ENDING_KIND[type(action)], action.seat, absent, at)  # fmt: skip
         except Refused as err:
             raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=action) from None
 
@@ -383,7 +377,8 @@ class Match:
         elif isinstance(action, Abort):
             event = Aborted(action.seat)
         else:
-            event, self.clock = Claimed(action.seat, action.absent, action.at), action.at
+            event = Claimed(action.seat, action.absent, action.at)
+            self.seen.record("claim", action.seat, action.at)
         return self._finish("end_early", event)
 
     def forfeit(self, seat: int, reason: str) -> list[MatchEvent]:
@@ -417,22 +412,15 @@ class Match:
         return self._presence(seat, at, leaving=False)
 
     def _presence(self, seat: int, at: int, *, leaving: bool) -> list[MatchEvent]:
+        kind = "away" if leaving else "back"
         try:
-            kernel.verify_going_on(self.is_over)
-            kernel.verify_seat_in_game(self.rules.players, seat)
-            kernel.verify_time(at, self.clock)
-            kernel.verify_presence(seat, self.away_since, leaving)
+            kernel.verify_end(self.rules.players, self.is_over, self.seen, self.rules.claim_after, kind, seat, at=at)
         except Refused as err:
-            what = "away" if leaving else "back"
-            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=what) from None
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action=kind) from None
         start = len(self.events)
         event = SeatAway(seat, at) if leaving else SeatBack(seat, at)
         self._fire("presence", event, [event])
-        self.clock = at
-        if leaving:
-            self.away_since[seat] = at
-        else:
-            del self.away_since[seat]
+        self.seen.record(kind, seat, at)
         return self._step_done(start)
 
     # --- dealer steps ----------------------------------------------------------------------------
@@ -495,6 +483,8 @@ class Match:
 
 
 _ACTION_KINDS = frozenset((*ACTION_TYPES, Advise))
+#: What ``kernel.verify_end`` calls each ending a seat asks for.
+_ENDING_KIND: dict[type, str] = {Resign: "resign", Abort: "abort", Claim: "claim"}
 
 
 def next_roles(

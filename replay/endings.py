@@ -14,9 +14,10 @@ from typing import Any
 
 from engine import kernel
 from engine.events import FORFEIT_REASONS
+from engine.facts import Attendance
 from engine.kernel import Refused
 from engine.rules import RuleSet
-from replay.codec import NAMED_VERSION, RECORD_NAMES, T_ABORT, T_AWAY, T_BACK, T_CLAIM, T_FORFEIT, WAVE_RECORDS
+from replay.codec import NAMED_VERSION, RECORD_NAMES, WAVE_RECORDS
 from replay.log import Entry, LogError
 
 
@@ -37,23 +38,15 @@ def forfeit_reason(entry: Entry) -> str:
 
 
 class Ends:
-    """The public facts a game's early end is judged by, kept as the records go (LOG-15: a few numbers, whatever
-    the log's length): the seats that have acted in the first hand (END-2), the seats away and since when, the last
-    time recorded (END-4), and, once the game has ended early, the seat that lost (None after an abort)."""
+    """What a view's reader keeps of a game's early end: the facts it is judged by (``engine.facts.Attendance``, as
+    the game keeps them) and, once the game has ended early, the seat that lost (None after an abort)."""
 
     def __init__(self, rules: RuleSet, version: tuple[int, int]) -> None:
         self.rules = rules
         self.version = version
-        self.moved: set[int] = set()
-        self.away: dict[int, int] = {}
-        self.clock = 0
+        self.seen = Attendance()
         self.ended = False
         self.loser: int | None = None
-
-    def acted(self, number: int, seat: int) -> None:
-        """``seat`` made an action of hand ``number`` (the sitter's advice is none)."""
-        if number == 1:
-            self.moved.add(seat)
 
     def take(self, entry: Entry, over: bool) -> bool:
         """Judge an ending or a presence record (the grammar placed it); True if it ends the game.
@@ -63,34 +56,25 @@ class Ends:
         """
         check_version(self.version, entry)
         rec: list[Any] = entry.record
-        kind, seat = rec[0], rec[1]
+        kind, seat = RECORD_NAMES[rec[0]], rec[1]
+        absent, at = (rec[2], rec[3]) if kind == "claim" else (None, rec[2] if kind in ("away", "back") else None)
         try:
-            kernel.verify_going_on(over or self.ended)
-            kernel.verify_seat_in_game(self.rules.players, seat)
-            if kind in (T_AWAY, T_BACK):
-                kernel.verify_time(rec[2], self.clock)
-                kernel.verify_presence(seat, self.away, kind == T_AWAY)
-            elif kind == T_ABORT:
-                kernel.verify_abort(len(self.moved))
-            elif kind == T_CLAIM:
-                kernel.verify_seat_in_game(self.rules.players, rec[2])
-                kernel.verify_time(rec[3], self.clock)
-                kernel.verify_claim(self.rules.claim_after, seat, rec[2], self.away, rec[3])
+            if kind == "forfeit":
+                kernel.verify_going_on(over or self.ended)
+                kernel.verify_seat_in_game(self.rules.players, seat)
+            else:
+                kernel.verify_end(self.rules.players, over or self.ended, self.seen, self.rules.claim_after, kind, seat,
+                                  absent, at)  # fmt: skip
         except Refused as err:
             raise LogError(err.rule, entry.index, err.reason) from None
-        if kind == T_AWAY:
-            self.away[seat], self.clock = rec[2], rec[2]
-            return False
-        if kind == T_BACK:
-            del self.away[seat]
-            self.clock = rec[2]
-            return False
-        if kind == T_FORFEIT:
+        if kind == "forfeit":
             forfeit_reason(entry)
-        if kind == T_CLAIM:
-            self.clock = rec[3]
+        if at is not None:
+            self.seen.record(kind, seat, at)
+        if kind in ("away", "back"):
+            return False
         self.ended = True
-        self.loser = None if kind == T_ABORT else rec[2] if kind == T_CLAIM else seat
+        self.loser = None if kind == "abort" else absent if kind == "claim" else seat
         return True
 
     def check_game_over(self, record: Any, entry: Entry, running: tuple[int, ...], order: tuple[int, ...]) -> None:

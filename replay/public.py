@@ -331,7 +331,7 @@ class Public(Reading):
     def _actor(self) -> int:
         actor = self.st.turn
         assert actor is not None  # the grammar takes an action only while a seat is to act
-        self.ends.acted(self.st.number, actor)
+        self.ends.seen.acted(self.st.number, actor)
         return actor
 
     def _pass(self, row: Row, entry: Entry) -> At:

@@ -12,6 +12,7 @@ what it keeps of a record it has taken.
 
 from __future__ import annotations
 
+from abc import ABC, abstractmethod
 from collections.abc import Callable
 
 from engine import draw
@@ -26,7 +27,7 @@ from replay.log import Entry, LogError
 Handler = Callable[[Row, Entry], At]
 
 
-class Reading:
+class Reading(ABC):
     """The handlers a full log's reading and a view's share (see the module). A reading sets ``rules``,
     ``fair`` and ``cuts`` and gives the hooks; ``error`` is the error it raises, ``noun`` what it reads."""
 
@@ -39,19 +40,19 @@ class Reading:
     # --- where the readings differ -----------------------------------------------------------------------
 
     @property
+    @abstractmethod
     def started(self) -> bool:
         """Whether the first hand has begun."""
-        raise NotImplementedError
 
+    @abstractmethod
     def check_going_on(self, entry: Entry) -> None:
         """Refuse ``entry`` if the game is over: its end comes next, not another hand."""
-        raise NotImplementedError
 
+    @abstractmethod
     def salt_pending(self) -> bool:
         """Whether the hand that just ended has a commitment whose salt is not yet revealed (LOG-10)."""
-        raise NotImplementedError
 
-    def keep(self, entry: Entry) -> None:
+    def keep(self, entry: Entry) -> None:  # noqa: B027 -- a hook with a default: a view keeps nothing
         """Keep a record taken here (a strict reading keeps each for its states; a view keeps none)."""
 
     # --- the shared handlers ------------------------------------------------------------------------------

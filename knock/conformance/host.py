@@ -11,9 +11,9 @@ from typing import Any
 
 from engine import notation
 from engine.actions import Abort, Claim, Resign
-from engine.events import FORFEIT_REASONS, MatchEvent
+from engine.events import FORFEIT_REASONS, Aborted, Claimed, MatchEvent, Resigned
 from engine.match import Match
-from replay.codec import T_ABORT, T_AWAY, T_BACK, T_CLAIM, T_FORFEIT, T_RESIGN
+from replay.codec import T_AWAY, T_BACK, T_FORFEIT, Record, event_record
 
 _STEP = re.compile(r"p([0-9])[ \t\n\v\f\r]+(forfeit|away|back)[ \t\n\v\f\r]+([0-9a-z_]+)", re.IGNORECASE)
 
@@ -47,13 +47,19 @@ def host_step(text: str) -> HostStep | None:
     return None if m is None else HostStep(int(m.group(1)), m.group(2).lower(), m.group(3).lower())
 
 
-def ending_record(action: Resign | Abort | Claim) -> list[Any]:
-    """The record of a resignation, an abort or a claim (LOG-24), for the log form of a case refused at it."""
+def ending_record(action: Resign | Abort | Claim) -> Record:
+    """The record of a resignation, an abort or a claim (LOG-24), for the log form of a case refused at it: the
+    record of the event it would have made (``replay.codec.event_record``)."""
+    event: Resigned | Aborted | Claimed
     if isinstance(action, Resign):
-        return [T_RESIGN, action.seat]
-    if isinstance(action, Abort):
-        return [T_ABORT, action.seat]
-    return [T_CLAIM, action.seat, action.absent, action.at]
+        event = Resigned(action.seat)
+    elif isinstance(action, Abort):
+        event = Aborted(action.seat)
+    else:
+        event = Claimed(action.seat, action.absent, action.at)
+    record = event_record(event)
+    assert record is not None
+    return record
 
 
 def ends_early(texts: list[str]) -> bool:

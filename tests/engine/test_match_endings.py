@@ -32,13 +32,13 @@ def three(rules: RuleSet | None = None) -> Match:
 
 def refused(match: Match, action: object, rule: str) -> None:
     """``action`` (an ending, or a callable host step) is refused under ``rule`` and changes nothing."""
-    before = (match.phase, len(match.events), match.winner, dict(match.away_since), match.clock)
+    before = (match.phase, len(match.events), match.winner, dict(match.seen.away), match.seen.clock)
     with pytest.raises(IllegalAction, match=f"^{rule}: "):
         if callable(action):
             action()
         else:
             match.apply(action)  # type: ignore[arg-type]
-    assert (match.phase, len(match.events), match.winner, dict(match.away_since), match.clock) == before
+    assert (match.phase, len(match.events), match.winner, dict(match.seen.away), match.seen.clock) == before
 
 
 # --- END-1: resign --------------------------------------------------------------------------------------------
@@ -106,7 +106,7 @@ def test_abort_is_refused_once_both_seats_of_the_first_hand_have_acted() -> None
 def test_the_sitters_advice_is_not_an_action_of_the_hand() -> None:
     m = three()
     m.play("p2 advise p1 pass", "p1 pass")
-    assert m.moved == {1}
+    assert m.seen.moved == {1}
     assert m.apply(Abort(2))[-1] == GameOver(None, (0, 0, 0))
 
 
