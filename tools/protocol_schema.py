@@ -190,6 +190,7 @@ def build() -> dict[str, Any]:
     supplied = {"type": "array", "items": ref("seat"), "maxItems": 3, "uniqueItems": True}
     hand_no = {"type": "integer", "minimum": 1}
     fair = {"hand": hand_no, "commitment": hex32, "seeds": fair_seats, "supplied": supplied}
+    host_time = {"type": "integer", "minimum": 0, "maximum": 10**15 - 1}  # whole seconds since 1970 (END-4)
     # client messages: extra keys allowed (PROTO-1)
     C = {
         "hello": msg(
@@ -226,6 +227,13 @@ def build() -> dict[str, Any]:
         "seed": msg(  # 1.3 (PROTO-37)
             "seed", {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32)}, ["hand", "seed"], True
         ),
+        "claim": msg(  # 1.4 (PROTO-42)
+            "claim",
+            {"against": ref("seat"), "record": ref("record"), "seat": ref("seat"), "at": host_time},
+            ["against", "record"],
+            True,
+        ),
+        "host": msg("host", {"step": ref("action")}, ["step"], True),  # 1.4, knock engine (PROTO-43)
     }
     digest = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
     rule_id = {"type": "string", "pattern": "^[A-Z]+-[0-9]+$"}
@@ -295,6 +303,22 @@ def build() -> dict[str, Any]:
                 },
                 "fair": nullable(obj({**fair, "server": nullable(hex32)})),  # 1.3 (PROTO-39)
                 "draw": {"type": "array", "items": ref("draw_round"), "maxItems": 64},  # 1.4 (PROTO-39)
+                "endings": {  # 1.4 (PROTO-43)
+                    "type": "array",
+                    "items": {"type": "string", "pattern": "^(resign|abort|claim p[0-2])$"},
+                    "maxItems": 4,
+                },
+                "away": {  # 1.4 (PROTO-43)
+                    "type": "array",
+                    "items": obj(
+                        {
+                            "seat": ref("seat"),
+                            "since": host_time,
+                            "claim_in": nullable({"type": "integer", "minimum": 0}),
+                        }
+                    ),
+                    "maxItems": 3,
+                },
             },
         ),
         "ack": msg(
@@ -333,10 +357,20 @@ def build() -> dict[str, Any]:
             "game_result",
             {
                 "seat": nullable(ref("seat")),
-                "winner": ref("seat"),
+                "winner": nullable(ref("seat")),  # 1.4: null after an abort (END-2)
                 "totals": ints,
                 "hands": {"type": "integer", "minimum": 1},
                 "sheet": ref("sheet"),
+                "ending": nullable(  # 1.4 (PROTO-43): how the game ended before the target
+                    obj(
+                        {
+                            "kind": {"enum": ["resign", "abort", "forfeit", "claim"]},
+                            "seat": ref("seat"),
+                            "against": nullable(ref("seat")),
+                            "reason": nullable({"enum": ["timeout", "no_reveal", "absent"]}),
+                        }
+                    )
+                ),
             },
         ),
         "log_offered": msg(
@@ -427,6 +461,7 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
             "executor": {"enum": ["library", "compiled"]},
             "fair": {"type": "boolean"},  # 1.3 (PROTO-35)
             "seed_timeout": {**seconds, "minimum": 1, "maximum": 300},
+            "timeout_forfeits": {"type": "boolean"},  # 1.4 (PROTO-43)
         },
         ["seats"],
         True,

@@ -83,7 +83,10 @@ def steps(frames: Frames) -> Iterator[tuple[str, Callable[[Frames], str]]]:
     yield "An act that expects an earlier record: stale (row `act.record`, PROTO-7).", act(0, first, lambda r: r - 1)
     yield "Text that is no action (row `act.text`, PROTO-22, notation.md).", act(0, lambda v: "fly away")
     yield "An action naming another seat than the one acting (row `act.own`, PROTO-3).", act(0, lambda v: "p1 pass")
-    yield "A game's end, which a table does not take yet (row `act.ending`, PROTO-41).", act(0, lambda v: "resign")
+    yield (
+        "A claim written as an action's text: its time is the host's, asked for with claim (row `act.ending`, PROTO-41).",
+        act(0, lambda v: "claim p1 at 100"),
+    )
     yield "An action the rules forbid now (row `act.rules`).", act(0, lambda v: "knock Kh")
     yield (
         "ann acts for hal, a bot: refused under PROTO-3 (row `act.seat`).",

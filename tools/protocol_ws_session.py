@@ -157,10 +157,10 @@ def script(r: Recorder) -> None:
     r.send("S", {"type": "act", "action": "pass", "record": record})
     r.comment("An act for another seat than the connection's (row `act.seat`, PROTO-3).")
     r.send("A", {"type": "act", "seat": 1, "action": "pass", "record": record})
-    r.comment("Text that is no action (row `act.text`), an action naming another seat (row `act.own`), a game's "
-              "end (row `act.ending`), an action the rules forbid now (row `act.rules`): each refused, nothing "
-              "changed (PROTO-8).")  # fmt: skip
-    for action in ("fly away", "p1 pass", "resign", "knock Kh"):
+    r.comment("Text that is no action (row `act.text`), an action naming another seat (row `act.own`), a claim "
+              "written as an action's text (row `act.ending`), an action the rules forbid now (row `act.rules`): each "
+              "refused, nothing changed (PROTO-8).")  # fmt: skip
+    for action in ("fly away", "p1 pass", "claim p1 at 100", "knock Kh"):
         r.send("A", {"type": "act", "action": action, "record": record})
     r.comment("A seed at a table that deals no fair hands (row `seed.text` … `seed.first`, PROTO-38: not gathering).")
     r.send("A", {"type": "seed", "hand": 1, "seed": "00" * 32})

@@ -319,6 +319,8 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             raise ProtocolError("hello_first", "the first message is hello (with a token, or spectate: true)")
         case protocol.Act():
             await hub.act(conn, message)
+        case protocol.ClaimRequest():
+            await hub.claim(conn, message)
         case protocol.ViewRequest():
             hub.resend(conn)
         case protocol.Rematch():

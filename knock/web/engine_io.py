@@ -28,7 +28,7 @@ from collections.abc import Iterator
 from typing import TextIO
 
 from knock.web import protocol
-from knock.web.game import Game
+from knock.web.game import Game, Outcome
 from knock.web.protocol import Message, ProtocolError
 from knock.web.tablespec import SpecError, TableSpec
 from replay.verdict import judge
@@ -70,11 +70,18 @@ class Engine:
                 reason = f"p{seat} is not a human seat of this game" if seat < len(table.spec.seats) else "no such seat"
                 return [protocol.refusal(seat, message.action, "PROTO-3", reason, table.record)], True
             case protocol.Act(seat=int(seat)):
-                outcome = table.act(seat, message.action, message.record)
-                if outcome.applied is None:
-                    return [outcome.reply], True
-                self.log.append(outcome.chunk)
-                return [outcome.reply, *self._moved()], True
+                return self._answer(table.act(seat, message.action, message.record)), True
+            case protocol.ClaimRequest(seat=None) | protocol.ClaimRequest(at=None):
+                why = "claim: 'seat' and 'at' must be given on knock engine (the seat claiming, and the host's time)"
+                no = ProtocolError("bad_message", why, rule="PROTO-15")
+                return [protocol.error(no)], True
+            case protocol.ClaimRequest(seat=int(seat), at=int(at)) if seat not in table.humans:
+                reason = f"p{seat} is not a human seat of this game" if seat < len(table.spec.seats) else "no such seat"
+                return [protocol.refusal(seat, f"claim p{message.against}", "PROTO-3", reason, table.record)], True
+            case protocol.ClaimRequest(seat=int(seat), at=int(at)):
+                return self._answer(table.claim(seat, message.against, message.record, at)), True
+            case protocol.HostRequest(step=step):
+                return self._answer(table.host(step)), True
             case protocol.ViewRequest(seat=seat):
                 if seat is not None and seat not in table.humans:
                     no = ProtocolError(
@@ -96,6 +103,7 @@ class Engine:
             reason = f"{spec.rules.name} is played by {spec.rules.players}: give one seat each"
             return [protocol.error(ProtocolError("bad_table", reason, rule="PROTO-2"))]
         table, head = Game.new(TABLE, spec, secrets.token_bytes(32) if spec.commitments else None)
+        table.clock = lambda: table.match.seen.clock  # the host's time is the controller's: its latest (PROTO-43)
         self.table, self.log = table, [head]
         self._bots()
         table.advance()
@@ -105,6 +113,13 @@ class Engine:
         out = [protocol.started(TABLE, spec.seats, spec.rules.to_dict())]
         out += [table.full_view(s) for s in table.humans]
         return [*out, self._offer()] if table.over else out
+
+    def _answer(self, outcome: Outcome) -> list[Message]:
+        """The answer to an action, a claim or a host's step: its refusal, or its ``ack`` and what followed."""
+        if outcome.applied is None:
+            return [outcome.reply]
+        self.log.append(outcome.chunk)
+        return [outcome.reply, *self._moved()]
 
     def _bots(self) -> None:
         """The bots' moves until a human seat is to act, or the game ends."""

@@ -14,18 +14,20 @@ from __future__ import annotations
 
 import hashlib
 import io
-from collections.abc import Sequence
+import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
 from engine.actions import Abort, Advise, Claim, Resign, parse_match_action
-from engine.errors import NotationError, RuleViolation
-from engine.events import CutDrawn, GameOver, HandEnded, HandStarted
+from engine.errors import IllegalAction, NotationError, RuleViolation
+from engine.events import Aborted, Claimed, CutDrawn, Forfeited, GameOver, HandEnded, HandStarted, Resigned
 from engine.fairdeal import FairSeeds
 from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.visibility import SeatLens, Seen, advice_shown, blind_advice, observe_spectator
+from knock.conformance.host import host_step
 from knock.web import protocol, views
 from knock.web.botwork import BotMove, choose
 from knock.web.fairtable import TableChance, fair_info, fair_reveal
@@ -37,6 +39,13 @@ from replay.signing import SigningKey
 
 #: A recipient of frames: a seat, or None for the spectators.
 Key: TypeAlias = int | None
+
+#: The host's clock: whole seconds since 1970-01-01T00:00:00 UTC (END-4, PROTO-43).
+Clock: TypeAlias = Callable[[], int]
+
+
+def wall_clock() -> int:
+    return int(time.time())
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +97,7 @@ class Game:
         self, table: str, spec: TableSpec, match: Match, writer: LogWriter, sink: Sink, fair: TableChance | None = None
     ) -> None:
         self.id = table
+        self.clock: Clock = wall_clock  #: the host's time, for a view's ``away`` (PROTO-43)
         self.spec = spec
         self.fair = fair  #: a fair table's chance: each hand's seeds (PROTO-35)
         self.match = match
@@ -125,7 +135,7 @@ class Game:
         else:
             match = Match.new(spec.rules, seed=spec.seed, executor=spec.executor)
         writer = LogWriter(sink, match, players=players_of(spec), meta=meta_of(table, spec),
-                           commit_key=commit_key_of(secret, spec), key=key, fair=chance)  # fmt: skip
+                           commit_key=commit_key_of(secret, spec), key=key, fair=chance, endings=True)  # fmt: skip
         return cls(table, spec, match, writer, sink, chance), sink.take()
 
     @property
@@ -170,14 +180,15 @@ class Game:
 
     # --- acting ------------------------------------------------------------------------------------
 
-    def act(self, seat: int, text: str, record: int) -> Outcome:
-        """Apply ``text`` as ``seat``'s action if the game is at ``record``. Rules: PROTO-7, PROTO-8.
+    def act(self, seat: int, text: str, record: int, *, host_time: bool = False) -> Outcome:
+        """Apply ``text`` as ``seat``'s action if the game is at ``record``. Rules: PROTO-7, PROTO-8, PROTO-41.
 
         The checks run in PROTO-22's order: the game is not over (MATCH-1); the record number (a resend of an
         action already applied at ``record`` is acknowledged again, ``duplicate``, and not applied; any other
         record number is stale, PROTO-7); the text is an action (spec/notation.md); it is the seat's own
-        (PROTO-3); it is no game's end, which a table does not take yet (PROTO-41); a blind sitter's advice names no
-        card (THREE-8); then the engine's rules.
+        (PROTO-3); it is no claim, whose time is the host's (PROTO-41: a client asks with ``claim``, ``claim``
+        here; ``host_time``: the text's time is the host's own); a blind sitter's advice names no card (THREE-8);
+        then the engine's rules.
         """
         if self.over:
             return Outcome(protocol.refusal(seat, text, "MATCH-1", "the game is over", self.record))
@@ -185,8 +196,7 @@ class Game:
             done = self.applied.get(record)
             if done is not None and done.seat == seat and _same(text, seat, done.action):
                 return Outcome(protocol.ack(seat, done.action, done.record, done.after, duplicate=True))
-            reason = f"the action expects record {record}, the game is at record {self.record} (act on the newest view)"
-            return Outcome(protocol.refusal(seat, text, "PROTO-7", reason, self.record))
+            return self._stale(seat, text, record)
         try:
             action = parse_match_action(text, seat)
         except NotationError as err:
@@ -197,8 +207,8 @@ class Game:
         if action.seat != seat:
             reason = f"a seat acts only for itself: p{seat} cannot act as p{action.seat}"
             return Outcome(protocol.refusal(seat, text, "PROTO-3", reason, self.record))
-        if isinstance(action, Resign | Abort | Claim):
-            reason = "a table does not take a game's end yet: it ends at the target (protocol 1.4 adds its messages)"
+        if isinstance(action, Claim) and not host_time:
+            reason = "a claim's time is the host's: ask for it with the message claim (PROTO-42), not as an action"
             return Outcome(protocol.refusal(seat, text, "PROTO-41", reason, self.record))
         if isinstance(action, Advise) and blind_advice(self.match, action):
             reason = "the sitter does not see the captain's cards and may advise only actions that name none"
@@ -207,10 +217,42 @@ class Game:
             self.match.apply(action)
         except RuleViolation as err:  # an illegal action, or cards that are no meld
             return Outcome(protocol.refusal(seat, text, err.rule, err.reason, self.record))
+        return self._done(seat, str(action), record)
+
+    def claim(self, seat: int, against: int, record: int, at: int) -> Outcome:
+        """``seat`` claims the game against the away seat ``against`` at the host's time ``at``: the action
+        ``claim pA at T``, judged as an ``act`` (its resend, the same seat, seat claimed against and record, is a
+        duplicate whatever its time). Rules: PROTO-42, END-4."""
+        text = f"claim p{against} at {at}"
+        done = self.applied.get(record)
+        if record != self.record and done is not None and done.seat == seat and done.action.startswith(text[:10]):
+            return Outcome(protocol.ack(seat, done.action, done.record, done.after, duplicate=True))
+        return self.act(seat, text, record, host_time=True)
+
+    def host(self, text: str) -> Outcome:
+        """The host's step ``text`` (``pN away T``, ``pN back T``, ``pN forfeit REASON``: a seat gone from the
+        table, back, or forfeiting), taken at the game's record. Rules: PROTO-43, END-3, END-4."""
+        step = host_step(text)
+        if step is None:
+            reason = "a host's step is 'pN away T', 'pN back T' or 'pN forfeit REASON'"
+            return Outcome(protocol.refusal(None, text, "PROTO-43", reason, self.record))
+        if self.over:
+            return Outcome(protocol.refusal(step.seat, text, "MATCH-1", "the game is over", self.record))
+        try:
+            step.apply(self.match)
+        except RuleViolation as err:
+            return Outcome(protocol.refusal(step.seat, text, err.rule, err.reason, self.record))
+        return self._done(step.seat, f"p{step.seat} {step.verb} {step.arg}", self.record)
+
+    def _done(self, seat: int, action: str, record: int) -> Outcome:
         self.writer.sync()
-        done = Applied(seat, str(action), record, self.record)
+        done = Applied(seat, action, record, self.record)
         self.applied[record] = done
         return Outcome(protocol.ack(seat, done.action, record, done.after), done, self.sink.take())
+
+    def _stale(self, seat: int, text: str, record: int) -> Outcome:
+        reason = f"the action expects record {record}, the game is at record {self.record} (act on the newest view)"
+        return Outcome(protocol.refusal(seat, text, "PROTO-7", reason, self.record))
 
     def bot_move(self, seat: int, *, stand_in: bool = False) -> BotMove:
         """The choice the seat's bot (or, ``stand_in``, the heuristic bot standing in for a person whose turn
@@ -239,6 +281,33 @@ class Game:
         if key == m.to_act:
             return [str(a) for a in m.legal_actions()]
         return [str(a) for a in advice_shown(m, key)]
+
+    def endings(self, key: Key) -> list[str]:
+        """The endings ``key`` may ask for now, as the rules judge them (``Match.check``): ``resign``, ``abort``,
+        and ``claim pN`` for each seat it may claim against at the host's time now. Rules: PROTO-43, END-1, END-2,
+        END-4."""
+        m = self.match
+        if key is None or m.is_over:
+            return []
+        now = self.clock()
+        asks: list[tuple[str, Resign | Abort | Claim]] = [("resign", Resign(key)), ("abort", Abort(key))]
+        asks += [(f"claim p{a}", Claim(key, a, now)) for a in sorted(m.seen.away) if a != key]
+        out = []
+        for text, action in asks:
+            try:
+                m.check(action)
+            except IllegalAction:
+                continue
+            out.append(text)
+        return out
+
+    def away(self) -> list[Message]:
+        """The seats away by the host's record, since when, and the seconds until a claim against each is allowed
+        (0: now; None: claims are not played). Rule: PROTO-43."""
+        m = self.match
+        after, now = m.rules.claim_after, self.clock()
+        return [{"seat": s, "since": t, "claim_in": None if after is None else max(0, t + after - now)}
+                for s, t in sorted(m.seen.away.items())]  # fmt: skip
 
     # --- what each recipient is sent ---------------------------------------------------------------
 
@@ -281,7 +350,7 @@ class Game:
         ranked = views.defences(legal, body["cards"], key) if body["role"] != "sitter" else []
         seen = views.discards(lens.seen)
         return protocol.view(self.id, key, self.record, body, legal, events, ranked, turn_left, seen, self.fair_view(),
-                             self.draw)  # fmt: skip
+                             self.draw, self.endings(key), self.away())  # fmt: skip
 
     def _public(self) -> views.Public:
         """What every view shares (the roles, the sheet), made once per change of the game."""
@@ -305,13 +374,13 @@ class Game:
         return self.view(key, [views.event(lens.hand, s, lens.voice) for s in lens.seen], turn_left)
 
     def game_result(self, key: Key = None) -> Message:
-        """The ``game_result`` message for ``key`` (a seat, None for the spectators). Rule: PROTO-10."""
+        """The ``game_result`` message for ``key`` (a seat, None for the spectators): the winner (None after an
+        abort), the totals, and how the game ended before the target, if it did. Rules: PROTO-10, PROTO-43."""
         m = self.match
         st = m.standings()
-        assert st.winner is not None
         sheet = views.sheet(list(_numbered(m)), st)
-        return {"type": "game_result", "seat": key, "winner": st.winner, "totals": list(st.totals),
-                "hands": m.number, "sheet": sheet}  # fmt: skip
+        return {"type": "game_result", "seat": key, "winner": m.winner, "totals": list(st.totals),
+                "hands": m.number, "sheet": sheet, "ending": ending(m)}  # fmt: skip
 
     def summary(self) -> Message:
         """What anyone may know of the table (``GET /api/tables``): rules, seats, progress. Rule: PROTO-2."""
@@ -321,6 +390,17 @@ class Game:
             "seats": protocol.seat_info(self.spec.seats), "hand": m.number, "scores": list(m.scores),
             "over": m.is_over, "winner": m.winner, "record": self.record, "turn_timeout": self.spec.turn_timeout,
         }  # fmt: skip
+
+
+def ending(m: Match) -> Message | None:
+    """How a game ended before the target (None: at the target, or not over): the kind, the seat that resigned,
+    aborted, forfeited or claimed, the seat claimed against, a forfeit's reason. Rules: PROTO-43, END-1 .. END-4."""
+    end = m.ended
+    if end is None:
+        return None
+    kinds = {Resigned: "resign", Aborted: "abort", Forfeited: "forfeit", Claimed: "claim"}
+    return {"kind": kinds[type(end)], "seat": end.seat, "against": end.absent if isinstance(end, Claimed) else None,
+            "reason": end.reason if isinstance(end, Forfeited) else None}  # fmt: skip
 
 
 def addressed(message: Message, key: Key) -> Message:

@@ -236,6 +236,8 @@ class Hub:
             raise ProtocolError("table_failed", f"this table cannot go on: {table.failed}", close=True)
         async with table.lock:
             conn.table, conn.key, conn.seat = hello.table, seat, seat
+            if seat is not None:
+                await table.returning(seat)  # back, if the host had it away (PROTO-43)
             table.seat(conn, seat, self._rematch_message(table))
 
     def resend(self, conn: Connection) -> None:
@@ -247,6 +249,8 @@ class Hub:
         table = self.tables.get(conn.table)
         if table is not None:
             table.leave(conn)
+            if conn.seat is not None and not table.present(conn.seat):
+                table.spawn(table.gone(conn.seat))  # gone, by the host's record (PROTO-43)
 
     async def act(self, conn: Connection, message: protocol.Act) -> None:
         """A seat's action: applied, stored, acknowledged, shown to the table — the answer (ack or refusal) to the
@@ -262,6 +266,21 @@ class Hub:
             return
         async with table.lock:
             await table.apply(seat, message.action, message.record, conn)
+
+    async def claim(self, conn: Connection, message: protocol.ClaimRequest) -> None:
+        """A seat claims the game against a seat away (``Table.claim``). Rules: PROTO-42, END-4."""
+        table = self.tables[conn.table or ""]
+        seat = conn.seat
+        text = f"claim p{message.against}"
+        if seat is None:
+            conn.send(protocol.refusal(None, text, "PROTO-3", "a spectator cannot claim", table.record))
+            return
+        if message.seat is not None and message.seat != seat:
+            reason = f"this connection holds seat p{seat}, not p{message.seat}"
+            conn.send(protocol.refusal(seat, text, "PROTO-3", reason, table.record))
+            return
+        async with table.lock:
+            await table.claim(seat, message.against, message.record, conn)
 
     async def seed(self, conn: Connection, message: protocol.Seed) -> None:
         """A seat's seed for its table's hand being seeded (``Table.seed``). Rules: PROTO-37, PROTO-38."""

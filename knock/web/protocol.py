@@ -155,7 +155,28 @@ class Seed:
     seed: object
 
 
-ClientMessage: TypeAlias = Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed
+@dataclass(frozen=True, slots=True)
+class ClaimRequest:
+    """A seat claims the game against a seat away, at the record it expects; the host writes the time (on
+    ``knock engine``, whose controller is the host, ``at`` if given). Rule: PROTO-42 (protocol 1.4)."""
+
+    against: int
+    record: int
+    seat: int | None = None  #: required on ``knock engine``
+    at: int | None = None  #: ``knock engine`` only: the host's time of the claim
+
+
+@dataclass(frozen=True, slots=True)
+class HostRequest:
+    """``knock engine``: the controller, the game's host, records a step of its own (``pN away T``, ``pN back T``,
+    ``pN forfeit REASON``). Rule: PROTO-43 (protocol 1.4)."""
+
+    step: str
+
+
+ClientMessage: TypeAlias = (
+    Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed | ClaimRequest | HostRequest
+)
 
 
 #: The longest text a ``seed`` field may hold before its form is judged (its form is 64 hex digits: PROTO-38).
@@ -219,8 +240,8 @@ def parse_json(data: str | bytes) -> Any:
 #: The messages each transport takes (PROTO-21: one of the other transport's is ``unknown_type``, whatever its
 #: fields, and before ``hello_first``: PROTO-22's step 2 comes before its step 3 for every message).
 TRANSPORTS: dict[str, tuple[str, ...]] = {
-    "knock serve": ("hello", "act", "view", "rematch", "seed"),
-    "knock engine": ("new", "act", "view", "log", "quit"),
+    "knock serve": ("hello", "act", "claim", "view", "rematch", "seed"),
+    "knock engine": ("new", "act", "claim", "host", "view", "log", "quit"),
 }
 
 
@@ -308,6 +329,19 @@ def _act(f: _Fields) -> Act:
     return Act(action, record, seat)
 
 
+def _claim(f: _Fields) -> ClaimRequest:
+    against = f.number("against", 0, 2, "the seat claimed against (a seat number)")
+    record = f.number("record", 0, 2**53, "the record number the claim expects (a number)")
+    seat = f.number("seat", 0, 2, "a seat number", optional=True)
+    at = f.number("at", 0, 10**15 - 1, "the host's time, whole seconds since 1970 (knock engine)", optional=True)
+    assert against is not None and record is not None
+    return ClaimRequest(against, record, seat, at)
+
+
+def _host(f: _Fields) -> HostRequest:
+    return HostRequest(f.text("step", MAX_ACTION, "text (a host's step: 'p1 away 1765100000', 'p1 forfeit timeout')"))
+
+
 def _view(f: _Fields) -> ViewRequest:
     return ViewRequest(f.number("seat", 0, 2, "a seat number (or null: the spectator's view)", optional=True))
 
@@ -362,6 +396,8 @@ def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
 _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "hello": _hello,
     "act": _act,
+    "claim": _claim,
+    "host": _host,
     "view": _view,
     "new": _new,
     "log": lambda f: LogRequest(),
@@ -429,13 +465,17 @@ def view(
     discards: Sequence[Message] = (),
     fair: Message | None = None,
     draw: Sequence[Message] = (),
+    endings: Sequence[str] = (),
+    away: Sequence[Message] = (),
 ) -> Message:
     """A seat's (or a spectator's) view, with its legal actions, the events since its last, its defences ranked
     (PROTO-32), the seconds left of the turn (PROTO-33), the hand's discards (PROTO-34), its fair seeds (PROTO-39)
-    and the game's draw for the deal (1.4: its rounds, ``{"seats", "cards"}`` each). Rule: PROTO-5."""
+    the game's draw for the deal (1.4: its rounds, ``{"seats", "cards"}`` each), the endings the seat may ask for
+    and the seats away (1.4, PROTO-43). Rule: PROTO-5."""
     return {"type": "view", "table": table, "seat": seat, "record": record, "view": body, "legal": list(legal),
             "events": list(events), "defences": list(defences), "turn_left": turn_left,
-            "discards": list(discards), "fair": fair, "draw": list(draw)}  # fmt: skip
+            "discards": list(discards), "fair": fair, "draw": list(draw), "endings": list(endings),
+            "away": list(away)}  # fmt: skip
 
 
 def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:

@@ -31,7 +31,7 @@ from typing import Any
 from knock.web import protocol
 from knock.web.botwork import BotRunner
 from knock.web.fairtable import Seeding, SeedRefused, TableChance, fair_commit, read_seed, seed_taken
-from knock.web.game import Game, Key
+from knock.web.game import Clock, Game, Key, Outcome, wall_clock
 from knock.web.protocol import Message, ProtocolError
 from knock.web.recovery import rebuild, rebuild_fair
 from knock.web.store import Append, Dealt, GroupCommit, SeedSent, Store
@@ -66,6 +66,8 @@ class House:
     key: SigningKey | None
     digests: Path | None
     bots: BotRunner
+    clock: Clock = wall_clock  #: the host's time, whole seconds since 1970 (END-4, PROTO-42, PROTO-43)
+    grace: float = 15.0  #: the seconds a seat may be without a connection before it is away (PROTO-43)
 
     def publish(self, table_id: str, digest: str) -> None:
         """Append a finished game's trailer digest to the digests file (LOG-19): ``HEX  TABLE``, one line a game,
@@ -99,6 +101,15 @@ class Table:
     turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
     deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
     seeding: Seeding | None = None  #: at a fair table, the hand whose seeds are being gathered (PROTO-36)
+
+    def __post_init__(self) -> None:
+        self.adopt(self.game)
+
+    def adopt(self, game: Game | None) -> None:
+        """Hold ``game``, its views timed by the house's clock (PROTO-43)."""
+        if game is not None:
+            game.clock = self.house.clock
+        self.game = game
 
     # --- what it is --------------------------------------------------------------------------------
 
@@ -185,17 +196,44 @@ class Table:
     async def apply(self, seat: int, text: str, record: int, conn: Connection | None = None) -> None:
         """Under the lock: act, commit, answer ``conn`` (the actor's connection, if any), then show every
         connection, in PROTO-28's order. Rules: PROTO-9, PROTO-28."""
-        game = self.game
+        if self._closed(seat, text, conn):
+            return
+        assert self.game is not None
+        await self.commit(self.game.act(seat, text, record), conn)
+
+    async def claim(self, seat: int, against: int, record: int, conn: Connection) -> None:
+        """Under the lock: ``seat`` claims the game against ``against`` at the host's time now. Rule: PROTO-42."""
+        if self._closed(seat, f"claim p{against}", conn):
+            return
+        assert self.game is not None
+        await self.commit(self.game.claim(seat, against, record, self.house.clock()), conn)
+
+    async def host(self, text: str) -> None:
+        """Under the lock: the host's step ``text`` (a seat away, back, or forfeiting), if the game takes it.
+        Rule: PROTO-43."""
+        if self.game is not None and self.seeding is None and not self.game.over:
+            with contextlib.suppress(ProtocolError):
+                await self.commit(self.game.host(text), None)
+
+    def _closed(self, seat: int, text: str, conn: Connection | None) -> bool:
+        """Whether the table takes no action now (a fair hand's seeds being gathered, or the game kept as its
+        summary only), the actor told why."""
         if self.seeding is not None:
             if conn is not None:
                 reason = f"hand {self.seeding.number} is not dealt yet: its seeds are being gathered"
                 conn.send(protocol.refusal(seat, text, "PROTO-36", reason, self.record))
-            return
-        if game is None:
+            return True
+        if self.game is None:
             if conn is not None:
                 conn.send(protocol.refusal(seat, text, "MATCH-1", "the game is over", self.record))
-            return
-        outcome = game.act(seat, text, record)
+            return True
+        return False
+
+    async def commit(self, outcome: Outcome, conn: Connection | None) -> None:
+        """Under the lock: store what ``outcome`` applied, then answer ``conn`` and show every connection; a
+        refusal only answers ``conn``. Rules: PROTO-9, PROTO-28."""
+        game = self.game
+        assert game is not None
         done = outcome.applied
         if done is None:
             if conn is not None:
@@ -222,6 +260,45 @@ class Table:
             if self.seeding is not None and self.seeding.complete:
                 await self.deal()
 
+    # --- presence ----------------------------------------------------------------------------------
+
+    def present(self, seat: int) -> bool:
+        return bool(self.conns.get(seat))
+
+    def _claims(self, seat: int) -> bool:
+        """Whether the table records ``seat``'s presence: a person's, in a game going on whose rules play claims."""
+        game = self.game
+        return bool(game and not game.over and game.match.rules.claim_after is not None and self.spec.human(seat))
+
+    async def gone(self, seat: int) -> None:
+        """Once ``seat``'s last connection has closed and it has not come back within the house's grace period,
+        record it away at the time it left (PROTO-43, END-4), and show the table again when a claim against it
+        opens."""
+        left = self.house.clock()
+        await asyncio.sleep(self.house.grace)
+        async with self.lock:
+            game = self.game
+            if not self._claims(seat) or self.present(seat) or game is None or seat in game.match.seen.away:
+                return
+            await self.host(f"p{seat} away {max(left, game.match.seen.clock)}")
+            after = game.match.rules.claim_after
+            if seat in game.match.seen.away and after is not None:
+                self.spawn(self._claim_opens(after))
+
+    async def returning(self, seat: int) -> None:
+        """Under the lock, before the seat's connection is welcomed: record it back if the host has it away, so that
+        its first view is at the newest record (PROTO-43, END-4)."""
+        game = self.game
+        if game is not None and self._claims(seat) and seat in game.match.seen.away:
+            await self.host(f"p{seat} back {self.house.clock()}")
+
+    async def _claim_opens(self, after: int) -> None:
+        """Show the table again once a claim may be made (every view's ``endings`` then holds it)."""
+        await asyncio.sleep(after + 1)
+        async with self.lock:
+            if self.game is not None and not self.game.over and self.game.match.seen.away:
+                self.show()
+
     def _final_summary(self, game: Game, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
         data = self.house.store.log(self.id) + last
@@ -238,9 +315,9 @@ class Table:
         try:
             if spec.fair:
                 assert self.secret is not None
-                self.game = rebuild_fair(self.id, spec, data, records, applied, self.secret, self.house.key)
+                self.adopt(rebuild_fair(self.id, spec, data, records, applied, self.secret, self.house.key))
             else:
-                self.game, _ = rebuild(self.id, spec, data, records, applied, self.secret, self.house.key)
+                self.adopt(rebuild(self.id, spec, data, records, applied, self.secret, self.house.key)[0])
         except Exception as err:
             self.game, self.failed = None, f"the store and the game disagree: {err}"
 
@@ -321,6 +398,10 @@ class Table:
                 return
             seat = turn[1]
             assert seat is not None
+            if self.spec.timeout_forfeits:  # the seat forfeits (END-3) rather than have its move made (PROTO-43)
+                self.send_all(protocol.timed_out(seat, None))
+                await self.host(f"p{seat} forfeit timeout")
+                return
             action = await self.house.bots.choose(game.bot_move(seat, stand_in=True))
             for key, conns in self.conns.items():  # the move itself only to its seat (a knock's card is hidden)
                 for conn in list(conns):
@@ -410,7 +491,7 @@ class Table:
             raise ProtocolError("internal", "the deal could not be stored; the seeds are gathered again") from None
         self.seeding = None
         if self.game is None:
-            self.game = game
+            self.adopt(game)
             self.summary = game.summary()
             self.schedule()
             for key, conns in self.conns.items():

@@ -49,6 +49,9 @@ class TableSpec:
     #: seat has to send its seed before the server supplies it (PROTO-37).
     fair: bool = False
     seed_timeout: float = SEED_TIMEOUT
+    #: A human seat whose turn runs out forfeits (END-3, reason ``timeout``) rather than have its move made
+    #: (PROTO-12, PROTO-43).
+    timeout_forfeits: bool = False
     rules: RuleSet = field(init=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -61,6 +64,7 @@ class TableSpec:
             "turn_timeout": self.turn_timeout, "bot_delay": self.bot_delay, "commitments": self.commitments,
             "executor": self.executor, **({"series": dict(self.series)} if self.series is not None else {}),
             **({"fair": True, "seed_timeout": self.seed_timeout} if self.fair else {}),
+            **({"timeout_forfeits": True} if self.timeout_forfeits else {}),
         }  # fmt: skip
 
     @staticmethod
@@ -70,6 +74,7 @@ class TableSpec:
             data["preset"], data["options"], seats, data["seed"], data.get("turn_timeout"),
             data.get("bot_delay", 0.0), data.get("commitments", False), data.get("executor", "library"),
             data.get("series"), data.get("fair", False), data.get("seed_timeout", SEED_TIMEOUT),
+            data.get("timeout_forfeits", False),
         )  # fmt: skip
 
     def rematch(self, previous: str, totals: Sequence[int]) -> TableSpec:
@@ -144,8 +149,26 @@ def table_spec(data: object, *, bot_delay: float = 0.5, commitments: bool = True
     executor = data.get("executor", "library")
     if executor not in ("library", "compiled"):
         raise bad("executor", "'library' or 'compiled'")
-    return TableSpec(preset, options, seats, seed, timeout, delay or 0.0, commit, executor, None, dealt_fair,
-                     float(seeding))  # fmt: skip
+    forfeits = data.get("timeout_forfeits", False)
+    if type(forfeits) is not bool:
+        raise bad("timeout_forfeits", "true or false")
+    if forfeits and timeout is None:
+        raise bad("timeout_forfeits", "false at a table with no turn_timeout")
+    return TableSpec(preset, with_claims(options, seats), seats, seed, timeout, delay or 0.0, commit, executor, None,
+                     dealt_fair, float(seeding), forfeits)  # fmt: skip
+
+
+#: The seconds a person may be gone from a table of two or three people before another may claim the game, unless
+#: the table's options say (``claim_after``, RULES-2; null: claims are not played). Rule: PROTO-43.
+CLAIM_AFTER = 120
+
+
+def with_claims(options: Mapping[str, Any], seats: Sequence[SeatSpec]) -> Mapping[str, Any]:
+    """A table's options with claims played after ``CLAIM_AFTER`` seconds when it seats two or more people and
+    its options do not name ``claim_after``. Rule: PROTO-43."""
+    if "claim_after" in options or sum(s.player == "human" for s in seats) < 2:
+        return options
+    return {**options, "claim_after": CLAIM_AFTER}
 
 
 def _seconds(value: object, low: float, high: float, bad: Any, name: str) -> float | None:

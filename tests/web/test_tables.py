@@ -158,7 +158,7 @@ def test_an_act_is_applied_at_its_record_once() -> None:
     assert table.act(seat, "take", record).reply["rule"] == "PROTO-7"  # not what was applied there
 
 
-@pytest.mark.rule("PROTO-8", "PROTO-3", "PROTO-41", "TURN-1", "TURN-3", "THREE-8", "NOTE-2", "NOTE-5")
+@pytest.mark.rule("PROTO-8", "PROTO-3", "PROTO-41", "TURN-1", "TURN-3", "THREE-8", "NOTE-2", "NOTE-5", "NOTE-11")
 def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
     table, _ = Game.new("t", spec("standard", "human", "human"))
     seat = table.match.to_act
@@ -172,9 +172,8 @@ def test_refusals_carry_the_engines_rule_and_change_nothing() -> None:
         (seat, "discard Xx", "NOTE-2"),  # not a card
         (seat, "spread As-Kd", "MELD-1"),  # cards that are no meld
         (seat, f"p{other} pass", "PROTO-3"),  # a seat acts only for itself
-        (other, "resign", "PROTO-41"),  # a game's end: not taken at a table yet
-        (seat, "abort", "PROTO-41"),
-        (seat, f"claim p{other} at 100", "PROTO-41"),
+        (other, "resign now", "NOTE-11"),  # a resignation takes no argument
+        (seat, f"claim p{other} at 100", "PROTO-41"),  # a claim's time is the host's: asked with the message claim
     ]
     for who, text, rule in cases:
         reply = table.act(who, text, record).reply
