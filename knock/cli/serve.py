@@ -55,6 +55,15 @@ def serve(
             "committed seed and every seat's seed (PROTO-35, DEAL-5).",
         ),
     ] = False,
+    away_grace: Annotated[
+        float,
+        typer.Option(
+            min=0,
+            max=3600,
+            help="Seconds a person may be without a connection before the table records the seat away, which "
+            "opens a claim against it after the table's claim_after (PROTO-43).",
+        ),
+    ] = 15.0,
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
@@ -91,6 +100,7 @@ def serve(
         signer,
         digests,
         fair,
+        away_grace,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

@@ -55,6 +55,7 @@ class Settings:
     key: SigningKey | None = None  #: signs every new game's log and every view sent (LOG-17, LOG-18)
     digests: Path | None = None  #: each finished game's trailer digest is appended to this file (LOG-19)
     fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-35)
+    away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
@@ -83,6 +84,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     """The application over ``store``: its tables are rebuilt at start-up (PROTO-13)."""
     conf = settings or Settings()
     hub = Hub(store, bot_delay=conf.bot_delay, key=conf.key, digests=conf.digests)
+    hub.house.grace = conf.away_grace
 
     def allowed(request: Request | WebSocket) -> bool:
         return origin_allowed(request.headers.get("origin"), request.headers.get("host"), conf.allow_origins)

@@ -87,6 +87,18 @@ export class Seat {
     return true;
   }
 
+  /** Claim the game against the seat ``against``, away by the server's record, at the newest view's record
+   *  (PROTO-42: the server writes the time). */
+  claim(against) {
+    if (this.record === null || this.pending) return false;
+    this.pending = `claim p${against}`;
+    if (!this.send({ type: "claim", against, record: this.record })) {
+      this.pending = null;
+      return false;
+    }
+    return true;
+  }
+
   close() {
     this.closed = true;
     clearTimeout(this.timer);

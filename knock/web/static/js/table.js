@@ -7,6 +7,7 @@ import { cardName, cardRow, cardSvg } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 import { FairSeat } from "./fairseat.js";
+import { endingText, renderEndings, tickEndings } from "./endings.js";
 
 /** How long the pause at a hand's end lasts at most, in seconds; with a turn timer, at most a third of it (the
  *  server's timer for the next turn runs meanwhile: the pause leaves the player two thirds of his turn). */
@@ -27,6 +28,8 @@ export function openTable(root, params) {
     order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
     rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
     fair: null, // at a fair table (PROTO-35): this seat's seeds sent and each hand's check (fairseat.js)
+    message: null, viewAt: 0, // the newest view message, and when it came (this page's clock): its endings and away
+    confirming: false, // Resign was pressed: its confirmation is shown
   };
   let ticker = null;
   const els = {
@@ -108,6 +111,8 @@ export function openTable(root, params) {
       }
       state.fair?.view(m);
       renderFair();
+      state.message = m;
+      state.viewAt = performance.now();
       state.view = m.view;
       state.legal = m.legal;
       state.defences = m.defences || [];
@@ -125,9 +130,9 @@ export function openTable(root, params) {
       fill(els.refusal, h("p", {}, h("strong", {}, `Refused (${m.rule}): `), `${m.action} — ${m.reason}`));
       render();
     },
-    timed_out: (m) => {
-      addEvent(`${seatName(players(), m.seat)}'s turn timed out: ${actionName(m.action, state.view)} was played for it`,
-        state.view ? state.view.hand : 0);
+    timed_out: (m) => { // the move made for the seat is told to it alone (PROTO-12); at a table of forfeits, to none
+      const made = m.action ? `: ${actionName(m.action, state.view)} was played for it` : "";
+      addEvent(`${seatName(players(), m.seat)}'s turn timed out${made}`, state.view ? state.view.hand : 0);
       announce(`p${m.seat}'s turn timed out.`);
     },
     hand_result: (m) => {
@@ -143,7 +148,8 @@ export function openTable(root, params) {
     },
     game_result: (m) => {
       state.game = m;
-      announce(`Game over: ${seatName(players(), m.winner)} wins.`);
+      state.confirming = false;
+      announce(`Game over: ${endingText(m, players())}`);
       render();
     },
     log_offered: (m) => {
@@ -229,6 +235,19 @@ export function openTable(root, params) {
     }
   }
 
+  function claim(against) {
+    if (seat.claim(against)) {
+      fill(els.refusal);
+      render(true);
+    }
+  }
+
+  /** The game's end in words, once it is over (how it ended, if before the target). */
+  function gameEnd() {
+    return state.game ? h("p", { class: "game-end", role: "status" }, h("strong", {}, "Game over: "),
+      endingText(state.game, players())) : null;
+  }
+
   function render(busy = false) {
     if (!state.view) return;
     const focused = document.activeElement;
@@ -253,8 +272,12 @@ export function openTable(root, params) {
       timer(),
       renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
         arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
+      gameEnd(),
       rematchPanel(),
       seated ? renderActions(state.legal, view, ctx) : null,
+      seated && !view.over ? renderEndings(state.message, { players: players(), seat: state.welcome.seat,
+        at: state.viewAt, confirming: state.confirming, disabled,
+        setConfirming: (on) => { state.confirming = on; render(); }, act: send, claim }) : null,
       discards(view),
       seated && !view.over ? typed() : null);
     tick();
@@ -314,8 +337,9 @@ export function openTable(root, params) {
       const shown = els.play.querySelector(".pause-left");
       if (shown) shown.textContent = `(goes on by itself in ${left} s)`;
     }
-    if (!ticker && (el || state.pause)) ticker = setInterval(() => { if (!document.hidden) tick(); }, 1000);
-    if (ticker && !el && !state.pause) { clearInterval(ticker); ticker = null; }
+    const counting = !state.pause && tickEndings(els.play, state.message, state.viewAt, () => render());
+    if (!ticker && (el || state.pause || counting)) ticker = setInterval(() => { if (!document.hidden) tick(); }, 1000);
+    if (ticker && !el && !state.pause && !counting) { clearInterval(ticker); ticker = null; }
   }
 
   /** The discards seen so far: every card put face up on the pile this hand, oldest first (the upcard first),
