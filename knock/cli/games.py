@@ -475,12 +475,12 @@ def _play_out(session: play_mod.Session | None, save: play_mod.Save | None, on_b
         raise typer.Exit(130 if isinstance(stop, KeyboardInterrupt) else 0) from None
     setup = table.session.setup
     match = table.session.match
-    st = match.standings()
-    assert st.winner is not None
+    st, winner = match.standings(), match.winner
     players = setup.players
     verdict = judge(path.read_bytes())
     totals = ", ".join(f"{n} {t:,}" for n, t in zip(players, st.totals, strict=True))
-    who = "you win" if st.winner == setup.seat else f"{players[st.winner]} wins"
+    who = "no winner: the game was aborted" if winner is None else "you win" if winner == setup.seat else (
+        f"{players[winner]} wins")  # fmt: skip
     console.print(f"[bold]{who}[/] after {plural(match.number, 'hand')}; totals {totals}")
     records = plural(verdict.record or 0, "record")
     checked = f"{records}, verified" if verdict.kind == "pass" else f"[red]{verdict.message}[/]"

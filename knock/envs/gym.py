@@ -125,16 +125,20 @@ class KnockGym(gymnasium.Env[ObsDict, np.int64]):
     def step(self, action: np.int64 | int) -> tuple[ObsDict, SupportsFloat, bool, bool, dict[str, Any]]:
         """The learner's action, then the bots' until the learner is to act again or the episode ends.
 
-        A masked-out action changes nothing in the game and ends the episode with the worst reward a hand
-        can give (``-max_hand_points``, -1 when normalised); ``info["illegal"]`` names the rule. Rule: ENV-10.
+        A masked-out action changes nothing in the game and ends the episode as the learner's forfeit, with the
+        worst reward a hand can give (``-max_hand_points``, -1 when normalised); ``info["illegal"]`` says why and
+        ``info["rule"]`` names the rule. Every step that ends the episode says how in ``info["ending"]``: ``hand``,
+        ``game`` or ``forfeit``. Rule: ENV-10.
         """
         try:
             reward = self.episode.step(int(action))[self.seat]
         except IllegalAction as err:
             worst = -max_hand_points(self.episode.rules) / self.episode.unit
-            return self._obs(), worst, True, False, {"illegal": str(err)}
+            return self._obs(), worst, True, False, {"illegal": str(err), "rule": err.rule, "ending": "forfeit"}
         reward += self._bots_play()
-        return self._obs(), reward, self.episode.over, False, {}
+        over = self.episode.over
+        info = {"ending": "game" if self.episode.whole_game else "hand"} if over else {}
+        return self._obs(), reward, over, False, info
 
     def action_masks(self) -> encoding.Mask:
         """The learner's action mask (the convention of sb3-contrib's MaskablePPO)."""

@@ -72,7 +72,9 @@ class Save:
             stream = path.open("xb")
         except FileExistsError:
             raise PlayError(f"{path} exists: a game's log is never written over (choose another --out)") from None
-        writer = LogWriter(stream, session.match, players=session.setup.players, meta=meta or session.setup.meta())
+        writer = LogWriter(
+            stream, session.match, players=session.setup.players, meta=meta or session.setup.meta(), endings=True
+        )  # a person may resign or abort: the log is of format 3.0 (LOG-24)
         save = cls(path, stream, writer)
         save.sync()
         return save

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from rich.console import Console
 from rich.table import Table as Grid
 
-from engine.actions import Action, Advise, MatchAction
+from engine.actions import Abort, Action, Advise, MatchAction, Resign
 from engine.cards import Card
 from engine.errors import IllegalAction
 from engine.events import CutDrawn, HandEnded, HandStarted, MatchEvent
@@ -177,6 +177,9 @@ class TerminalTable:
                     return True
                 case Word(name="none"):
                     self.say("there is no advice to give: it is your move", "yellow")
+                case Word(name="resign" | "abort" as name):
+                    if self.end(name, obs):
+                        return True
                 case Word(name=name):
                     if self.word(name, obs, legal, offered, help_text):
                         return False
@@ -219,6 +222,25 @@ class TerminalTable:
         elif name == "quit":
             raise Quit
         return False
+
+    def end(self, name: str, obs: Observation) -> bool:
+        """The person resigns (once asked again) or aborts the game, if the rules let him now (END-1, END-2);
+        whether the game ended."""
+        if not self.save.writer.endings:
+            self.say(f"this game's log is of an earlier format ({self.save.path}), which holds no {name}: play on, "
+                     "or stop with q", "yellow")  # fmt: skip
+            return False
+        action = Resign(self.session.me) if name == "resign" else Abort(self.session.me)
+        try:
+            self.session.match.check(action)
+        except IllegalAction as err:
+            self.refuse(err.rule, err.reason, obs)
+            return False
+        if name == "resign" and self.ask("resign this game? you lose it (y/N): ").strip().lower() not in ("y", "yes"):
+            self.say("you play on", "dim")
+            return False
+        self.session.apply(action)
+        return True
 
     def refuse(self, rule: str, reason: str, obs: Observation) -> None:
         """The engine's refusal, in words from the person's seat, with its rule id."""

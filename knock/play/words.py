@@ -113,7 +113,7 @@ Command: TypeAlias = Move | Word | Typo | Refusal
 WORDS = {
     "?": "help", "h": "help", "help": "help", "hint": "hint", "score": "score", "scores": "score", "undo": "undo",
     "undo anyway": "undo anyway", "q": "quit", "quit": "quit", "exit": "quit", "none": "none", "no": "none",
-    "-": "none",
+    "-": "none", "resign": "resign", "concede": "resign", "abort": "abort",
 }  # fmt: skip
 
 #: Verbs and their aliases. A group names the actions it may mean; the phase picks the one it takes.
@@ -277,6 +277,8 @@ Also:
   hint                    what the heuristic bot would play here, and why
   score                   the score sheet so far
   undo                    take back your last move (never a stock draw; 'undo anyway' into a scored hand)
+  resign                  give the game up: you lose it (asked again first; END-1)
+  abort                   call the game off before both of you have moved: no winner (END-2)
   q                       stop; the log keeps the game, and 'knock play --resume LOG' continues it
   ?                       this help"""
 
@@ -285,7 +287,7 @@ You sit out this hand and may advise the captain (he has the final word):
   a number                suggest that option
   a move                  e.g. 'take', 'discard K♥', 'knock K♥'
   Enter, none             no advice this time
-Also: hint, score, undo, q (stop), ? (this help)"""
+Also: hint, score, undo, resign, abort, q (stop), ? (this help)"""
 
 
 __all__ = ["ADVICE_HELP", "HELP", "Command", "Context", "Move", "Refusal", "Typo", "Word", "card_of", "normalise",

@@ -255,6 +255,25 @@ def test_each_refusal_shows_the_engines_reason_and_rule(tmp_path: Path) -> None:
                                 "(rule TURN-4)") == 2  # fmt: skip
 
 
+@pytest.mark.rule("END-1", "END-2", "LOG-24", "NOTE-11")
+def test_a_person_resigns_once_asked_again_or_aborts_before_both_have_moved(tmp_path: Path) -> None:
+    setup = two(seed=1)  # the person is offered the upcard first: nobody has moved
+    table, out = sit(tmp_path / "r.knock", setup, Script(["resign", "n", "pass", "resign", "y"]))
+    assert run(table)
+    said = out.getvalue()
+    assert "resign this game? you lose it (y/N): " in table.ask.prompts  # type: ignore[attr-defined]
+    assert "you play on" in said and "you resign" in said and "game over: greedy wins the game, 0 to 0" in said
+    data = (tmp_path / "r.knock").read_bytes()
+    assert judge(data).kind == "pass" and LogReader(data).header.version == (3, 0)
+    table, out = sit(tmp_path / "a.knock", two(seed=1), Script(["abort"]))
+    assert run(table)
+    assert "game over: no winner (the game was aborted)" in out.getvalue()
+    assert judge((tmp_path / "a.knock").read_bytes()).kind == "pass"
+    table, out = sit(tmp_path / "late.knock", two(seed=1), Script(["pass", "draw", "abort", "q"], then="q"))
+    assert not run(table)
+    assert "(rule END-2)" in out.getvalue()
+
+
 @pytest.mark.rule("THREE-7", "THREE-8")
 def test_the_sitter_is_asked_only_when_the_captain_has_a_choice_and_nonsense_advice_is_refused(tmp_path: Path) -> None:
     from engine.match import Match

@@ -87,6 +87,22 @@ def test_an_illegal_action_ends_the_episode_and_changes_nothing() -> None:
     key = hand.state_key()
     _, reward, terminated, _, info = env.step(T.DISCARD + Card.parse("Ac").index)
     assert terminated and reward == -1.0 and info["illegal"] and hand.state_key() == key
+    assert info["ending"] == "forfeit" and info["rule"] == "TURN-1"  # the upcard is offered: no discard now
+
+
+@pytest.mark.rule("ENV-10", "ENV-5")
+@pytest.mark.parametrize(("kind", "ending"), [("hand", "hand"), ("game", "game")])
+def test_every_episode_says_how_it_ended(kind: str, ending: str) -> None:
+    env = gym_env("standard", episode=kind, target=10)
+    obs, _ = env.reset(seed=3)
+    info: dict[str, object] = {}
+    for _ in range(5_000):
+        action = int(np.flatnonzero(obs["action_mask"])[0])
+        obs, _, terminated, _, info = env.step(action)
+        if terminated:
+            break
+        assert "ending" not in info
+    assert info["ending"] == ending
 
 
 @pytest.mark.rule("ENV-8")
