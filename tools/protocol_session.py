@@ -84,7 +84,7 @@ def steps(frames: Frames) -> Iterator[tuple[str, Callable[[Frames], str]]]:
     yield "Text that is no action (row `act.text`, PROTO-22, notation.md).", act(0, lambda v: "fly away")
     yield "An action naming another seat than the one acting (row `act.own`, PROTO-3).", act(0, lambda v: "p1 pass")
     yield (
-        "A claim written as an action's text: its time is the host's, asked for with claim (row `act.ending`, PROTO-41).",
+        "A claim written as an action's text, whose time is the host's (row `act.ending`, PROTO-41).",
         act(0, lambda v: "claim p1 at 100"),
     )
     yield "An action the rules forbid now (row `act.rules`).", act(0, lambda v: "knock Kh")

@@ -284,7 +284,9 @@ def test_every_ending_on_knock_engine(lines: list[dict[str, Any]], ending: dict[
     out, log = engine_session(lines, {"claim_after": 60})
     result = ended(out)
     assert {k: v for k, v in result["ending"].items() if v is not None} == ending
-    loser = int(ending["against"] if "against" in ending else ending["seat"])  # a claim's loser is the seat claimed against
+    loser = int(
+        ending["against"] if "against" in ending else ending["seat"]
+    )  # a claim's loser is the seat claimed against
     assert result["winner"] == (None if ending["kind"] == "abort" else 1 - loser)
     if ending["kind"] == "claim":
         refused = next(m for m in out if m["type"] == "refusal")

@@ -108,6 +108,7 @@ export function renderBoard(view, { players = [], cardAction = null, title = nul
   if (view.spread || view.result) {
     board.append(renderShowdown({ spread: view.spread, defence: view.defence, result: view.result, hand: view.hand }, players));
   }
-  if (view.over) board.append(h("p", { class: "winner" }, `Game over: ${seatName(players, view.winner)} wins.`));
+  if (view.over) board.append(h("p", { class: "winner" }, view.winner === null ? "Game over: no winner (aborted)."
+    : `Game over: ${seatName(players, view.winner)} wins.`));
   return board;
 }

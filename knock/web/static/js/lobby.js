@@ -164,7 +164,7 @@ export async function openLobby(root) {
           h("td", {}, t.seats.map((s) => `${seatName(names, s.seat)}${s.player === "bot" ? ` (${s.bot} bot)` : ""}`).join(", ")),
           h("td", { class: "num" }, String(t.hand)),
           h("td", {}, (t.scores || []).join(" – ")),
-          h("td", {}, t.failed ? `failed: ${t.failed}` : t.over ? `over: ${seatName(names, t.winner)} won` : "playing"),
+          h("td", {}, t.failed ? `failed: ${t.failed}` : t.over ? (t.winner === null ? "over: aborted, no winner" : `over: ${seatName(names, t.winner)} won`) : "playing"),
           h("td", {}, t.over
             ? h("a", { href: `#replay=${encodeURIComponent(t.table)}` }, `Replay ${t.table}`)
             : h("a", { href: `#table=${encodeURIComponent(t.table)}&spectate=1` }, `Watch ${t.table}`)));
