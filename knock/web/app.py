@@ -18,11 +18,11 @@ import time
 from collections.abc import AsyncIterator, Sequence
 from pathlib import Path
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import SplitResult, urlsplit
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
@@ -58,18 +58,32 @@ class Settings:
     away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
 
 
-def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str]) -> bool:
-    """A browser's request is accepted from the server's own origin or an allowed one; a request without
-    ``Origin`` is not a browser's. Rule: PROTO-4.
+def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str], scheme: str = "http") -> bool:
+    """A browser's request is accepted from the server's own origin — the same scheme, host and port as the request
+    (``scheme`` the request's: ``http`` or ``https``, a WebSocket's ``ws`` or ``wss`` counting as these) — or an
+    allowed one; a request without ``Origin`` is not a browser's. Rule: PROTO-4.
 
     >>> origin_allowed("http://127.0.0.1:8000", "127.0.0.1:8000", ()), origin_allowed("http://evil.test", "a:1", ())
     (True, False)
+    >>> origin_allowed("https://127.0.0.1:8000", "127.0.0.1:8000", (), "ws"), origin_allowed("http://a", "a:80", ())
+    (False, True)
     """
     if origin is None:
         return True
     if "*" in allowed or origin in allowed:
         return True
-    return host is not None and urlsplit(origin).netloc == host
+    if host is None:
+        return False
+    own = {"ws": "http", "wss": "https"}.get(scheme, scheme)
+    try:
+        sent, here = urlsplit(origin), urlsplit(f"{own}://{host}")
+        return (sent.scheme, sent.hostname, _port(sent)) == (here.scheme, here.hostname, _port(here))
+    except ValueError:  # a port that is no number, or out of range
+        return False
+
+
+def _port(url: SplitResult) -> int | None:
+    return url.port if url.port is not None else {"http": 80, "https": 443}.get(url.scheme)
 
 
 def _error(status: int, code: str, message: str, rule: str = "PROTO-2") -> JSONResponse:
@@ -87,7 +101,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     hub.house.grace = conf.away_grace
 
     def allowed(request: Request | WebSocket) -> bool:
-        return origin_allowed(request.headers.get("origin"), request.headers.get("host"), conf.allow_origins)
+        headers = request.headers
+        return origin_allowed(headers.get("origin"), headers.get("host"), conf.allow_origins, request.url.scheme)
 
     async def info(request: Request) -> Response:
         defaults = RuleSet().to_dict()
@@ -208,9 +223,16 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         Mount("/static", StaticFiles(directory=STATIC)),
         Mount("/", StaticFiles(directory=STATIC, html=True)),
     ]
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)])
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)],
+                    exception_handlers={ClientDisconnect: gone})  # fmt: skip
     app.state.hub = hub
     return app
+
+
+async def gone(request: Request, exc: Exception) -> Response:
+    """A client that went away before its request's body ended: nothing to answer, and nothing wrong with the
+    server (no traceback in its log). Rule: PROTO-11."""
+    return Response(status_code=400, headers={"connection": "close"})
 
 
 def _option(name: str, default: Any) -> dict[str, Any]:

@@ -124,16 +124,23 @@ class ServerProcess:
     """``knock serve`` in a process of its own on a free local port, for the tests and tools: started by
     ``start`` (it returns once the server has said it listens), stopped by ``stop`` or killed by ``kill``."""
 
-    def __init__(self, data: str | os.PathLike[str], *args: str) -> None:
+    def __init__(self, data: str | os.PathLike[str], *args: str, stderr: Path | None = None) -> None:
+        """``stderr``: the file the server's own log goes to (by default, this process's standard error)."""
         self.data = Path(data)
         self.args = args
+        self.stderr = stderr
         self.proc: subprocess.Popen[str] | None = None
         self.url = ""
         self.banner = ""
 
     def start(self, timeout: float = 60.0) -> ServerProcess:
         command = [sys.executable, "-m", "knock.cli", "serve", "--port", "0", "--data", str(self.data), *self.args]
-        self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, text=True)
+        errors = self.stderr.open("a") if self.stderr is not None else None
+        try:
+            self.proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=errors, text=True)
+        finally:
+            if errors is not None:
+                errors.close()
         assert self.proc.stdout is not None
         ready = threading.Event()
         lines: list[str] = []

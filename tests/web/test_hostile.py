@@ -378,3 +378,22 @@ def test_non_finite_numbers_inside_a_message_are_refused(server: ServerProcess) 
     seat.send('{"type": "hello", "protocol": [' + "[" * 5000 + "]" * 5000 + "]}")
     assert seat.until("error")["code"] == "bad_json"
     seat.close()
+
+
+@pytest.mark.rule("PROTO-11", "PROTO-16")
+def test_a_client_that_goes_away_mid_body_leaves_no_traceback(tmp_path: Path) -> None:
+    """Requests cut off inside their body (a table's, a replay's): the server answers the next one as ever, and its
+    log holds no traceback (an operator's log is for what went wrong with the server)."""
+    errors = tmp_path / "stderr.txt"
+    with ServerProcess(tmp_path / "data", stderr=errors) as server:
+        host, port = server.url.split("//")[1].rsplit(":", 1)
+        for path, kind in (("/api/tables", "application/json"), ("/api/replay", "application/octet-stream")):
+            with socket.create_connection((host, int(port)), timeout=10) as cut:
+                head = f"POST {path} HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: {kind}\r\n"
+                cut.sendall(head.encode() + b"Content-Length: 1000\r\n\r\n" + b'{"seats": [')
+                cut.shutdown(socket.SHUT_WR)
+                cut.recv(1)  # the server has read what there was, and closes
+        status, _ = server.get("/api")
+        assert status == 200
+    log = errors.read_text()
+    assert "Traceback" not in log and "ClientDisconnect" not in log, log

@@ -118,11 +118,15 @@ def test_browsers_connect_from_allowed_origins_only(server: ServerProcess) -> No
     for origin in (f"http://{host}", "http://friends.test"):
         client, _ = seated(server, made, 0, origin=origin)
         client.close()
-    with pytest.raises(InvalidStatus) as refused:
-        Seat(server.ws, origin="http://evil.test")
-    assert refused.value.response.status_code == 403
-    status, answer = server.post("/api/tables", {"seats": TWO}, headers={"Origin": "http://evil.test"})
-    assert status == 403 and answer["error"]["rule"] == "PROTO-4"
+    port = int(host.rsplit(":", 1)[1])
+    # another site; the server's host over another scheme or port (another origin, RFC 6454); a port that is none
+    others = ("http://evil.test", f"https://{host}", f"http://127.0.0.1:{port + 1}", "http://127.0.0.1:99999")
+    for origin in others:
+        with pytest.raises(InvalidStatus) as refused:
+            Seat(server.ws, origin=origin)
+        assert refused.value.response.status_code == 403, origin
+        status, answer = server.post("/api/tables", {"seats": TWO}, headers={"Origin": origin})
+        assert status == 403 and answer["error"]["rule"] == "PROTO-4", origin
 
 
 @pytest.mark.rule("PROTO-7", "PROTO-8", "PROTO-9", "TURN-1")
