@@ -320,8 +320,18 @@ class SeatBack:
         return f"p{self.seat} is back"
 
 
-#: A game's early end (END-1 .. END-4), and the host's record of a seat's absence (END-4).
-EndEvent: TypeAlias = Resigned | Aborted | Forfeited | Claimed
+@dataclass(frozen=True, slots=True)
+class Abandoned:
+    """The host ended a game nobody attended, at ``at`` (seconds since the epoch): no winner. Rule: END-6."""
+
+    at: int
+
+    def __str__(self) -> str:
+        return "the game is abandoned: nobody is at the table"
+
+
+#: A game's early end (END-1 .. END-4, END-6), and the host's record of a seat's absence (END-4).
+EndEvent: TypeAlias = Resigned | Aborted | Forfeited | Claimed | Abandoned
 Presence: TypeAlias = SeatAway | SeatBack
 
 MatchEvent: TypeAlias = Event | CutDrawn | HandStarted | Advised | HandEnded | GameOver | EndEvent | Presence

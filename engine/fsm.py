@@ -245,8 +245,8 @@ MATCH_TABLE: tuple[Row, ...] = (
     Row("rotate", M.ROTATE, M.HAND, None, "engine", ("MATCH-4", "MATCH-5", "MATCH-7", "THREE-4", "THREE-5")),
     Row("end_early", M.HAND, M.GAME_OVER, None, "player", END_RULES),
     Row("end_early", M.ROTATE, M.GAME_OVER, None, "player", END_RULES),
-    Row("forfeit", M.HAND, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
-    Row("forfeit", M.ROTATE, M.GAME_OVER, None, "engine", ("END-3", "END-5")),
+    Row("forfeit", M.HAND, M.GAME_OVER, None, "engine", ("END-3", "END-5", "END-6")),
+    Row("forfeit", M.ROTATE, M.GAME_OVER, None, "engine", ("END-3", "END-5", "END-6")),
     Row("presence", M.HAND, M.HAND, None, "engine", ("END-4",)),
     Row("presence", M.ROTATE, M.ROTATE, None, "engine", ("END-4",)),
 )

@@ -35,6 +35,7 @@ from engine.chance import Chance, ScriptedChance, SeededChance
 from engine.errors import IllegalAction, InvalidDeal, InvalidRules
 from engine.events import (
     FORFEIT_REASONS,
+    Abandoned,
     Aborted,
     Advised,
     Claimed,
@@ -208,7 +209,7 @@ class Match:
     def _early_winner(self) -> int | None:
         """The winner of a game that ended early: none after an abort, else END-1's. Rules: END-1, END-2."""
         end = self.ended
-        if end is None or isinstance(end, Aborted):
+        if end is None or isinstance(end, Aborted | Abandoned):
             return None
         loser = end.absent if isinstance(end, Claimed) else end.seat
         order = (self.dealer, self.captain) + ((self.sitter,) if self.sitter is not None else ())
@@ -394,6 +395,21 @@ class Match:
         except Refused as err:
             raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action="forfeit") from None
         return self._finish("forfeit", Forfeited(seat, reason))
+
+    def abandon(self, at: int) -> list[MatchEvent]:
+        """The host ends the game at ``at`` (whole seconds since the epoch): nobody has been at the table for the
+        time it allows. No winner; the game does not count.
+
+        Raises:
+            IllegalAction: the game is over (MATCH-1), a time earlier than the last recorded (END-4).
+        """
+        try:
+            kernel.verify_going_on(self.is_over)
+            kernel.verify_time(at, self.seen.clock)
+        except Refused as err:
+            raise kernel.illegal(err.rule, err.reason, phase=self.phase.value, action="abandon") from None
+        self.seen.record("abandon", -1, at)
+        return self._finish("forfeit", Abandoned(at))
 
     def _finish(self, trigger: str, event: EndEvent) -> list[MatchEvent]:
         start = len(self.events)

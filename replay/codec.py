@@ -30,6 +30,7 @@ from engine.cards import Card
 from engine.errors import KnockError, render
 from engine.events import (
     FORFEIT_REASONS,
+    Abandoned,
     Aborted,
     Advised,
     BigGinDeclared,
@@ -87,8 +88,10 @@ T_FAIR_COMMIT, T_SEEDS, T_FAIR_REVEAL = 13, 14, 15
 T_SEEN_DRAW, KNOCK_HIDDEN, UNKNOWN = 12, KNOCK_BASE + 52, 255
 # A game's end before the target and the host's record of a seat's absence (END-1 .. END-4; version 3.0, LOG-24).
 T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK = 16, 17, 18, 19, 20, 21
+# The host's end of a game nobody attends (END-6; version 3.0, LOG-24).
+T_ABANDON = 22
 #: The records of the wave's step (spec/versions.md): in a log of version 3.0 only (LOG-24).
-WAVE_RECORDS = frozenset((T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK))
+WAVE_RECORDS = frozenset((T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK, T_ABANDON))
 RECORD_NAMES = {
     T_CUT: "cut",
     T_HAND: "hand",
@@ -112,6 +115,7 @@ RECORD_NAMES = {
     T_CLAIM: "claim",
     T_AWAY: "away",
     T_BACK: "back",
+    T_ABANDON: "abandon",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -366,6 +370,8 @@ def event_record(event: MatchEvent) -> Record | None:
             return [T_AWAY, seat, at]
         case SeatBack(seat=seat, at=at):
             return [T_BACK, seat, at]
+        case Abandoned(at=at):
+            return [T_ABANDON, at]
     raise AssertionError(f"no record for {event!r}")
 
 
@@ -488,6 +494,7 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_CLAIM: (4, lambda v, _: _n(v[1]) and _n(v[2]) and _n(v[3]), "[19, seat, absent seat, time]"),
     T_AWAY: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[20, seat, time]"),
     T_BACK: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[21, seat, time]"),
+    T_ABANDON: (2, lambda v, _: _n(v[1]), "[22, time]"),
 }  # fmt: skip
 
 

@@ -46,6 +46,7 @@ class Ends:
         self.version = version
         self.seen = Attendance()
         self.ended = False
+        self.abandoned = False  #: ended by the host as abandoned (END-6)
         self.loser: int | None = None
 
     def take(self, entry: Entry, over: bool) -> bool:
@@ -56,7 +57,17 @@ class Ends:
         """
         check_version(self.version, entry)
         rec: list[Any] = entry.record
-        kind, seat = RECORD_NAMES[rec[0]], rec[1]
+        kind = RECORD_NAMES[rec[0]]
+        if kind == "abandon":  # the host's end of a game nobody attends: no seat, its time (END-6)
+            try:
+                kernel.verify_going_on(over or self.ended)
+                kernel.verify_time(rec[1], self.seen.clock)
+            except Refused as err:
+                raise LogError(err.rule, entry.index, err.reason) from None
+            self.seen.record(kind, -1, rec[1])
+            self.ended, self.abandoned, self.loser = True, True, None
+            return True
+        seat = rec[1]
         absent, at = (rec[2], rec[3]) if kind == "claim" else (None, rec[2] if kind in ("away", "back") else None)
         try:
             if kind == "forfeit":
@@ -84,7 +95,7 @@ class Ends:
         if record[1] != winner:
             who = "no seat" if winner is None else f"p{winner}"
             found = "none" if record[1] is None else f"p{record[1]}"
-            rule = "END-1" if winner is not None else "END-2"
+            rule = "END-1" if winner is not None else "END-6" if self.abandoned else "END-2"
             raise LogError(rule, entry.index, f"{who} won the game, not {found}")
         if tuple(record[2]) != running:
             raise LogError("END-5", entry.index, f"the final totals are the running scores {list(running)}, not "

@@ -35,6 +35,7 @@ from replay.codec import (
     KNOCK_HIDDEN,
     PASS,
     PICKUP,
+    T_ABANDON,
     T_ABORT,
     T_ADVICE,
     T_AWAY,
@@ -93,6 +94,7 @@ class Kind(enum.Enum):
     CLAIM = "claim"  #: a seat claims the game against an away seat (END-4)
     AWAY = "away"  #: the host saw a seat leave the table (END-4)
     BACK = "back"  #: the host saw an away seat come back (END-4)
+    ABANDON = "abandon"  #: the host ends a game nobody attends (END-6)
     SEEN_DRAW = "seen draw"  #: views only: the seat's own stock draw, with its card
     HIDDEN_KNOCK = "hidden knock"  #: views only: an opponent's knock, its card hidden
     BAD_CODE = "bad code"  #: an integer that is no action code (or a boolean)
@@ -107,7 +109,7 @@ ACTIONS: frozenset[Kind] = frozenset(
      Kind.SPREAD, Kind.LAYOFF, Kind.ADVICE, Kind.SEEN_DRAW, Kind.HIDDEN_KNOCK, Kind.BAD_CODE}
 )  # fmt: skip
 #: Kinds that end the game before the target (END-1 .. END-4), and the host's record of a seat's presence (END-4).
-ENDINGS: frozenset[Kind] = frozenset({Kind.RESIGN, Kind.ABORT, Kind.FORFEIT, Kind.CLAIM})
+ENDINGS: frozenset[Kind] = frozenset({Kind.RESIGN, Kind.ABORT, Kind.FORFEIT, Kind.CLAIM, Kind.ABANDON})
 PRESENCE: frozenset[Kind] = frozenset({Kind.AWAY, Kind.BACK})
 #: Kinds only a per-seat view holds (LOG-11); in a full log their forms are no record.
 VIEW_ONLY: frozenset[Kind] = frozenset({Kind.SEEN_DRAW, Kind.HIDDEN_KNOCK})
@@ -133,10 +135,11 @@ def _array_kinds(view: bool) -> tuple[Kind, ...]:
                T_CHECKPOINT: Kind.CHECKPOINT, T_TRAILER: Kind.TRAILER, T_COMMIT: Kind.COMMIT,
                T_REVEAL: Kind.REVEAL, T_FAIR_COMMIT: Kind.FAIR_COMMIT, T_SEEDS: Kind.SEEDS,
                T_FAIR_REVEAL: Kind.FAIR_REVEAL, T_RESIGN: Kind.RESIGN, T_ABORT: Kind.ABORT,
-               T_FORFEIT: Kind.FORFEIT, T_CLAIM: Kind.CLAIM, T_AWAY: Kind.AWAY, T_BACK: Kind.BACK}  # fmt: skip
+               T_FORFEIT: Kind.FORFEIT, T_CLAIM: Kind.CLAIM, T_AWAY: Kind.AWAY, T_BACK: Kind.BACK,
+               T_ABANDON: Kind.ABANDON}  # fmt: skip
     if view:
         by_type[T_SEEN_DRAW] = Kind.SEEN_DRAW
-    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_BACK + 1))
+    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_ABANDON + 1))
 
 
 _INT_KINDS = {False: _int_kinds(False), True: _int_kinds(True)}
@@ -292,9 +295,9 @@ GRAMMAR: tuple[Row, ...] = (
     # A game's end before the target, wherever a player may act or between hands, and the host's record of a seat's
     # leaving and coming back there (END-1 .. END-4): the game's end record and the trailer follow an ending.
     *(
-        Row(s, k, (A.ENDED,), ("forfeit",) if k is K.FORFEIT else ("end_early",))
+        Row(s, k, (A.ENDED,), ("forfeit",) if k in (K.FORFEIT, K.ABANDON) else ("end_early",))
         for s in (*PLAYING.values(), A.ROTATE)
-        for k in (K.RESIGN, K.ABORT, K.FORFEIT, K.CLAIM)
+        for k in (K.RESIGN, K.ABORT, K.FORFEIT, K.CLAIM, K.ABANDON)
     ),
     *(Row(s, k, (s,), ("presence",)) for s in (*PLAYING.values(), A.ROTATE) for k in (K.AWAY, K.BACK)),
     Row(A.ENDED, K.GAME_OVER, (A.GAME_OVER,), ("end_early", "forfeit")),  # the end the ending reached

@@ -36,6 +36,7 @@ from engine.actions import (
 )
 from engine.cards import Card
 from engine.events import (
+    Abandoned,
     Aborted,
     Advised,
     BigGinDeclared,
@@ -331,6 +332,8 @@ def narrate(event: ViewEvent, voice: Voice = PLAIN) -> str:
             return f"{does(s, 'forfeit')} the game ({_WHY[why]})"
         case Claimed(seat=s, absent=absent):
             return f"{does(s, 'claim')} the game: {voice.does(absent, 'have', 'has')} been away too long"
+        case Abandoned():
+            return "the game is abandoned: nobody has been at the table"
         case SeatAway(seat=s):
             return f"{does(s, 'leave')} the table"
         case SeatBack(seat=s):

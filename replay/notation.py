@@ -28,6 +28,7 @@ from replay.codec import (
     PASS,
     PICKUP,
     REASONS,
+    T_ABANDON,
     T_ABORT,
     T_ADVICE,
     T_AWAY,
@@ -146,6 +147,8 @@ def _text(v: Any) -> str | None:
         return f"p{v[1]} claims the game against p{v[2]} at {v[3]}"
     if kind in (T_AWAY, T_BACK):
         return f"p{v[1]} {'leaves the table' if kind == T_AWAY else 'is back'} at {v[2]}"
+    if kind == T_ABANDON:
+        return f"the host abandons the game at {v[1]}: nobody is at the table"
     if kind == T_SEEN_DRAW:
         return f"draw {card_text(v[1])}"
     if kind == T_SEEDS and isinstance(v[1], list):

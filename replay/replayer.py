@@ -25,6 +25,7 @@ from engine.fsm import ExecutorName
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import (
+    T_ABANDON,
     T_ABORT,
     T_ADVICE,
     T_AWAY,
@@ -452,7 +453,9 @@ class Strict(Reading):
         assert match is not None  # the grammar takes these only once a hand has begun
         kind, seat = rec[0], rec[1]
         try:
-            if kind == T_RESIGN:
+            if kind == T_ABANDON:
+                events = match.abandon(rec[1])
+            elif kind == T_RESIGN:
                 events = match.apply(Resign(seat))
             elif kind == T_ABORT:
                 events = match.apply(Abort(seat))

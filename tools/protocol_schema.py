@@ -324,7 +324,7 @@ def build() -> dict[str, Any]:
         "ack": msg(
             "ack",
             {
-                "seat": ref("seat"),
+                "seat": nullable(ref("seat")),  # 1.4: null for a host's step of no seat (knock engine, PROTO-43)
                 "action": ref("action"),
                 "record": ref("record"),
                 "next": ref("record"),
@@ -364,8 +364,8 @@ def build() -> dict[str, Any]:
                 "ending": nullable(  # 1.4 (PROTO-43): how the game ended before the target
                     obj(
                         {
-                            "kind": {"enum": ["resign", "abort", "forfeit", "claim"]},
-                            "seat": ref("seat"),
+                            "kind": {"enum": ["resign", "abort", "forfeit", "claim", "abandon"]},
+                            "seat": nullable(ref("seat")),  # null: the host abandoned the game (END-6)
                             "against": nullable(ref("seat")),
                             "reason": nullable({"enum": ["timeout", "no_reveal", "absent"]}),
                         }

@@ -64,6 +64,16 @@ def serve(
             "opens a claim against it after the table's claim_after (PROTO-43).",
         ),
     ] = 15.0,
+    abandon_after: Annotated[
+        float,
+        typer.Option(
+            min=1,
+            max=86_400 * 30,
+            help="Seconds a table with human seats may go with none of its people connected (from its making, a "
+            "restart or the last one leaving) before its game is abandoned: no winner, no longer counted against "
+            "--max-tables (PROTO-44, END-6).",
+        ),
+    ] = 600.0,
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
@@ -101,6 +111,7 @@ def serve(
         digests,
         fair,
         away_grace,
+        abandon_after,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

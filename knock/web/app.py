@@ -56,6 +56,7 @@ class Settings:
     digests: Path | None = None  #: each finished game's trailer digest is appended to this file (LOG-19)
     fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-35)
     away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
+    abandon_after: float = 600.0  #: seconds a table may go without any person before it is abandoned (PROTO-44)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str], scheme: str = "http") -> bool:
@@ -98,7 +99,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     """The application over ``store``: its tables are rebuilt at start-up (PROTO-13)."""
     conf = settings or Settings()
     hub = Hub(store, bot_delay=conf.bot_delay, key=conf.key, digests=conf.digests)
-    hub.house.grace = conf.away_grace
+    hub.house.grace, hub.house.abandon_after = conf.away_grace, conf.abandon_after
 
     def allowed(request: Request | WebSocket) -> bool:
         headers = request.headers

@@ -21,7 +21,7 @@ from typing import Any, TypeAlias
 
 from engine.actions import Abort, Advise, Claim, Resign, parse_match_action
 from engine.errors import IllegalAction, NotationError, RuleViolation
-from engine.events import Aborted, Claimed, CutDrawn, Forfeited, GameOver, HandEnded, HandStarted, Resigned
+from engine.events import Abandoned, Aborted, Claimed, CutDrawn, Forfeited, GameOver, HandEnded, HandStarted, Resigned
 from engine.fairdeal import FairSeeds
 from engine.kernel import NOT_AN_ACTION
 from engine.match import Match
@@ -39,6 +39,9 @@ from replay.signing import SigningKey
 
 #: A recipient of frames: a seat, or None for the spectators.
 Key: TypeAlias = int | None
+
+#: The seat a host's step of no seat is kept under (``abandon``, END-6): no seat of any game.
+HOST = -1
 
 #: The host's clock: whole seconds since 1970-01-01T00:00:00 UTC (END-4, PROTO-43).
 Clock: TypeAlias = Callable[[], int]
@@ -231,10 +234,11 @@ class Game:
 
     def host(self, text: str) -> Outcome:
         """The host's step ``text`` (``pN away T``, ``pN back T``, ``pN forfeit REASON``: a seat gone from the
-        table, back, or forfeiting), taken at the game's record. Rules: PROTO-43, END-3, END-4."""
+        table, back, or forfeiting; ``abandon T``: a game nobody attends ended), taken at the game's record. Rules:
+        PROTO-43, END-3, END-4, END-6."""
         step = host_step(text)
         if step is None:
-            reason = "a host's step is 'pN away T', 'pN back T' or 'pN forfeit REASON'"
+            reason = "a host's step is 'pN away T', 'pN back T', 'pN forfeit REASON' or 'abandon T'"
             return Outcome(protocol.refusal(None, text, "PROTO-43", reason, self.record))
         if self.over:
             return Outcome(protocol.refusal(step.seat, text, "MATCH-1", "the game is over", self.record))
@@ -242,11 +246,12 @@ class Game:
             step.apply(self.match)
         except RuleViolation as err:
             return Outcome(protocol.refusal(step.seat, text, err.rule, err.reason, self.record))
-        return self._done(step.seat, f"p{step.seat} {step.verb} {step.arg}", self.record)
+        return self._done(step.seat, str(step), self.record)
 
-    def _done(self, seat: int, action: str, record: int) -> Outcome:
+    def _done(self, seat: int | None, action: str, record: int) -> Outcome:
+        """What was applied, kept and acknowledged (``seat`` None: a host's step of no seat, kept as ``HOST``'s)."""
         self.writer.sync()
-        done = Applied(seat, action, record, self.record)
+        done = Applied(HOST if seat is None else seat, action, record, self.record)
         self.applied[record] = done
         return Outcome(protocol.ack(seat, done.action, record, done.after), done, self.sink.take())
 
@@ -394,10 +399,13 @@ class Game:
 
 def ending(m: Match) -> Message | None:
     """How a game ended before the target (None: at the target, or not over): the kind, the seat that resigned,
-    aborted, forfeited or claimed, the seat claimed against, a forfeit's reason. Rules: PROTO-43, END-1 .. END-4."""
+    aborted, forfeited or claimed (none when the host abandoned it), the seat claimed against, a forfeit's reason.
+    Rules: PROTO-43, END-1 .. END-4, END-6."""
     end = m.ended
     if end is None:
         return None
+    if isinstance(end, Abandoned):  # the host's end of a game nobody attends: no seat (END-6)
+        return {"kind": "abandon", "seat": None, "against": None, "reason": None}
     kinds = {Resigned: "resign", Aborted: "abort", Forfeited: "forfeit", Claimed: "claim"}
     return {"kind": kinds[type(end)], "seat": end.seat, "against": end.absent if isinstance(end, Claimed) else None,
             "reason": end.reason if isinstance(end, Forfeited) else None}  # fmt: skip

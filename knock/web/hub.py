@@ -103,6 +103,7 @@ class Hub:
         """Set every rebuilt table's bots and timers going (once the event loop runs)."""
         for table in self.tables.values():
             table.schedule()
+            table.unattended()  # a restart leaves nobody at any table (PROTO-44)
             if table.seeding is not None and table.seeding.number > 1:  # the wait for a fair hand's seeds restarts
                 table.start_seeding()
 
@@ -142,6 +143,7 @@ class Hub:
         for seat, h in hashes.items():
             self.tokens[h] = (table_id, seat)
         table.schedule()
+        table.unattended()  # nobody has taken a seat yet (PROTO-44)
         if table.seeding is not None and not table.seeding.humans:  # bots only: every seed supplied, dealt at once
             async with table.lock:
                 await table.deal()
@@ -251,6 +253,7 @@ class Hub:
             table.leave(conn)
             if conn.seat is not None and not table.present(conn.seat):
                 table.spawn(table.gone(conn.seat))  # gone, by the host's record (PROTO-43)
+                table.unattended()  # nobody left at the table: abandoned if nobody comes (PROTO-44)
 
     async def act(self, conn: Connection, message: protocol.Act) -> None:
         """A seat's action: applied, stored, acknowledged, shown to the table — the answer (ack or refusal) to the

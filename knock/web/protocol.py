@@ -478,8 +478,8 @@ def view(
             "away": list(away)}  # fmt: skip
 
 
-def ack(seat: int, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:
-    """The action is applied and stored (PROTO-7, PROTO-9)."""
+def ack(seat: int | None, action: str, record: int, after: int, *, duplicate: bool = False) -> Message:
+    """The action is applied and stored (PROTO-7, PROTO-9); ``seat`` None: a host's step of no seat (PROTO-43)."""
     return {"type": "ack", "seat": seat, "action": action, "record": record, "next": after, "duplicate": duplicate}
 
 

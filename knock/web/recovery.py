@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from engine.chance import SeededChance
 from engine.errors import KnockError
 from engine.fairdeal import FairSeeds
+from knock.conformance.host import host_step
 from knock.web.fairtable import server_seed
 from knock.web.game import Applied, Game, Sink
 from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
@@ -113,7 +114,10 @@ def rebuild_fair(
     rebuilt, out = Game.new(table, spec, secret, key, hands[0])
     dealt = 1
     for a in sorted(applied, key=lambda a: a.record):
-        outcome = rebuilt.act(a.seat, a.action, a.record)
+        # a host's step (a seat away or back, a forfeit, an abandoned game) as the host took it; an action (a claim
+        # with the time the host wrote) as the seat's (PROTO-42, PROTO-43)
+        hosted = host_step(a.action) is not None
+        outcome = rebuilt.host(a.action) if hosted else rebuilt.act(a.seat, a.action, a.record, host_time=True)
         if outcome.applied is None:
             raise RecoveryError(table, f"its stored action at record {a.record} is refused: {outcome.reply}", verdict)
         out += outcome.chunk

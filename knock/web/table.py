@@ -68,6 +68,7 @@ class House:
     bots: BotRunner
     clock: Clock = wall_clock  #: the host's time, whole seconds since 1970 (END-4, PROTO-42, PROTO-43)
     grace: float = 15.0  #: the seconds a seat may be without a connection before it is away (PROTO-43)
+    abandon_after: float = 600.0  #: the seconds a table may go without any person before it is abandoned (PROTO-44)
 
     def publish(self, table_id: str, digest: str) -> None:
         """Append a finished game's trailer digest to the digests file (LOG-19): ``HEX  TABLE``, one line a game,
@@ -101,6 +102,7 @@ class Table:
     turn: tuple[int, int | None, int] | None = None  #: the turn the timer runs for (hand, seat, hand events)
     deadline: float = 0.0  #: when that turn's timer runs out (``time.monotonic``): what ``turn_left`` tells
     seeding: Seeding | None = None  #: at a fair table, the hand whose seeds are being gathered (PROTO-36)
+    attended: int = 0  #: how many times a person has taken a seat here (a wait to abandon it ends on a change)
 
     def __post_init__(self) -> None:
         self.adopt(self.game)
@@ -148,6 +150,7 @@ class Table:
         table's rematch, if made (PROTO-30). Rule: PROTO-3."""
         others = self.conns.setdefault(seat, set())
         if seat is not None:
+            self.attended += 1
             for old in list(others):  # a token has one connection: the newest takes the seat over
                 others.discard(old)
                 old.close(protocol.CLOSE_REPLACED, ProtocolError("replaced", "the seat was taken over by a newer "
@@ -291,6 +294,24 @@ class Table:
         game = self.game
         if game is not None and self._claims(seat) and seat in game.match.seen.away:
             await self.host(f"p{seat} back {self.house.clock()}")
+
+    def unattended(self) -> None:
+        """Start the wait after which a table nobody attends is abandoned, if no person is at it now (at its
+        making, after a restart, when the last person's connection closes). Rule: PROTO-44."""
+        if self.humans and not any(self.present(s) for s in self.humans):
+            self.spawn(self._abandon(self.attended))
+
+    async def _abandon(self, attended: int) -> None:
+        """Once ``abandon_after`` has passed with no person at the table, end its game as abandoned at the host's
+        time (END-6): it stops counting against the server's tables. Rule: PROTO-44."""
+        await asyncio.sleep(self.house.abandon_after)
+        async with self.lock:
+            game = self.game
+            if self.attended != attended or any(self.present(s) for s in self.humans) or game is None or game.over:
+                return
+            await self.host(f"abandon {max(self.house.clock(), game.match.seen.clock)}")
+            if game.over:
+                log.info("table %s: abandoned after %g s with nobody at it", self.id, self.house.abandon_after)
 
     async def _claim_opens(self, after: int) -> None:
         """Show the table again once a claim may be made (every view's ``endings`` then holds it)."""

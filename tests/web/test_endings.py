@@ -262,13 +262,16 @@ def ended(out: list[Message]) -> Message:
     return next(m for m in out if m["type"] == "game_result")
 
 
-@pytest.mark.rule("PROTO-41", "PROTO-42", "PROTO-43", "PROTO-15", "END-1", "END-2", "END-3", "END-4")
+@pytest.mark.rule(
+    "PROTO-41", "PROTO-42", "PROTO-43", "PROTO-44", "PROTO-15", "END-1", "END-2", "END-3", "END-4", "END-6"
+)
 @pytest.mark.parametrize(
     ("lines", "ending"),
     [
         ([{"type": "act", "seat": 1, "action": "resign", "record": None}], {"kind": "resign", "seat": 1}),
         ([{"type": "act", "seat": 0, "action": "abort", "record": None}], {"kind": "abort", "seat": 0}),
         ([{"type": "host", "step": "p1 forfeit timeout"}], {"kind": "forfeit", "seat": 1, "reason": "timeout"}),
+        ([{"type": "host", "step": "abandon 5000"}], {"kind": "abandon"}),
         (
             [
                 {"type": "host", "step": "p1 away 1000"},
@@ -278,16 +281,17 @@ def ended(out: list[Message]) -> Message:
             {"kind": "claim", "seat": 0, "against": 1},
         ),
     ],
-    ids=["resign", "abort", "forfeit", "claim"],
+    ids=["resign", "abort", "forfeit", "abandon", "claim"],
 )
 def test_every_ending_on_knock_engine(lines: list[dict[str, Any]], ending: dict[str, Any]) -> None:
     out, log = engine_session(lines, {"claim_after": 60})
     result = ended(out)
     assert {k: v for k, v in result["ending"].items() if v is not None} == ending
-    loser = int(
-        ending["against"] if "against" in ending else ending["seat"]
-    )  # a claim's loser is the seat claimed against
-    assert result["winner"] == (None if ending["kind"] == "abort" else 1 - loser)
+    if ending["kind"] in ("abort", "abandon"):  # no winner (END-2, END-6)
+        assert result["winner"] is None
+    else:
+        loser = int(ending["against"] if "against" in ending else ending["seat"])  # a claim's: the seat claimed against
+        assert result["winner"] == 1 - loser
     if ending["kind"] == "claim":
         refused = next(m for m in out if m["type"] == "refusal")
         assert refused["rule"] == "END-4"

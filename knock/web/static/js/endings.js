@@ -13,6 +13,7 @@ export function endingText(result, players) {
     case "resign": return `${who} resigned: ${winner}.`;
     case "abort": return `${who} aborted the game: no winner, and it does not count.`;
     case "claim": return `${who} claimed the game, ${seatName(players, e.against)} having left the table: ${winner}.`;
+    case "abandon": return "the game was abandoned: nobody had been at the table; no winner.";
     case "forfeit": return `${who} forfeited (${{ timeout: "the turn ran out", no_reveal: "no seed sent", absent: "gone from the table" }[e.reason] || e.reason}): ${winner}.`;
     default: return `${winner}.`;
   }
