@@ -414,6 +414,7 @@ def build() -> dict[str, Any]:
                         "bad_table",
                         "internal",
                         "bad_seed",
+                        "too_many_connections",  # 1.4 (PROTO-17)
                     ]
                 },
                 "message": {"type": "string"},

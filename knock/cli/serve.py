@@ -31,6 +31,22 @@ def serve(
     max_tables: Annotated[int, typer.Option(min=0, help="Tables not over at once (0: any).")] = 200,
     max_bot_tables: Annotated[int, typer.Option(min=0, help="Of them, tables with no human seat (0: any).")] = 20,
     replay_rate: Annotated[int, typer.Option(min=0, help="Replays one address may ask for a minute (0: any).")] = 20,
+    max_sockets: Annotated[
+        int, typer.Option(min=0, help="WebSockets one address may hold open at once (0: any).")
+    ] = 32,
+    header_timeout: Annotated[
+        float, typer.Option(min=0.1, max=600, help="Seconds a client has to send a request's header (then 408).")
+    ] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.1, max=3600, help="Seconds a client has, after its header, to send the body.")
+    ] = 30.0,
+    trusted_proxy: Annotated[
+        list[str] | None,
+        typer.Option(
+            help="A proxy in front of the server (repeatable): only its X-Forwarded-For is read for the client's "
+            "address, which every per-address limit counts (PROTO-17). Without one, no such header is read."
+        ),
+    ] = None,
     key: Annotated[
         Path | None,
         typer.Option(
@@ -86,6 +102,7 @@ def serve(
 
         from knock.web.app import Settings, make_app
         from knock.web.protocol import MAX_MESSAGE, PING_SECONDS
+        from knock.web.slow import GuardedH11
         from knock.web.store import SQLiteStore
     except ImportError:  # pragma: no cover - the web extra is not installed
         sys.exit("knock serve needs the web extra: pip install 'knock-gin[web]'")
@@ -112,11 +129,16 @@ def serve(
         fair,
         away_grace,
         abandon_after,
+        max_sockets,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",
         ws_ping_interval=PING_SECONDS, ws_ping_timeout=PING_SECONDS,  # the keep-alive of PROTO-12
-        lifespan="on", http="h11", timeout_graceful_shutdown=1,
+        lifespan="on", timeout_graceful_shutdown=1,
+        # HTTP/1.1 with a deadline for each request's header and body, where the bytes are read (PROTO-16)
+        http=type("Guarded", (GuardedH11,), {"header_seconds": header_timeout, "body_seconds": body_timeout}),
+        # the client's address from a proxy's header only when the operator names the proxy (PROTO-17)
+        proxy_headers=bool(trusted_proxy), forwarded_allow_ips=list(trusted_proxy or []),
     )  # fmt: skip
     uvicorn.Server(config).run(sockets=[sock])
 

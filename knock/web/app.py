@@ -30,7 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
-from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, read_json, remote
+from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, SocketCount, read_json, remote
 from knock.web.hub import Hub
 from knock.web.protocol import Message, ProtocolError
 from knock.web.store import Store
@@ -57,6 +57,7 @@ class Settings:
     fair: bool = False  #: tables deal fairly unless asked not to (``knock serve --fair``, PROTO-35)
     away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
     abandon_after: float = 600.0  #: seconds a table may go without any person before it is abandoned (PROTO-44)
+    max_sockets: int = 32  #: WebSockets open at once from one address (0: any), PROTO-17
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str], scheme: str = "http") -> bool:
@@ -194,12 +195,25 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         return Response(data, media_type="application/x-knock-log",
                         headers={"content-disposition": f'attachment; filename="{table_id}.knock"'})  # fmt: skip
 
+    sockets = SocketCount(conf.max_sockets)
+
     async def socket(ws: WebSocket) -> None:
         if not allowed(ws):
             await ws.close(code=protocol.CLOSE_POLICY)  # before accepting: the handshake is refused (403)
             return
+        address = remote(ws)
         await ws.accept()
-        await _serve(hub, ws)
+        if not sockets.take(address):  # told why, then closed (PROTO-17)
+            err = ProtocolError("too_many_connections", f"at most {conf.max_sockets} connections at once from one "
+                                "address: close one first", close=True, rule="PROTO-17")  # fmt: skip
+            with contextlib.suppress(Exception):
+                await ws.send_text(protocol.encode(protocol.error(err)))
+                await ws.close(code=protocol.CLOSE_POLICY)
+            return
+        try:
+            await _serve(hub, ws)
+        finally:
+            sockets.give(address)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
 import math
 import time
 from collections import OrderedDict
@@ -18,6 +19,7 @@ from typing import Any
 from starlette.requests import Request
 from starlette.responses import JSONResponse
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.websockets import WebSocket
 
 from knock.web.protocol import parse_json
 
@@ -134,8 +136,48 @@ class RateLimit:
             self._buckets.popitem(last=False)
 
 
-def remote(request: Request) -> str:
-    return request.client.host if request.client is not None else ""
+def remote(request: Request | WebSocket) -> str:
+    """The address a request's limits count against (PROTO-17): its peer's (a trusted proxy's header's, when the
+    operator names the proxy: ``knock serve --trusted-proxy``), an IPv6 address by its /64 — the block one host or
+    one customer is given, so that its 2⁶⁴ addresses are one.
+
+    >>> from types import SimpleNamespace as S
+    >>> remote(S(client=S(host="2001:db8:1:2:aaaa::1"))), remote(S(client=S(host="192.0.2.7"))), remote(S(client=None))
+    ('2001:db8:1:2::/64', '192.0.2.7', '')
+    """
+    host = request.client.host if request.client is not None else ""
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:  # a name, or nothing: counted as it is
+        return host
+    if isinstance(address, ipaddress.IPv6Address):
+        if address.ipv4_mapped is not None:  # an IPv4 peer on a dual-stack socket
+            return str(address.ipv4_mapped)
+        return str(ipaddress.IPv6Network((address, 64), strict=False))
+    return str(address)
+
+
+class SocketCount:
+    """The WebSockets open from each address (``remote``): at most ``most`` at once (0: any). Rule: PROTO-17."""
+
+    def __init__(self, most: int) -> None:
+        self.most = most
+        self.open: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """Count one more socket from ``address``, if there is room (False: none, nothing counted)."""
+        held = self.open.get(address, 0)
+        if self.most and held >= self.most:
+            return False
+        self.open[address] = held + 1
+        return True
+
+    def give(self, address: str) -> None:
+        held = self.open.get(address, 0) - 1
+        if held > 0:
+            self.open[address] = held
+        else:
+            self.open.pop(address, None)
 
 
 #: The client's page loads its own script, style sheet and socket, nothing else, and no one may frame it.

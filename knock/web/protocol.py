@@ -57,7 +57,7 @@ CLOSE_POLICY, CLOSE_BINARY, CLOSE_TOO_BIG, CLOSE_REPLACED = 1008, 1003, 1009, 40
 ErrorCode: TypeAlias = Literal[
     "bad_json", "bad_message", "unknown_type", "unsupported_protocol", "hello_first", "bad_token",
     "no_such_table", "replaced", "rate_limited", "binary_frame", "too_many_errors", "no_game", "table_failed",
-    "bad_table", "internal", "bad_seed",
+    "bad_table", "internal", "bad_seed", "too_many_connections",
 ]  # fmt: skip
 
 #: The rule each error code is answered under (PROTO-21's table); ``bad_table`` names the rule the table breaks.
@@ -66,6 +66,7 @@ ERROR_RULES: dict[str, str] = {
     "hello_first": "PROTO-3", "bad_token": "PROTO-3", "no_such_table": "PROTO-3", "replaced": "PROTO-3",
     "rate_limited": "PROTO-11", "binary_frame": "PROTO-11", "too_many_errors": "PROTO-11", "no_game": "PROTO-15",
     "table_failed": "PROTO-13", "bad_table": "PROTO-2", "internal": "PROTO-11", "bad_seed": "PROTO-38",
+    "too_many_connections": "PROTO-17",
 }  # fmt: skip
 
 

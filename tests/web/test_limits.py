@@ -5,14 +5,18 @@ tables by making tables and leaving them."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
+import socket
 import time
 from pathlib import Path
 
 import pytest
+from websockets.exceptions import ConnectionClosed
 
 from knock.web import protocol
-from knock.web.client import ServerProcess
+from knock.web.client import Client, ServerProcess
+from knock.web.guard import remote
 from knock.web.hub import Hub
 from knock.web.store import SQLiteStore
 from knock.web.table import Connection
@@ -100,3 +104,110 @@ def test_tables_made_and_left_cannot_lock_the_server_out_across_a_restart(tmp_pa
         for t in abandoned:
             status, log = server.get(f"/api/tables/{t['table']}/log")
             assert status == 200 and judge(log).kind == "pass"
+
+
+@pytest.mark.rule("PROTO-17", "PROTO-21")
+def test_one_address_holds_a_bounded_number_of_sockets(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", "--max-sockets", "3") as server:
+        held = [Client(server.ws) for _ in range(3)]
+        extra = Client(server.ws)
+        refused = extra.recv()
+        assert refused["type"] == "error" and refused["code"] == "too_many_connections" and refused["close"]
+        assert refused["rule"] == "PROTO-17"
+        with pytest.raises(ConnectionClosed) as closed:
+            extra.recv()
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1008
+        held.pop().close()
+        deadline = time.monotonic() + 30  # the server counts the closed one out when it sees the close
+        while True:
+            again = Client(server.ws)
+            with contextlib.suppress(ConnectionClosed):  # refused at once: the error frame is read below
+                again.send({"type": "view"})
+            answer = again.recv()
+            if answer["code"] == "hello_first":  # a socket of its own: the ordinary answer
+                break
+            assert answer["code"] == "too_many_connections" and time.monotonic() < deadline
+            again.close()
+            time.sleep(0.1)
+        for c in (*held, again):
+            c.close()
+
+
+@pytest.mark.rule("PROTO-17")
+@pytest.mark.parametrize("trusted", [False, True])
+def test_a_forwarded_address_counts_only_from_a_named_proxy(tmp_path: Path, trusted: bool) -> None:
+    """Without ``--trusted-proxy`` anyone could name another address in ``X-Forwarded-For`` and make tables past
+    the per-address rate; with the proxy named, each forwarded address is its own."""
+    proxy = ("--trusted-proxy", "127.0.0.1") if trusted else ()
+    with ServerProcess(tmp_path / "data", "--table-rate", "2", *proxy) as server:
+        answers = [
+            server.post("/api/tables", {"seats": TWO}, headers={"X-Forwarded-For": f"198.51.100.{i}"})[0]
+            for i in range(4)
+        ]
+        assert answers == ([201] * 4 if trusted else [201, 201, 429, 429])
+        if trusted:  # one forwarded address is held to the rate
+            again = [server.post("/api/tables", {"seats": TWO}, headers={"X-Forwarded-For": "198.51.100.0"})[0]
+                     for _ in range(2)]  # fmt: skip
+            assert again == [201, 429]
+
+
+@pytest.mark.rule("PROTO-17")
+def test_an_ipv6_peer_is_counted_by_its_64_block() -> None:
+    from types import SimpleNamespace
+
+    def peer(host: str) -> str:
+        return remote(SimpleNamespace(client=SimpleNamespace(host=host)))  # type: ignore[arg-type]
+
+    assert peer("2001:db8:0:1::1") == peer("2001:db8:0:1:ffff:ffff:ffff:ffff") == "2001:db8:0:1::/64"
+    assert peer("2001:db8:0:2::1") != peer("2001:db8:0:1::1")
+    assert peer("::ffff:192.0.2.1") == "192.0.2.1" and peer("192.0.2.1") != peer("192.0.2.2")
+
+
+def trickle(server: ServerProcess, head: bytes, drip: bytes, *, limit: float = 60.0) -> bytes:
+    """Send ``head``, then one ``drip`` every 0.2 s, as a slow client would, until the server closes the connection;
+    what it answered."""
+    host, port = server.url.split("//")[1].rsplit(":", 1)
+    with socket.create_connection((host, int(port)), timeout=limit) as s:
+        s.sendall(head)
+        s.settimeout(0.2)
+        answer = b""
+        deadline = time.monotonic() + limit
+        while time.monotonic() < deadline:
+            try:
+                got = s.recv(4096)
+            except TimeoutError:
+                got = None
+            except ConnectionError:
+                break
+            if got == b"":
+                break
+            if got:
+                answer += got
+                continue
+            try:
+                s.sendall(drip)
+            except OSError:
+                break
+        else:
+            raise AssertionError("the slow client was never cut")
+    return answer
+
+
+@pytest.mark.rule("PROTO-16")
+def test_slow_headers_slow_bodies_and_silent_connections_are_cut(tmp_path: Path) -> None:
+    """A header a line at a time, a body a byte at a time, a connection that says nothing: each is cut at its
+    deadline (1 s here, ``--header-timeout``/``--body-timeout``), however often a byte arrives."""
+    errors = tmp_path / "stderr.txt"
+    args = ("--header-timeout", "1", "--body-timeout", "1")
+    with ServerProcess(tmp_path / "data", *args, stderr=errors) as server:
+        host = server.url.split("//")[1]
+        answer = trickle(server, f"GET /api HTTP/1.1\r\nHost: {host}\r\n".encode(), b"X-Slow: 1\r\n")
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        head = f"POST /api/tables HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n"
+        answer = trickle(server, head.encode() + b"Content-Length: 500\r\n\r\n", b" ")
+        assert answer.startswith(b"HTTP/1.1 408"), answer
+        answer = trickle(server, b"", b"")  # nothing at all: closed without a word
+        assert answer == b""
+        status, _ = server.get("/api")  # and the server answers everyone else as ever
+        assert status == 200
+    assert "Traceback" not in errors.read_text()
