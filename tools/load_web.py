@@ -4,6 +4,7 @@
     .venv/bin/python tools/load_web.py open              # 200 tables, an action a second each, 60 s (person's pace)
     .venv/bin/python tools/load_web.py closed            # no think time: saturation, synchronous=FULL then NORMAL
     .venv/bin/python tools/load_web.py kill              # SIGKILL the server mid-load, restart, check everything
+    .venv/bin/python tools/load_web.py bots              # 50 tables of a person and a bot (heuristic, expert)
     .venv/bin/python tools/load_web.py all --quick       # all three, smaller and shorter
 
 The server runs in its own process (``knock serve`` on a free local port, a fresh store); this process is the
@@ -71,13 +72,15 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-async def table_loop(server: ServerProcess, run: Run, n: int, think: float, deadline: float, renew: bool) -> None:
+async def table_loop(
+    server: ServerProcess, run: Run, n: int, think: float, deadline: float, renew: bool, seats: list[Any] = SEATS
+) -> None:
     """Play one table after another (``renew``) or one only, until the deadline; tables start spread over the
-    first second, as people do not all sit down at once."""
+    first second, as people do not all sit down at once. ``seats``: who sits (the load client plays the people)."""
     await asyncio.sleep(random.Random(n).random() if think else 0.0)
     while time.monotonic() < deadline:
-        made = await asyncio.to_thread(server.table, {"seed": n * 1000 + run.games_done, "seats": SEATS,
-                                                      "commitments": True})  # fmt: skip
+        made = await asyncio.to_thread(server.table, {"seed": n * 1000 + run.games_done, "seats": seats,
+                                                      "commitments": True, "bot_delay": 0})  # fmt: skip
         run.tables[made["table"]] = made
         await play_table(server, run, made, think, deadline, random.Random(n))
         if not renew:
@@ -99,6 +102,7 @@ async def play_table(
             server.ws, table, s["token"], rng=rng, think=think, on_frame=on_frame, on_ack=run.measured, keep=False
         )
         for s in made["seats"]
+        if s.get("token")  # a person's seat: a bot's is the server's to play
     ]
     try:
         await asyncio.wait_for(asyncio.gather(*seats), timeout=max(0.1, deadline - time.monotonic()))
@@ -112,10 +116,12 @@ async def play_table(
     return True
 
 
-async def load(server: ServerProcess, tables: int, think: float, seconds: float, *, renew: bool) -> Run:
+async def load(
+    server: ServerProcess, tables: int, think: float, seconds: float, *, renew: bool, seats: list[Any] = SEATS
+) -> Run:
     run = Run()
     deadline = time.monotonic() + seconds
-    await asyncio.gather(*(table_loop(server, run, n, think, deadline, renew) for n in range(tables)))
+    await asyncio.gather(*(table_loop(server, run, n, think, deadline, renew, seats) for n in range(tables)))
     return run
 
 
@@ -150,6 +156,21 @@ def closed_loop(tables: int, seconds: float) -> None:
             start = time.monotonic() + WARMUP
             run = asyncio.run(load(server, tables, 0.0, seconds + WARMUP, renew=True))
             report(f"closed loop ({sync})", server, run, start, seconds, sync)
+
+
+def bot_tables(tables: int, seconds: float) -> None:
+    """A person against a bot at every table, at a person's pace (a second's thought a move): the person's act to
+    its acknowledgement while the bots think, for the heuristic bot and the expert search, with the bots in a
+    worker thread of the server (``--bot-workers 0``) and in two processes (the default)."""
+    for workers in ("0", "2"):
+        for bot in ("heuristic", "expert"):
+            seats = [{"player": "human"}, {"player": "bot", "bot": bot}]
+            args = ("--bot-delay", "0", "--bot-workers", workers, "--bot-queue", "0", *LIMITS)
+            with tempfile.TemporaryDirectory() as data, ServerProcess(data, *args) as server:
+                start = time.monotonic() + WARMUP
+                run = asyncio.run(load(server, tables, 1.0, seconds + WARMUP, renew=True, seats=seats))
+                where = "a worker thread" if workers == "0" else f"{workers} processes"
+                report(f"person vs {bot}, bots in {where}", server, run, start, seconds, "full")
 
 
 def kill_test(tables: int, seconds: float) -> int:
@@ -232,7 +253,7 @@ def main() -> int:
     measuring.setup(pin=False)  # one BLAS thread here and in the server; both share the cores, as in use
     gc.set_threshold(20_000, 20, 20)  # the client's collector, like the server's, rarely in the way
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("mode", choices=["open", "closed", "kill", "all"])
+    parser.add_argument("mode", choices=["open", "closed", "kill", "bots", "all"])
     parser.add_argument("--tables", type=int, help="tables at once (open 200, closed 50, kill 50)")
     parser.add_argument("--seconds", type=float, help="how long each run lasts (open 60, closed 30, kill 10)")
     parser.add_argument("--quick", action="store_true", help="smaller and shorter runs")
@@ -247,6 +268,8 @@ def main() -> int:
         open_loop(args.tables or int(200 * scale), args.seconds or 60 * scale)
     if args.mode in ("closed", "all"):
         closed_loop(args.tables or int(50 * scale), args.seconds or 30 * scale)
+    if args.mode in ("bots", "all"):
+        bot_tables(args.tables or int(50 * scale), args.seconds or 60 * scale)
     if args.mode in ("kill", "all"):
         code = kill_test(args.tables or int(50 * scale), args.seconds or 10 * scale)
     print(f"machine: {os.cpu_count()} cores, load average {' '.join(f'{x:.1f}' for x in os.getloadavg())}; "

@@ -508,6 +508,7 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
                             "busy",
                             "rate_limited",
                             "too_many_bot_tables",
+                            "bots_busy",
                             "too_many_tables",
                         ]
                     },

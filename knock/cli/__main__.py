@@ -2,4 +2,5 @@
 
 from knock.cli import main
 
-main()
+if __name__ == "__main__":  # not when a worker process started with spawn imports this module (knock serve's bots)
+    main()

@@ -34,6 +34,23 @@ def serve(
     max_sockets: Annotated[
         int, typer.Option(min=0, help="WebSockets one address may hold open at once (0: any).")
     ] = 32,
+    bot_workers: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            max=64,
+            help="Processes the bots think in (0: a worker thread of the server's own process, which the search "
+            "bots then share with every table).",
+        ),
+    ] = 2,
+    bot_queue: Annotated[
+        int,
+        typer.Option(
+            min=0,
+            help="Bots' moves that may wait for a worker before new tables against the search bots are refused "
+            "(429 bots_busy; 0: any).",
+        ),
+    ] = 32,
     header_timeout: Annotated[
         float, typer.Option(min=0.1, max=600, help="Seconds a client has to send a request's header (then 408).")
     ] = 10.0,
@@ -130,6 +147,8 @@ def serve(
         away_grace,
         abandon_after,
         max_sockets,
+        bot_workers,
+        bot_queue,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

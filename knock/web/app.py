@@ -30,6 +30,7 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from engine.rules import PRESETS, RuleSet
 from knock.web import protocol, replay_api
+from knock.web.botwork import SEARCHING, Bounded, ProcessBots, ThreadBots
 from knock.web.guard import HttpRefusal, RateLimit, SecurityHeaders, SocketCount, read_json, remote
 from knock.web.hub import Hub
 from knock.web.protocol import Message, ProtocolError
@@ -58,6 +59,8 @@ class Settings:
     away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
     abandon_after: float = 600.0  #: seconds a table may go without any person before it is abandoned (PROTO-44)
     max_sockets: int = 32  #: WebSockets open at once from one address (0: any), PROTO-17
+    bot_workers: int = 0  #: processes the bots think in (0: a worker thread of the server's), PROTO-17
+    bot_queue: int = 32  #: bots' moves waiting beyond the workers before new searching tables are refused (0: any)
 
 
 def origin_allowed(origin: str | None, host: str | None, allowed: Sequence[str], scheme: str = "http") -> bool:
@@ -99,7 +102,10 @@ LIST_PAGE, LIST_MAX = 50, 200
 def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     """The application over ``store``: its tables are rebuilt at start-up (PROTO-13)."""
     conf = settings or Settings()
-    hub = Hub(store, bot_delay=conf.bot_delay, key=conf.key, digests=conf.digests)
+    runner = ProcessBots(conf.bot_workers) if conf.bot_workers else ThreadBots()
+    bound = max(conf.bot_workers, 1) + conf.bot_queue if conf.bot_queue else 0
+    thinking = Bounded(runner, bound)
+    hub = Hub(store, bot_delay=conf.bot_delay, key=conf.key, digests=conf.digests, bots=thinking)
     hub.house.grace, hub.house.abandon_after = conf.away_grace, conf.abandon_after
 
     def allowed(request: Request | WebSocket) -> bool:
@@ -139,9 +145,13 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         if conf.max_tables and len(playing) + waiting >= conf.max_tables:
             raise HttpRefusal(429, "too_many_tables", f"the server plays {conf.max_tables} tables at most: try "
                               "again once one is over", "PROTO-17", retry_after=60)  # fmt: skip
+        if thinking.busy and any(s.bot in SEARCHING for s in spec.seats):
+            raise HttpRefusal(429, "bots_busy", f"the server's bots have {thinking.in_flight} moves to think over: try "
+                              "again soon, or play the heuristic bot, which needs no search", "PROTO-17",
+                              retry_after=10)  # fmt: skip
         if conf.max_bot_tables and all(s.player == "bot" for s in spec.seats):
-            bots = sum(all(s.player == "bot" for s in t.spec.seats) for t in playing)
-            if bots >= conf.max_bot_tables:
+            bot_tables = sum(all(s.player == "bot" for s in t.spec.seats) for t in playing)
+            if bot_tables >= conf.max_bot_tables:
                 raise HttpRefusal(429, "too_many_bot_tables", f"the server plays {conf.max_bot_tables} tables "
                                   "with no human seat at most", "PROTO-17", retry_after=60)  # fmt: skip
 
@@ -241,6 +251,7 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
     app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(SecurityHeaders)],
                     exception_handlers={ClientDisconnect: gone})  # fmt: skip
     app.state.hub = hub
+    app.state.bots = thinking
     return app
 
 

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import multiprocessing
+import os
+import threading
+import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Protocol
@@ -19,6 +22,7 @@ from typing import Protocol
 from engine.actions import Action
 from engine.visibility import Observation
 from knock.bots import RandomBot, make_bot
+from knock.bots.search import LEVELS
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,10 +71,53 @@ class ProcessBots:
     def __init__(self, workers: int = 1) -> None:
         if workers < 1:
             raise ValueError(f"a pool of bots needs at least one process, not {workers}")
-        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"))
+        self.workers = workers
+        self.pool = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"),
+                                        initializer=_orphan_watch, initargs=(os.getpid(),))  # fmt: skip
 
     async def choose(self, move: BotMove) -> str:
         return await asyncio.get_running_loop().run_in_executor(self.pool, choose, move)
 
     def close(self) -> None:
         self.pool.shutdown(wait=False, cancel_futures=True)
+
+
+def _orphan_watch(parent: int) -> None:
+    """In a bot worker: end it once the server that started it is gone (killed, it cannot shut its pool down; its
+    workers would wait on their queue for ever)."""
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(1.0)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
+
+
+#: The bots that search (``knock.bots.search.LEVELS``): a move of theirs takes tens of milliseconds of CPU.
+SEARCHING = frozenset(LEVELS)
+
+
+class Bounded:
+    """A runner whose moves in flight are counted: ``busy`` once ``bound`` of them are asked and not yet answered
+    (the workers' and those queued for them). Every move asked is still answered — a table's bot must move —
+    but a server refuses new tables against the searching bots while it is busy. Rule: PROTO-17."""
+
+    def __init__(self, runner: BotRunner, bound: int) -> None:
+        self.runner = runner
+        self.bound = bound
+        self.in_flight = 0
+
+    @property
+    def busy(self) -> bool:
+        return self.bound > 0 and self.in_flight >= self.bound
+
+    async def choose(self, move: BotMove) -> str:
+        self.in_flight += 1
+        try:
+            return await self.runner.choose(move)
+        finally:
+            self.in_flight -= 1
+
+    def close(self) -> None:
+        self.runner.close()

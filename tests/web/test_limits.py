@@ -8,13 +8,16 @@ import asyncio
 import contextlib
 import json
 import socket
+import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from websockets.exceptions import ConnectionClosed
 
-from knock.web import protocol
+from knock.web import botwork, protocol
+from knock.web.app import Settings, make_app
 from knock.web.client import Client, ServerProcess
 from knock.web.guard import remote
 from knock.web.hub import Hub
@@ -211,3 +214,101 @@ def test_slow_headers_slow_bodies_and_silent_connections_are_cut(tmp_path: Path)
         status, _ = server.get("/api")  # and the server answers everyone else as ever
         assert status == 200
     assert "Traceback" not in errors.read_text()
+
+
+async def asgi_post(app: Any, path: str, body: object) -> tuple[int, Any]:
+    """A POST through the application itself (no server), as uvicorn would hand it one."""
+    scope = {"type": "http", "method": "POST", "path": path, "raw_path": path.encode(), "query_string": b"",
+             "headers": [(b"content-type", b"application/json"), (b"host", b"test")], "client": ("127.0.0.1", 1),
+             "server": ("test", 80), "scheme": "http", "http_version": "1.1", "root_path": "",
+             "asgi": {"version": "3.0"}}  # fmt: skip
+    inbox = [{"type": "http.request", "body": json.dumps(body).encode(), "more_body": False}]
+    sent: list[dict[str, Any]] = []
+
+    async def receive() -> dict[str, Any]:
+        return inbox.pop(0) if inbox else {"type": "http.disconnect"}
+
+    async def send(message: dict[str, Any]) -> None:
+        sent.append(message)
+
+    await app(scope, receive, send)
+    return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+
+@pytest.mark.rule("PROTO-17")
+def test_while_the_bots_are_busy_no_new_table_against_a_searching_bot_is_made(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Two moves in flight fill a pool of one worker and one queued move: a table against ``expert`` is refused
+    (``bots_busy``), one against the heuristic bot is made; once the moves are answered, ``expert`` is taken."""
+    release = threading.Event()
+    chosen = botwork.choose
+    monkeypatch.setattr(botwork, "choose", lambda move: (release.wait(30), chosen(move))[1])
+
+    async def run() -> None:
+        app = make_app(SQLiteStore(tmp_path), Settings(bot_workers=0, bot_queue=1, table_rate=0))
+        hub, thinking = app.state.hub, app.state.bots
+        hub.start()
+        move = hub_move(hub)
+        thinking_tasks = [asyncio.create_task(thinking.choose(move)) for _ in range(2)]
+        while thinking.in_flight < 2:
+            await asyncio.sleep(0.01)
+        expert = {"seats": [TWO[0], {"player": "bot", "bot": "expert"}], "bot_delay": 0}
+        status, answer = await asgi_post(app, "/api/tables", expert)
+        assert status == 429 and answer["error"]["code"] == "bots_busy" and answer["error"]["rule"] == "PROTO-17"
+        status, _ = await asgi_post(app, "/api/tables", {"seats": [TWO[0], {"player": "bot", "bot": "heuristic"}]})
+        assert status == 201
+        release.set()
+        await asyncio.gather(*thinking_tasks)
+        status, _ = await asgi_post(app, "/api/tables", expert)
+        assert status == 201
+        await hub.stop()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
+
+
+def hub_move(hub: Hub) -> botwork.BotMove:
+    """A bot's move to ask: the first seat's of a game dealt here."""
+    from engine.match import Match
+    from engine.rules import RuleSet
+
+    match = Match.new(RuleSet.preset("standard"), seed=1)
+    seat = match.to_act
+    assert seat is not None
+    return botwork.BotMove("heuristic", 1, match.seat_observation(seat), tuple(match.legal_actions()))
+
+
+def children(pid: int) -> list[int]:
+    """The live processes ``pid`` started (Linux's /proc)."""
+    out = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with contextlib.suppress(OSError, IndexError):
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+                if int(fields[1]) == pid and fields[0] != "Z":
+                    out.append(int(entry.name))
+    return out
+
+
+@pytest.mark.rule("PROTO-17", "PROTO-14")
+def test_the_bots_think_in_worker_processes_that_end_with_a_killed_server(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", "--bot-delay", "0", "--bot-workers", "1") as server:
+        made = server.table({"seats": [{"player": "bot", "bot": "expert"}, {"player": "bot", "bot": "heuristic"}]})
+        deadline = time.monotonic() + 60
+        while not (workers := children(server.pid)):
+            assert time.monotonic() < deadline, "no bot worker started"
+            time.sleep(0.1)
+        while json.loads(server.get(f"/api/tables/{made['table']}")[1])["record"] < 10:  # the bots play on
+            assert time.monotonic() < deadline, "the bots did not move"
+            time.sleep(0.1)
+        server.kill()
+    deadline = time.monotonic() + 60
+    while any(_alive(w) for w in workers):
+        assert time.monotonic() < deadline, f"bot workers outlived the killed server: {workers}"
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    with contextlib.suppress(OSError, IndexError):
+        return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    return False
