@@ -227,8 +227,9 @@ class Game:
         ``claim pA at T``, judged as an ``act`` (its resend, the same seat, seat claimed against and record, is a
         duplicate whatever its time). Rules: PROTO-42, END-4."""
         text = f"claim p{against} at {at}"
-        done = self.applied.get(record)
-        if record != self.record and done is not None and done.seat == seat and done.action.startswith(text[:10]):
+        done = self.applied.get(record) if record != self.record else None
+        resent = done is not None and done.seat == seat and done.action.startswith(f"claim p{against} at ")
+        if done is not None and resent:
             return Outcome(protocol.ack(seat, done.action, done.record, done.after, duplicate=True))
         return self.act(seat, text, record, host_time=True)
 

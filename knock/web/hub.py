@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knock.web import protocol
+from knock.web import attendance, protocol
 from knock.web.botwork import BotRunner, ThreadBots
 from knock.web.game import Game
 from knock.web.protocol import Message, ProtocolError
@@ -103,7 +103,7 @@ class Hub:
         """Set every rebuilt table's bots and timers going (once the event loop runs)."""
         for table in self.tables.values():
             table.schedule()
-            table.unattended()  # a restart leaves nobody at any table (PROTO-44)
+            attendance.unattended(table)  # a restart leaves nobody at any table (PROTO-44)
             if table.seeding is not None and table.seeding.number > 1:  # the wait for a fair hand's seeds restarts
                 table.start_seeding()
 
@@ -143,7 +143,7 @@ class Hub:
         for seat, h in hashes.items():
             self.tokens[h] = (table_id, seat)
         table.schedule()
-        table.unattended()  # nobody has taken a seat yet (PROTO-44)
+        attendance.unattended(table)  # nobody has taken a seat yet (PROTO-44)
         if table.seeding is not None and not table.seeding.humans:  # bots only: every seed supplied, dealt at once
             async with table.lock:
                 await table.deal()
@@ -239,7 +239,7 @@ class Hub:
         async with table.lock:
             conn.table, conn.key, conn.seat = hello.table, seat, seat
             if seat is not None:
-                await table.returning(seat)  # back, if the host had it away (PROTO-43)
+                await attendance.returning(table, seat)  # back, if the host had it away (PROTO-43)
             table.seat(conn, seat, self._rematch_message(table))
 
     def resend(self, conn: Connection) -> None:
@@ -252,8 +252,8 @@ class Hub:
         if table is not None:
             table.leave(conn)
             if conn.seat is not None and not table.present(conn.seat):
-                table.spawn(table.gone(conn.seat))  # gone, by the host's record (PROTO-43)
-                table.unattended()  # nobody left at the table: abandoned if nobody comes (PROTO-44)
+                table.spawn(attendance.gone(table, conn.seat))  # gone, by the host's record (PROTO-43)
+                attendance.unattended(table)  # nobody left at the table: abandoned if nobody comes (PROTO-44)
 
     async def act(self, conn: Connection, message: protocol.Act) -> None:
         """A seat's action: applied, stored, acknowledged, shown to the table — the answer (ack or refusal) to the

@@ -263,62 +263,10 @@ class Table:
             if self.seeding is not None and self.seeding.complete:
                 await self.deal()
 
-    # --- presence ----------------------------------------------------------------------------------
+    # --- presence (``knock.web.attendance`` keeps the table's record of it) -----------------------------
 
     def present(self, seat: int) -> bool:
         return bool(self.conns.get(seat))
-
-    def _claims(self, seat: int) -> bool:
-        """Whether the table records ``seat``'s presence: a person's, in a game going on whose rules play claims."""
-        game = self.game
-        return bool(game and not game.over and game.match.rules.claim_after is not None and self.spec.human(seat))
-
-    async def gone(self, seat: int) -> None:
-        """Once ``seat``'s last connection has closed and it has not come back within the house's grace period,
-        record it away at the time it left (PROTO-43, END-4), and show the table again when a claim against it
-        opens."""
-        left = self.house.clock()
-        await asyncio.sleep(self.house.grace)
-        async with self.lock:
-            game = self.game
-            if not self._claims(seat) or self.present(seat) or game is None or seat in game.match.seen.away:
-                return
-            await self.host(f"p{seat} away {max(left, game.match.seen.clock)}")
-            after = game.match.rules.claim_after
-            if seat in game.match.seen.away and after is not None:
-                self.spawn(self._claim_opens(after))
-
-    async def returning(self, seat: int) -> None:
-        """Under the lock, before the seat's connection is welcomed: record it back if the host has it away, so that
-        its first view is at the newest record (PROTO-43, END-4)."""
-        game = self.game
-        if game is not None and self._claims(seat) and seat in game.match.seen.away:
-            await self.host(f"p{seat} back {self.house.clock()}")
-
-    def unattended(self) -> None:
-        """Start the wait after which a table nobody attends is abandoned, if no person is at it now (at its
-        making, after a restart, when the last person's connection closes). Rule: PROTO-44."""
-        if self.humans and not any(self.present(s) for s in self.humans):
-            self.spawn(self._abandon(self.attended))
-
-    async def _abandon(self, attended: int) -> None:
-        """Once ``abandon_after`` has passed with no person at the table, end its game as abandoned at the host's
-        time (END-6): it stops counting against the server's tables. Rule: PROTO-44."""
-        await asyncio.sleep(self.house.abandon_after)
-        async with self.lock:
-            game = self.game
-            if self.attended != attended or any(self.present(s) for s in self.humans) or game is None or game.over:
-                return
-            await self.host(f"abandon {max(self.house.clock(), game.match.seen.clock)}")
-            if game.over:
-                log.info("table %s: abandoned after %g s with nobody at it", self.id, self.house.abandon_after)
-
-    async def _claim_opens(self, after: int) -> None:
-        """Show the table again once a claim may be made (every view's ``endings`` then holds it)."""
-        await asyncio.sleep(after + 1)
-        async with self.lock:
-            if self.game is not None and not self.game.over and self.game.match.seen.away:
-                self.show()
 
     def _final_summary(self, game: Game, last: bytes) -> dict[str, Any]:
         """The summary kept of a game that is over, with its log's size, digest and verdict (PROTO-10)."""
