@@ -25,8 +25,8 @@ from knock.web.transcript import FIRST, transcript
 MAX_LOG = 112 << 10
 #: The records of a page: by default, and at most.
 PAGE, MAX_PAGE = 200, 500
-#: Replays at once, and replays waiting their turn at most.
-RUNNING, WAITING = 1, 8
+#: Replays at once, replays waiting their turn at most, and of them all, one address's at most.
+RUNNING, WAITING, PER_ADDRESS = 1, 8, 2
 #: The content types a log is sent as.
 LOG_TYPES = ("application/x-knock-log", "application/octet-stream")
 
@@ -56,17 +56,27 @@ def routes(per_minute: int = 20) -> list[Route]:
     limit = RateLimit(per_minute)
     waiting = [0]
 
+    held: dict[str, int] = {}  #: each address's replays running or waiting
+
     async def endpoint(request: Request) -> Response:
+        address = remote(request)
         try:
-            limit.take(remote(request), "replays")
+            limit.take(address, "replays")
+            if held.get(address, 0) >= PER_ADDRESS:
+                raise HttpRefusal(429, "busy", f"one address replays {PER_ADDRESS} logs at once at most: wait for "
+                                  "yours", "PROTO-17", retry_after=2)  # fmt: skip
             if waiting[0] >= RUNNING + WAITING:
                 raise HttpRefusal(429, "busy", "the server is replaying other logs: try again", "PROTO-17",
                                   retry_after=2)  # fmt: skip
             waiting[0] += 1
+            held[address] = held.get(address, 0) + 1
             try:
                 return await replay(request, running)
             finally:
                 waiting[0] -= 1
+                held[address] -= 1
+                if not held[address]:
+                    del held[address]
         except HttpRefusal as refusal:
             return refusal.response()
 

@@ -13,6 +13,7 @@ import random
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -345,6 +346,35 @@ def test_replays_are_limited_by_address(hostile: ServerProcess) -> None:
     assert [a[0] for a in answers[:20]] == [200] * 20  # garbage gets its verdict
     status, headers, data = answers[20]
     assert status == 429 and refused(status, data)["code"] == "rate_limited" and "retry-after" in headers
+
+
+@pytest.mark.rule("PROTO-17")
+def test_one_address_cannot_hold_the_replay_slots(hostile: ServerProcess) -> None:
+    """Replays whose bodies trickle in hold their places in the queue: one address holds two at most, and another
+    address is still served."""
+    host, port = hostile.url.removeprefix("http://").split(":")
+    head = (f"POST /api/replay HTTP/1.1\r\nHost: {host}:{port}\r\nContent-Type: application/x-knock-log\r\n"
+            "Content-Length: 100\r\n\r\n").encode()  # fmt: skip
+    holders = []
+    for _ in range(2):
+        slow = socket.create_connection((host, int(port)), timeout=30, source_address=("127.0.0.5", 0))
+        slow.sendall(head + b"\x00")  # and the rest of its body never comes (until the body's deadline)
+        holders.append(slow)
+    try:
+        deadline = time.monotonic() + 30  # the server takes the two holders' places as it reads their headers
+        while True:
+            status, _, data = request(hostile, "POST", "/api/replay", b"\x00" * 8, ctype="application/x-knock-log",
+                                      source="127.0.0.5")  # fmt: skip
+            if status == 429:
+                break
+            assert status == 200 and time.monotonic() < deadline, "the holders' places were never taken"
+        assert refused(status, data)["code"] == "busy" and b"one address" in data
+        status, _, _ = request(hostile, "POST", "/api/replay", b"\x00" * 8, ctype="application/x-knock-log",
+                               source="127.0.0.6")  # fmt: skip
+        assert status == 200  # another address is served
+    finally:
+        for slow in holders:
+            slow.close()
 
 
 # --- headers (PROTO-19) ----------------------------------------------------------------------------------
