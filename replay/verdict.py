@@ -17,7 +17,7 @@ Verdict(kind='unfinished', record=3, rule='', ...)
 
 from __future__ import annotations
 
-from collections.abc import Collection
+from collections.abc import Callable, Collection, Iterator
 from dataclasses import dataclass, replace
 from datetime import UTC, datetime
 from typing import Any, BinaryIO, Literal
@@ -25,7 +25,10 @@ from typing import Any, BinaryIO, Literal
 from engine.errors import render
 from replay.log import Header, LogEmpty, LogError, LogReader, LogTruncated
 from replay.public import ViewReplayer
-from replay.replayer import Replayer
+from replay.replayer import Replayer, ReplayState
+
+#: A caller's own pass over a full log's states, made by the verdict's one replay (``judge``'s ``walk``).
+Walk = Callable[[Iterator[ReplayState]], None]
 
 Kind = Literal["pass", "unfinished", "fail"]
 
@@ -84,17 +87,24 @@ class Verdict:
 
 
 def judge(
-    source: bytes | BinaryIO, *, signer: bytes | None = None, digests: Collection[bytes] | None = None
+    source: bytes | BinaryIO,
+    *,
+    signer: bytes | None = None,
+    digests: Collection[bytes] | None = None,
+    walk: Walk | None = None,
 ) -> Verdict:
     """The verdict on a log or a view: pass, unfinished or fail. Never raises. Rule: LOG-13.
 
     ``source``: the bytes, or a binary stream of them, read a chunk at a time (then only the replay's state is
     in memory: the game as it stands and its running totals, never the records behind it, whatever the length).
     ``signer``: the public key the log must be signed by, and ``digests``: the published digests its own must
-    be one of (LOG-19: ``knock verify --key``, ``--digest``, ``--digests``).
+    be one of (LOG-19: ``knock verify --key``, ``--digest``, ``--digests``). ``walk``: for a full log, a pass of the
+    caller's over the game after every record (``Replayer.states``, the game keeping its history), made by the
+    verdict's own replay, which goes on to the log's end after it (a view is judged as ever, ``walk`` not called).
+    A ``LogError`` the states raise in ``walk`` is to be let through: it is the verdict's.
     """
     progress = _Progress(signer)
-    verdict = _verdict(source, progress)
+    verdict = _verdict(source, progress, walk)
     if digests is not None and verdict.kind != "fail" and verdict.digest not in digests:
         return replace(verdict, kind="fail", rule=REQUIRED_RULE, message=f"{REQUIRED_RULE}: record "
                        f"{verdict.record}: the log's digest {verdict.digest.hex() if verdict.digest else None} is "
@@ -102,9 +112,9 @@ def judge(
     return verdict
 
 
-def _verdict(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
+def _verdict(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = None) -> Verdict:
     try:
-        return _judge(source, progress)
+        return _judge(source, progress, walk)
     except LogEmpty as err:  # nothing to read: no record to name (LOG-13)
         return progress.verdict("fail", None, err.rule, f"{err.rule}: {err.reason}")
     except LogTruncated as err:
@@ -165,13 +175,19 @@ class _Progress:
                        sealed, table, made)  # fmt: skip
 
 
-def _judge(source: bytes | BinaryIO, progress: _Progress) -> Verdict:
+def _judge(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = None) -> Verdict:
     reader = LogReader(source)
     if reader.header.view is None:
-        progress.replayer = Replayer(reader, history=False)
+        progress.replayer = Replayer(reader, history=walk is not None)
         progress.reader = reader
         _required(reader, progress.signer)
-        progress.replayer.run()
+        if walk is None:
+            progress.replayer.run()
+        else:
+            states = progress.replayer.states()
+            walk(states)
+            for _ in states:  # the rest of the log, for the verdict
+                pass
     else:
         progress.public = ViewReplayer(reader)
         progress.reader = reader

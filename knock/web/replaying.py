@@ -10,6 +10,7 @@ Where the steps go is the caller's (``Steps``: ``knock.web.transcript``'s builde
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Protocol
 
 from engine.events import GameOver, HandEnded, HandStarted, MatchEvent
@@ -23,7 +24,7 @@ from replay.audit import view_events
 from replay.grammar import Kind, classify
 from replay.log import Header
 from replay.narration import Voice, framing_text, line_of, narrate
-from replay.replayer import Replayer
+from replay.replayer import Replayer, ReplayState
 
 #: The perspective that sees every card, and the spectators'.
 FULL = "full"
@@ -67,6 +68,17 @@ class _Eyes:
         self.started = False
         self.results: list[tuple[int, HandResult]] = []
         self.over = False
+        #: the public facts every view shares, made once a hand, a result and the game's end (a long game's sheet is
+        #: long: made at every step it would be most of a page's work)
+        self.public: tuple[tuple[int, int, bool], views.Public] | None = None
+
+    def shared(self, match: Match) -> views.Public:
+        """What every view of the game shares now (``views.Public``), made again only once it changes."""
+        key = (self.hand, len(self.results), self.over)
+        if self.public is None or self.public[0] != key:
+            pub = views.Public(match.rules, match.roles(), self.results, match.standings(), self.over)
+            self.public = (key, pub)
+        return self.public[1]
 
     def note(self, event: MatchEvent) -> None:
         """Keep the public facts of ``event``; a hand's start also moves every lens (their only state)."""
@@ -99,7 +111,16 @@ def full_log(data: bytes, out: Steps) -> bool:
     Raises:
         LogError: where the log goes wrong (the steps stop before it).
     """
-    states = Replayer(data).states()
+    return full_states(Replayer(data).states(), out)
+
+
+def full_states(states: Iterator[ReplayState], out: Steps) -> bool:
+    """``full_log``'s steps from a replay's states (the game keeping its history): those in the window drawn; True
+    if the states ended before the window did (the log's end reached). Rule: LOG-8.
+
+    Raises:
+        LogError: where the log goes wrong (the steps stop before it).
+    """
     eyes: _Eyes | None = None
     fed = 0
     for state in states:
@@ -137,7 +158,7 @@ def _position(events: list[MatchEvent], event: MatchEvent, start: int) -> int:
 
 def _shown(match: Match, eyes: _Eyes) -> dict[str, Message | None]:
     """The game now from every drawn perspective."""
-    pub = views.Public(match.rules, match.roles(), eyes.results, match.standings(), eyes.over)
+    pub = eyes.shared(match)
     shown: dict[str, Message | None] = {}
     for k in eyes.keys:
         if k == FULL:

@@ -15,15 +15,17 @@ sheet is stored once: a step names its views by their place in ``views``, a view
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from engine.errors import render
 from knock.web import replaying
 from knock.web.protocol import Message
 from replay.log import Header, LogError, LogReader
+from replay.replayer import ReplayState
 from replay.verdict import Verdict, judge
 
 #: The format of a transcript (the replay client checks the major number).
@@ -99,6 +101,42 @@ class Builder:
         return True
 
 
+class _Pass:
+    """The drawing of a transcript's steps (``Builder``), by the verdict's replay (``walk``) or on its own (``draw``):
+    whether the log's end was reached, and a problem drawing it (a bug: the verdict stands, the steps stop)."""
+
+    def __init__(self, out: Builder) -> None:
+        self.out = out
+        self.drawn = False
+        self.ended = False
+        self.problem: str | None = None
+
+    def walk(self, states: Iterator[ReplayState]) -> None:
+        """Draw from the verdict's replay; a ``LogError`` of the states is let through (it is the verdict's)."""
+        self.draw(lambda: replaying.full_states(states, self.out), reraise=True)
+
+    def draw(self, run: Callable[[], bool], *, reraise: bool = False) -> None:
+        self.drawn = True
+        try:
+            self.ended = run()
+        except LogError:
+            self.ended = True  # where the log goes wrong is the verdict's to say; the steps stop before it
+            if reraise:
+                raise
+        except Exception as err:  # a bug drawing the log: the verdict stands, the steps stop, and it is said
+            self.problem = f"the transcript stops early: {type(err).__name__}: {render(str(err))}"
+            self.ended = True
+
+
+def _records(data: bytes) -> int:
+    """The records a log holds before its first fault of form (its entries read, no game replayed)."""
+    n = 0
+    with contextlib.suppress(LogError):
+        for _ in LogReader(data).entries():
+            n += 1
+    return n
+
+
 def steps_in(verdict: Verdict) -> int:
     """The steps a log's transcript has, told by its verdict: every record read (a pass or an unfinished log), or
     every record before the fault. A transcript can have fewer (a draw's records wait for the deal that follows
@@ -127,32 +165,36 @@ def transcript(
     ('pass', ['full', '0', '1', 'spectator'], 'trailer')
     """
     count = MAX_STEPS if count is None else count
-    verdict = judge(data)
-    expected = steps_in(verdict)
-    first = max(0, expected - count) if start is None else max(0, start)
-    out = Builder(frozenset([perspective]) if perspective is not None else None, first, max(0, count))
     header: Header | None = None
-    perspectives: list[Message] = []
-    problem: str | None = None
-    ended = False
-    try:
+    with contextlib.suppress(LogError):
         header = LogReader(data).header
-        view = header.view
-        perspectives = _perspectives(header) if view is None else [_seat_perspective(header, view)]
-        if perspective == FIRST and perspectives:
-            perspective = perspectives[0]["key"]
-            out.keys = frozenset([perspective])
-        if perspective is not None and perspective not in {p["key"] for p in perspectives}:
-            problem = f"the log has no perspective {perspective[:40]!r}"
-        elif header.view is None:
-            ended = replaying.full_log(data, out)
-        else:
-            ended = replaying.view_log(data, header, out)
-    except LogError:
-        ended = True  # where the log goes wrong is the verdict's to say; the steps stop before it
-    except Exception as err:  # a bug drawing the log: the verdict stands, the steps stop, and it is said
-        problem = f"the transcript stops early: {type(err).__name__}: {render(str(err))}"
-        ended = True
+    perspectives: list[Message] = []
+    if header is not None:
+        perspectives = _perspectives(header) if header.view is None else [_seat_perspective(header, header.view)]
+    if perspective == FIRST and perspectives:
+        perspective = perspectives[0]["key"]
+    problem: str | None = None
+    if header is not None and perspective is not None and perspective not in {p["key"] for p in perspectives}:
+        problem = f"the log has no perspective {perspective[:40]!r}"
+    drawn = header is not None and problem is None
+    # A full log is drawn by the verdict's own replay (one pass, LOG-13): the window of the last steps is placed by
+    # the log's records, counted first (cheap: no game), and placed again only if the replay stopped short of them.
+    guess = _records(data) if drawn and header is not None and header.view is None and start is None else None
+    first = max(0, (guess or 0) - count) if start is None else max(0, start)
+    out = Builder(frozenset([perspective]) if perspective is not None else None, first, max(0, count))
+    pass_ = _Pass(out)
+    verdict = judge(data, walk=pass_.walk if drawn and header is not None and header.view is None else None)
+    expected = steps_in(verdict)
+    if start is None and first != max(0, expected - count):  # the replay stopped before the counted records
+        first = max(0, expected - count)
+        out = pass_.out = Builder(out.keys, first, max(0, count))
+        pass_.drawn = False
+    if drawn and header is not None and not pass_.drawn:
+        pass_.draw(
+            lambda: replaying.full_log(data, out) if header.view is None else replaying.view_log(data, header, out)
+        )
+    problem = problem or pass_.problem
+    ended = pass_.ended or header is None  # a header that cannot be read: no step
     return {
         "format": FORMAT,
         "version": list(VERSION),
