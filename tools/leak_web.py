@@ -226,7 +226,7 @@ def main() -> int:
     parser.add_argument("--target", type=int, default=100, help="the games' target (a smoke plays shorter games)")
     args = parser.parse_args()
     started = time.perf_counter()
-    limits = ("--table-rate", "0")  # a thousand tables from this one address (PROTO-17)
+    limits = ("--table-rate", "0", "--address-tables", "0")  # a thousand tables from this one address (PROTO-17)
     with tempfile.TemporaryDirectory() as data, ServerProcess(data, "--synchronous", "normal", *limits) as server:
         stats = asyncio.run(run(server, args.games, args.parallel, args.seed, args.target))
     elapsed = time.perf_counter() - started

@@ -41,7 +41,7 @@ from replay.verdict import judge
 SEATS = [{"player": "human"}, {"player": "human"}]
 #: Every table from this one address, all at once: the server's limit on tables made a minute is lifted (PROTO-17);
 #: its limit on tables at once (200) is kept, and the open loop keeps 200 tables playing.
-LIMITS = ("--table-rate", "0")
+LIMITS = ("--table-rate", "0", "--address-tables", "0")
 
 
 @dataclass
@@ -168,7 +168,7 @@ def bot_tables(tables: int, seconds: float) -> None:
             args = ("--bot-delay", "0", "--bot-workers", workers, "--bot-queue", "0", *LIMITS)
             with tempfile.TemporaryDirectory() as data, ServerProcess(data, *args) as server:
                 start = time.monotonic() + WARMUP
-                run = asyncio.run(load(server, tables, 1.0, seconds + WARMUP, renew=True, seats=seats))
+                run = asyncio.run(load(server, tables, 1.0, seconds + WARMUP, renew=False, seats=seats))
                 where = "a worker thread" if workers == "0" else f"{workers} processes"
                 report(f"person vs {bot}, bots in {where}", server, run, start, seconds, "full")
 

@@ -234,7 +234,10 @@ def last_view(r: Recorder, letter: str) -> dict[str, Any] | None:
 
 
 def main(argv: list[str]) -> int:
-    with tempfile.TemporaryDirectory() as data, ServerProcess(data, "--bot-delay", "0", "--table-rate", "0") as server:
+    with (
+        tempfile.TemporaryDirectory() as data,
+        ServerProcess(data, "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0") as server,
+    ):
         r = Recorder(server)
         script(r)
         for c in r.conns.values():

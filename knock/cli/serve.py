@@ -30,6 +30,9 @@ def serve(
     table_rate: Annotated[int, typer.Option(min=0, help="Tables one address may create a minute (0: any).")] = 10,
     max_tables: Annotated[int, typer.Option(min=0, help="Tables not over at once (0: any).")] = 200,
     max_bot_tables: Annotated[int, typer.Option(min=0, help="Of them, tables with no human seat (0: any).")] = 20,
+    address_tables: Annotated[
+        int, typer.Option(min=0, help="Of them, tables one address made and not over (0: any).")
+    ] = 20,
     replay_rate: Annotated[int, typer.Option(min=0, help="Replays one address may ask for a minute (0: any).")] = 20,
     max_sockets: Annotated[
         int, typer.Option(min=0, help="WebSockets one address may hold open at once (0: any).")
@@ -134,21 +137,22 @@ def serve(
     if fair:
         banner += "; fair dealing"
     settings = Settings(
-        tuple(allow_origin or ()),
-        bot_delay,
-        banner,
-        table_rate,
-        max_tables,
-        max_bot_tables,
-        replay_rate,
-        signer,
-        digests,
-        fair,
-        away_grace,
-        abandon_after,
-        max_sockets,
-        bot_workers,
-        bot_queue,
+        allow_origins=tuple(allow_origin or ()),
+        bot_delay=bot_delay,
+        banner=banner,
+        table_rate=table_rate,
+        max_tables=max_tables,
+        max_bot_tables=max_bot_tables,
+        replay_rate=replay_rate,
+        key=signer,
+        digests=digests,
+        fair=fair,
+        away_grace=away_grace,
+        abandon_after=abandon_after,
+        max_sockets=max_sockets,
+        address_tables=address_tables,
+        bot_workers=bot_workers,
+        bot_queue=bot_queue,
     )
     config = uvicorn.Config(
         make_app(store, settings), ws="websockets-sansio", ws_max_size=MAX_MESSAGE, log_level="warning",

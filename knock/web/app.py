@@ -59,6 +59,7 @@ class Settings:
     away_grace: float = 15.0  #: seconds a seat may be without a connection before it is recorded away (PROTO-43)
     abandon_after: float = 600.0  #: seconds a table may go without any person before it is abandoned (PROTO-44)
     max_sockets: int = 32  #: WebSockets open at once from one address (0: any), PROTO-17
+    address_tables: int = 20  #: tables not over that one address made since the server started (0: any), PROTO-17
     bot_workers: int = 0  #: processes the bots think in (0: a worker thread of the server's), PROTO-17
     bot_queue: int = 32  #: bots' moves waiting beyond the workers before new searching tables are refused (0: any)
 
@@ -134,6 +135,8 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
         return JSONResponse({"tables": page, "start": first, "total": len(every),
                              "next": after if after < len(every) else None})  # fmt: skip
 
+    made_by: dict[str, set[str]] = {}  #: the tables each address made since the server started (PROTO-17)
+
     def capacity(spec: TableSpec) -> None:
         """Room for one more table (PROTO-17).
 
@@ -166,10 +169,18 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
                 rule = err.rule if isinstance(err, SpecError) else getattr(err, "rule", "PROTO-2")
                 return _error(400, "bad_table", err.message if isinstance(err, SpecError) else str(err), rule)
             capacity(spec)
-            creating.take(remote(request), "tables")
+            address = remote(request)
+            made = made_by.setdefault(address, set())
+            made.intersection_update(t for t in made if t in hub.tables and not hub.tables[t].over)
+            if conf.address_tables and len(made) >= conf.address_tables:
+                raise HttpRefusal(429, "too_many_tables", f"one address has {conf.address_tables} tables not over at "
+                                  "most: finish or leave one (a table nobody attends is abandoned)", "PROTO-17",
+                                  retry_after=60)  # fmt: skip
+            creating.take(address, "tables")
         except HttpRefusal as refusal:
             return refusal.response()
         table_id, tokens = await hub.create(spec)
+        made.add(table_id)
         seats = [
             {"seat": i, "name": s.name, "player": s.player, "bot": s.bot, "token": tokens.get(i),
              "link": f"/#table={table_id}&seat={i}&token={tokens[i]}" if i in tokens else None}

@@ -79,7 +79,7 @@ class ProcessBots:
         return await asyncio.get_running_loop().run_in_executor(self.pool, choose, move)
 
     def close(self) -> None:
-        self.pool.shutdown(wait=False, cancel_futures=True)
+        self.pool.shutdown(wait=True, cancel_futures=True)  # its workers joined: nothing of theirs left behind
 
 
 def _orphan_watch(parent: int) -> None:

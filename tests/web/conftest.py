@@ -32,7 +32,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     data: Path = tmp_path_factory.mktemp("serve")
     # The suite makes many tables from one address in a few seconds: the limit on tables made a minute is lifted
     # here (test_hostile.py checks it, at its default).
-    args = ("--bot-delay", "0", "--allow-origin", "http://friends.test", "--table-rate", "0")
+    args = ("--bot-delay", "0", "--allow-origin", "http://friends.test", "--table-rate", "0", "--address-tables", "0")
     with ServerProcess(data, *args) as running:
         yield running
 

@@ -24,7 +24,7 @@ PEOPLE = [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """A server that records a seat away as soon as its last connection closes (no grace), so that the claim's
     countdown is the table's ``claim_after`` alone."""
-    args = ("--bot-delay", "0", "--table-rate", "0", "--away-grace", "0")
+    args = ("--bot-delay", "0", "--table-rate", "0", "--address-tables", "0", "--away-grace", "0")
     with ServerProcess(tmp_path_factory.mktemp("endings-serve"), *args) as running:
         yield running
 

@@ -61,7 +61,17 @@ def own_cards_follow(frames: list[dict[str, Any]], seat: int) -> int:
 @pytest.mark.rule("PROTO-35", "PROTO-36", "PROTO-37", "PROTO-38", "PROTO-39", "DEAL-9", "DEAL-10", "LOG-17", "LOG-20")
 def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Path) -> None:
     assert knock("keygen", "-o", str(tmp_path / "server")).returncode == 0
-    args = ("--bot-delay", "0", "--table-rate", "0", "--fair", "--key", str(tmp_path / "server"))
+    args = (
+        "--bot-delay",
+        "0",
+        "--table-rate",
+        "0",
+        "--address-tables",
+        "0",
+        "--fair",
+        "--key",
+        str(tmp_path / "server"),
+    )
     with ServerProcess(tmp_path / "data", *args) as server:
         assert "fair dealing" in server.banner
         status, refused = server.post("/api/tables", {"seats": HUMAN_BOT, "commitments": True})
@@ -119,7 +129,7 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
 @pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-37", "PROTO-9", "DEAL-9")
 def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(tmp_path: Path) -> None:
     data = tmp_path / "store"
-    args = ("--bot-delay", "0", "--table-rate", "0")
+    args = ("--bot-delay", "0", "--table-rate", "0", "--address-tables", "0")
     with contextlib.ExitStack() as stack:
         first = ServerProcess(data, *args).start()
         stack.callback(first.kill)

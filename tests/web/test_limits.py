@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import http.client
 import json
 import socket
 import threading
@@ -90,12 +91,16 @@ def test_tables_made_and_left_cannot_lock_the_server_out_across_a_restart(tmp_pa
     """The lock-out of issue #63: as many tables as the server keeps, made and never joined, refuse every new one
     (429) — until the server abandons them, which a restart does not undo."""
     data = tmp_path / "data"
-    with ServerProcess(data, "--max-tables", "2", "--table-rate", "0", "--abandon-after", "3600") as server:
+    with ServerProcess(
+        data, "--max-tables", "2", "--table-rate", "0", "--address-tables", "0", "--abandon-after", "3600"
+    ) as server:
         for _ in range(2):
             server.table({"seats": TWO})
         status, answer = server.post("/api/tables", {"seats": TWO})
         assert status == 429 and answer["error"]["code"] == "too_many_tables"
-    with ServerProcess(data, "--max-tables", "2", "--table-rate", "0", "--abandon-after", "1") as server:
+    with ServerProcess(
+        data, "--max-tables", "2", "--table-rate", "0", "--address-tables", "0", "--abandon-after", "1"
+    ) as server:
         deadline = time.monotonic() + 60  # the server's wait is 1 s; the test waits as long as the load needs
         while (status := server.post("/api/tables", {"seats": TWO})[0]) == 429:
             assert time.monotonic() < deadline, "the left tables still lock the server out"
@@ -312,3 +317,27 @@ def _alive(pid: int) -> bool:
     with contextlib.suppress(OSError, IndexError):
         return (Path(f"/proc/{pid}") / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
     return False
+
+
+def post_from(server: ServerProcess, source: str, body: object) -> tuple[int, Any]:
+    """``POST /api/tables`` from the local address ``source`` (127.0.0.0/8 is all this machine's)."""
+    host, port = server.url.removeprefix("http://").split(":")
+    conn = http.client.HTTPConnection(host, int(port), timeout=60, source_address=(source, 0))
+    conn.request("POST", "/api/tables", json.dumps(body), {"content-type": "application/json"})
+    answer = conn.getresponse()
+    data = json.loads(answer.read())
+    conn.close()
+    return answer.status, data
+
+
+@pytest.mark.rule("PROTO-17", "PROTO-44")
+def test_one_address_holds_a_bounded_number_of_open_tables(tmp_path: Path) -> None:
+    """An address that makes tables and leaves them holds a few at most, however fast its rate allows, so that it
+    cannot fill the server's tables alone; another address is served."""
+    args = ("--address-tables", "2", "--table-rate", "0", "--abandon-after", "3600")
+    with ServerProcess(tmp_path / "data", *args) as server:
+        assert [post_from(server, "127.0.0.7", {"seats": TWO})[0] for _ in range(2)] == [201, 201]
+        status, answer = post_from(server, "127.0.0.7", {"seats": TWO})
+        assert status == 429 and answer["error"]["code"] == "too_many_tables" and answer["error"]["rule"] == "PROTO-17"
+        assert "one address" in answer["error"]["message"]
+        assert post_from(server, "127.0.0.8", {"seats": TWO})[0] == 201

@@ -16,7 +16,9 @@ PEOPLE = [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    with ServerProcess(tmp_path_factory.mktemp("token-serve"), "--bot-delay", "0", "--table-rate", "0") as running:
+    with ServerProcess(
+        tmp_path_factory.mktemp("token-serve"), "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0"
+    ) as running:
         yield running
 
 

@@ -39,7 +39,7 @@ def played(c: Client, table: str, token: str) -> tuple[dict[str, Any], list[int]
 def test_a_rematch_runs_the_totals_on_and_survives_a_killed_server(tmp_path: Path) -> None:
     with contextlib.ExitStack() as stack:
         data = tmp_path / "store"
-        first = ServerProcess(data, "--bot-delay", "0", "--table-rate", "0").start()
+        first = ServerProcess(data, "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0").start()
         stack.callback(first.kill)
         made = first.table(TABLE)
         old, token = made["table"], made["seats"][0]["token"]
@@ -84,7 +84,7 @@ def test_a_rematch_runs_the_totals_on_and_survives_a_killed_server(tmp_path: Pat
         second.close()
         first.kill()  # SIGKILL: the series is in the store with the tables' specs
 
-        again = ServerProcess(data, "--bot-delay", "0", "--table-rate", "0").start()
+        again = ServerProcess(data, "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0").start()
         stack.callback(again.kill)
         back = Client(again.ws)
         welcome = back.hello(third["table"], token)

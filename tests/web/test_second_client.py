@@ -27,7 +27,7 @@ def test_the_second_client_plays_every_preset_and_reconnects(tmp_path: Path) -> 
     assert node is not None, "the second client needs Node 20 (python3 tools/dev.py test installs its packages)"
     assert (CLIENT / "node_modules" / "ws").is_dir(), "its packages are not installed: run python3 tools/dev.py setup"
     knock = f"{sys.executable} -m knock.cli"
-    with ServerProcess(tmp_path / "serve", "--bot-delay", "0", "--table-rate", "0") as server:
+    with ServerProcess(tmp_path / "serve", "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0") as server:
         run = subprocess.run(
             [node, str(CLIENT / "client.mjs"), "all", "--engine", f"{knock} engine", "--url", server.url,
              "--out", str(tmp_path / "out"), "--knock", knock],

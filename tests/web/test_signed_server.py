@@ -23,7 +23,18 @@ def test_a_game_served_with_a_key_gives_a_log_and_views_that_verify_with_the_key
     assert knock("keygen", "-o", str(tmp_path / "other")).returncode == 0
     digests = tmp_path / "digests.txt"
     public = tmp_path / "server.pub"
-    args = ("--bot-delay", "0", "--table-rate", "0", "--key", str(tmp_path / "server"), "--digests", str(digests))
+    args = (
+        "--bot-delay",
+        "0",
+        "--table-rate",
+        "0",
+        "--address-tables",
+        "0",
+        "--key",
+        str(tmp_path / "server"),
+        "--digests",
+        str(digests),
+    )
     with ServerProcess(tmp_path / "data", *args) as server:
         assert "through cryptography " in server.banner, server.banner  # the vetted library signs (LOG-17)
         made = server.table({"seed": 4, "options": {"target": 30},

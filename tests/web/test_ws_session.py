@@ -26,7 +26,7 @@ ELSEWHERE = {
 
 @pytest.mark.rule("PROTO-27", "PROTO-11", "PROTO-3", "PROTO-38", "PROTO-36", "PROTO-20")
 def test_knock_serve_answers_the_recorded_session_frame_by_frame(tmp_path: Path) -> None:
-    with ServerProcess(tmp_path / "data", "--bot-delay", "0", "--table-rate", "0") as server:
+    with ServerProcess(tmp_path / "data", "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0") as server:
         problems = replay(SESSION.read_text("utf-8"), server.url)
         assert not problems, problems
         done = knock("conform", "sessions", "--url", server.url)  # the same through the command, any server's URL
