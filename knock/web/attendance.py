@@ -8,8 +8,10 @@ them again (``Hub.resume``).
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 
+from knock.web.protocol import ProtocolError
 from knock.web.table import Table
 
 log = logging.getLogger("knock.web")
@@ -57,8 +59,13 @@ async def _abandon(table: Table, attended: int) -> None:
     END-6."""
     await asyncio.sleep(table.house.abandon_after)
     async with table.lock:
+        if table.attended != attended or any(table.present(s) for s in table.humans):
+            return
+        if table.seeding is not None:  # a fair hand's seeds being gathered: it is dealt with those the server
+            with contextlib.suppress(ProtocolError):  # supplies (DEAL-9), then the game is abandoned
+                await table.deal()
         game = table.game
-        if table.attended != attended or any(table.present(s) for s in table.humans) or game is None or game.over:
+        if game is None or game.over:
             return
         await table.host(f"abandon {max(table.house.clock(), game.match.seen.clock)}")
         if game.over:

@@ -341,3 +341,18 @@ def test_one_address_holds_a_bounded_number_of_open_tables(tmp_path: Path) -> No
         assert status == 429 and answer["error"]["code"] == "too_many_tables" and answer["error"]["rule"] == "PROTO-17"
         assert "one address" in answer["error"]["message"]
         assert post_from(server, "127.0.0.8", {"seats": TWO})[0] == 201
+
+
+@pytest.mark.rule("PROTO-44", "END-6", "PROTO-37")
+def test_a_fair_table_nobody_joins_is_dealt_from_supplied_seeds_then_abandoned(tmp_path: Path) -> None:
+    async def run() -> None:
+        hub = hub_at(tmp_path, 0.05)
+        table, _ = await hub.create(table_spec({"seed": 5, "seats": TWO, "fair": True}, bot_delay=0))
+        assert hub.tables[table].game is None  # waiting for the first hand's seeds, with nobody to send them
+        await over(hub, table)
+        data = hub.store.log(table)
+        verdict = judge(data)
+        assert verdict.kind == "pass" and verdict.winner is None and LogReader(data).header.fair
+        await hub.stop()
+
+    asyncio.run(asyncio.wait_for(run(), 60))
