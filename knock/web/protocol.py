@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from importlib import resources
@@ -384,6 +385,12 @@ def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
         name = item.get("name")
         if name is not None and (type(name) is not str or not 0 < len(name) <= MAX_NAME):
             raise bad(f"seats[{i}].name", f"text of 1 .. {MAX_NAME} characters")
+        if name is not None:
+            name = plain_name(name)
+            if not name:
+                raise bad(
+                    f"seats[{i}].name", "text with a letter, a digit or a sign in it (not only controls or spaces)"
+                )
         if item["player"] == "bot":
             bot = item.get("bot", "heuristic")
             if bot not in TABLE_BOTS:
@@ -392,6 +399,17 @@ def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
         else:
             out.append(SeatSpec("human", name or f"p{i}"))
     return tuple(out)
+
+
+def plain_name(name: str) -> str:
+    r"""A seat's name as the table shows it: control and format characters removed — among them the bidirectional
+    overrides and isolates, which would turn the text around them — white space collapsed and trimmed (PROTO-25).
+
+    >>> plain_name("  ann\u202e  lee\u0000 "), plain_name("\u200f\u2066")
+    ('ann lee', '')
+    """
+    kept = "".join(c for c in name if unicodedata.category(c)[0] != "C" and unicodedata.category(c) not in ("Zl", "Zp"))
+    return " ".join(kept.split())
 
 
 _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {

@@ -12,7 +12,7 @@ import pytest
 from jsonschema import Draft202012Validator
 
 from knock.web import protocol
-from knock.web.protocol import Act, Hello, LogRequest, New, ProtocolError, decode
+from knock.web.protocol import Act, Hello, LogRequest, New, ProtocolError, decode, seat_specs
 from knock.web.tablespec import SpecError, table_spec
 from tests.helpers import tool_check
 from tests.web.support import BASE, CLIENT, SCHEMA, ajv, valid
@@ -249,3 +249,17 @@ def test_the_event_kinds_table_is_every_event_the_views_can_carry() -> None:
     for kind, cls in kinds.items():
         has_seat = "seat" in {f.name for f in dataclasses.fields(cls)}
         assert (rows[kind].strip() != "null") == has_seat, kind
+
+
+@pytest.mark.rule("PROTO-25", "PROTO-2")
+def test_a_seats_name_keeps_no_control_or_direction_characters() -> None:
+    """A name with a right-to-left override would turn the table's text around it; one of controls only would show
+    as nothing: the first is kept without them, the second refused."""
+    seats = seat_specs([{"player": "human", "name": "eve\u202e nilc\u2066 \n"}, {"player": "human"}], _bad)
+    assert seats[0].name == "eve nilc" and seats[1].name == "p1"
+    with pytest.raises(ValueError, match=r"seats\[0\]\.name"):
+        seat_specs([{"player": "human", "name": "\u202e\u200f \t"}, {"player": "human"}], _bad)
+
+
+def _bad(name: str, what: str) -> ValueError:
+    return ValueError(f"{name}: {what}")
