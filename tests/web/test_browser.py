@@ -297,6 +297,7 @@ def test_a_person_plays_a_whole_hand_by_keyboard_and_clicks(
     # An action the rules forbid: its rule id and reason are shown, and nothing changes (PROTO-8).
     refusals = count(b, "refusal")
     held = frames_of(b, "view")[-1]["view"]["cards"]
+    b.one(".typed-box summary").click()  # the notation box opens on demand, and stays open
     typed = b.one("#typed-action")
     typed.send_keys(f"knock {held[0]}" if held else "knock Kh")
     typed.send_keys(Keys.ENTER)

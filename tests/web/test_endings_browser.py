@@ -66,7 +66,7 @@ def join(server: ServerProcess, table: dict[str, Any], seat: int) -> Client:
     return client
 
 
-@pytest.mark.rule("PROTO-41", "PROTO-43", "END-1")
+@pytest.mark.rule("PROTO-41", "PROTO-43", "END-1", "PROTO-5")
 def test_a_person_resigns_on_a_phone_after_confirming(server: ServerProcess, browser: Browser) -> None:
     b = browser
     table = made(server, {"seed": 21, "seats": PEOPLE})
@@ -74,6 +74,11 @@ def test_a_person_resigns_on_a_phone_after_confirming(server: ServerProcess, bro
     b.resize(PHONE)
     try:
         visit(b, server.url + table["seats"][0]["link"])
+        b.one(".endings button.resign")
+        view = next(f for f in reversed(b.frames()) if f["type"] == "view")
+        mine = view["view"]["to_act"] == 0 and bool(view["legal"])
+        # the tab says whose move it is (#64): a person in another tab sees it there
+        assert b.driver.title.startswith("● Your move") == mine, (b.driver.title, mine)
         b.one(".endings button.resign").click()
         assert not game_result(b)  # the first press only asks
         assert "Resign this game?" in b.text(".endings .confirm")

@@ -56,6 +56,21 @@ if (!hit || !(el === hit || el.contains(hit))) return `is covered by ${hit ? hit
 return "";
 """
 
+#: The controls a touch can miss: every visible button, link, field and disclosure smaller than 44 px either way
+#: (Apple's and Google's guideline), but the cards (a hand's and the discards', tapped as cards) and the radios and
+#: check boxes (whose labels are the target).
+SMALL = """
+const out = [];
+for (const el of document.querySelectorAll("button, a[href], input, select, summary")) {
+  if (el.closest(".hand, .discard-list") || ["radio", "checkbox", "hidden"].includes(el.type)) continue;
+  const r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1) continue;
+  const size = `${r.width.toFixed(0)}x${r.height.toFixed(0)}`;
+  if (r.width < 43.5 || r.height < 43.5) out.push(`${el.outerHTML.slice(0, 60)} ${size}`);
+}
+return out;
+"""
+
 #: The deepest elements reaching past the screen's right edge (for the message of a failure).
 WIDEST = """
 const width = arguments[0];
@@ -98,6 +113,9 @@ def check_state(b: Browser, state: str, controls: list[str]) -> None:
             assert found, f"{state} at {name}: no {css}"
             problem = b.js(REACHABLE, found[0], width)
             assert not problem, f"{state} at {name}: {css} {problem}"
+        if size[3]:  # a phone: every control a touch can hit (#64)
+            small = b.js(SMALL)
+            assert not small, f"{state} at {name}: controls under 44 px: {small[:4]}"
         notation = b.js("return document.body.innerText.match(/[A2-9TJQK][cdhs][->][A2-9TJQK][cdhs]/g)")
         assert not notation, f"{state} at {name}: the engine's notation on the page: {notation[:3]}"
         b.axe(f"{state} at {name}")

@@ -30,6 +30,7 @@ export function openTable(root, params) {
     fair: null, // at a fair table (PROTO-35): this seat's seeds sent and each hand's check (fairseat.js)
     message: null, viewAt: 0, // the newest view message, and when it came (this page's clock): its endings and away
     confirming: false, // Resign was pressed: its confirmation is shown
+    typedOpen: false, // the notation box was opened (it stays so)
   };
   let ticker = null;
   const els = {
@@ -250,6 +251,7 @@ export function openTable(root, params) {
 
   function render(busy = false) {
     if (!state.view) return;
+    title();
     const focused = document.activeElement;
     const wasHere = focused && (els.play.contains(focused) || focused === document.body);
     const label = focused && focused.getAttribute ? focused.getAttribute("aria-label") || focused.textContent : null;
@@ -400,15 +402,26 @@ export function openTable(root, params) {
     reset() { state.order = null; render(); },
   };
 
+  /** The notation box, behind a disclosure (most players tap their moves); it stays open once opened. */
   function typed() {
     const input = h("input", { id: "typed-action", name: "action", type: "text", autocomplete: "off",
       spellcheck: "false", placeholder: "e.g. discard Kh" });
-    return h("form", { class: "typed", onsubmit: (event) => {
+    const form = h("form", { class: "typed", onsubmit: (event) => {
       event.preventDefault();
       const text = input.value.trim();
       if (text) send(text);
       input.value = "";
-    } }, h("label", { for: "typed-action" }, "Type an action (card notation)"), input, h("button", { type: "submit" }, "Send"));
+    } }, h("label", { for: "typed-action" }, "Your move in card notation"), input, h("button", { type: "submit" }, "Send"));
+    const box = h("details", { class: "typed-box", open: state.typedOpen || null,
+      ontoggle: () => { state.typedOpen = box.open; } }, h("summary", {}, "Type a move instead"), form);
+    return box;
+  }
+
+  /** The tab's title says when it is this seat's move (a person in another tab sees it there). */
+  function title() {
+    const v = state.view;
+    const mine = v && !v.over && state.legal.length && state.welcome && v.to_act === state.welcome.seat;
+    document.title = mine ? `● Your move — Knock table ${table}` : `Knock — table ${table}`;
   }
 
   window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
