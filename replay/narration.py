@@ -1,7 +1,7 @@
 """Events in words for people: the one narration every surface uses — the terminal table, ``knock show``'s
 history and stepper, the web client's event list and replay transcript, and ``knock view``.
 
-Plain language with the cards' suit symbols (``p1 lays off 3♦ on 4♦-5♦-6♦``), or in card notation (``3d``,
+Plain language with the cards as a card shows them (``p1 lays off 10♦ on J♦-Q♦-K♦``), or in card notation (``Td``,
 ``4d-5d-6d``) where the output cannot carry the symbols (``symbols_for``: an output that is not UTF-8). It only
 words what it is given: an event as a seat saw it (``engine.visibility.SeatLens``, ``replay.audit.view_events``)
 names no card the seat was not shown (VIS-1, THREE-8, LOG-11). ``replay.notation`` stays the machine form of a
@@ -11,7 +11,7 @@ narration.
 >>> from engine.cards import Card
 >>> from engine.events import Discarded
 >>> narrate(Discarded(1, Card.parse("Td"))), narrate(Discarded(1, Card.parse("Td")), Voice(symbols=False))
-('p1 discards T♦', 'p1 discards Td')
+('p1 discards 10♦', 'p1 discards Td')
 """
 
 from __future__ import annotations
@@ -147,8 +147,11 @@ class Voice:
         return f"{self.who(seat)} {verb if seat == self.me else third or verb + 's'}"
 
     def card(self, card: Card) -> str:
+        """``10♦`` for people (the ten as a card shows it, with its suit's symbol); ``Td`` in notation."""
         text = str(card)
-        return text[0] + SUIT_SYMBOLS[text[1]] if self.symbols and not self.ascii else text
+        if not self.symbols or self.ascii:
+            return text
+        return ("10" if text[0] == "T" else text[0]) + SUIT_SYMBOLS[text[1]]
 
     def cards(self, cards: Iterable[Card]) -> str:
         return " ".join(self.card(c) for c in cards)

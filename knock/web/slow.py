@@ -36,6 +36,7 @@ class GuardedH11(H11Protocol):
         super().__init__(*args, **kwargs)
         self._deadline: asyncio.TimerHandle | None = None
         self._waiting: str | None = None  #: what the deadline is for: "header", "body", or nothing
+        self._upgraded = False  #: the connection is a WebSocket's now: no deadline of this protocol's applies
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -54,11 +55,15 @@ class GuardedH11(H11Protocol):
         super().connection_lost(exc)
 
     def handle_websocket_upgrade(self, event: h11.Request) -> None:
-        self._arm(None)  # the connection is the WebSocket's from here
+        self._upgraded = True  # the connection is the WebSocket's from here: its pings keep it (PROTO-12)
+        self._arm(None)
         super().handle_websocket_upgrade(event)
 
     def _watch(self) -> None:
-        """Arm the deadline for what the client owes now: a header, a body, or nothing (its request is whole)."""
+        """Arm the deadline for what the client owes now: a header, a body, or nothing (its request is whole, or the
+        connection is a WebSocket's)."""
+        if self._upgraded:
+            return
         state = self.conn.their_state
         owed = "header" if state is h11.IDLE else "body" if state is h11.SEND_BODY else None
         if owed != self._waiting:

@@ -43,7 +43,7 @@ def c(text: str) -> Card:
 
 
 def test_cards_carry_their_suit_symbols_or_their_notation() -> None:
-    assert narrate(UpcardTaken(0, c("Td"))) == "p0 takes the upcard T♦"
+    assert narrate(UpcardTaken(0, c("Td"))) == "p0 takes the upcard 10♦"  # the ten as a card shows it (#64)
     assert narrate(UpcardTaken(0, c("Td")), NOTATION) == "p0 takes the upcard Td"
     assert PLAIN.meld(Meld.parse("4d-5d-6d")) == "4♦-5♦-6♦" and PLAIN.cards(cards("As Kc")) == "A♠ K♣"
 
@@ -139,7 +139,7 @@ def test_a_seat_is_told_nothing_of_cards_it_was_not_shown() -> None:
     deals = [Dealt(1, (p0, hand), c("6c"), tuple(stock), 10) for hand, stock in ((one, two), (two, one))]
     twins = [_seen(0, deals[i], DrewStock(1, c(card)), Knocked(1, c(card))) for i, card in enumerate(["Ks", "5h"])]
     told = [
-        "upcard 6♣, knock limit 10; p0 is dealt 2♣ 2♦ 4♦ 6♥ 8♠ 9♣ T♣ J♥ Q♣ K♦; p1's hand not shown",
+        "upcard 6♣, knock limit 10; p0 is dealt 2♣ 2♦ 4♦ 6♥ 8♠ 9♣ 10♣ J♥ Q♣ K♦; p1's hand not shown",
         "p1 draws from the stock",
         "p1 knocks",
     ]

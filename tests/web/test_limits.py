@@ -216,6 +216,13 @@ def test_slow_headers_slow_bodies_and_silent_connections_are_cut(tmp_path: Path)
         assert answer.startswith(b"HTTP/1.1 408"), answer
         answer = trickle(server, b"", b"")  # nothing at all: closed without a word
         assert answer == b""
+        socket_ = Client(server.ws)  # a WebSocket outlives both deadlines: it is no HTTP request once upgraded
+        socket_.send({"type": "view"})
+        assert socket_.recv()["code"] == "hello_first"
+        time.sleep(3)  # three times the deadlines: a WebSocket cut by them would be closed by now
+        socket_.send({"type": "view"})
+        assert socket_.recv()["code"] == "hello_first"
+        socket_.close()
         status, _ = server.get("/api")  # and the server answers everyone else as ever
         assert status == 200
     assert "Traceback" not in errors.read_text()
