@@ -144,17 +144,19 @@ def knock_option(screen: str) -> str | None:
 
 
 def top_card(screen: str) -> str | None:
-    found = re.findall(r"discard pile (\S\S)", screen)
+    found = re.findall(r"discard pile (10\S|\S\S)", screen)
     return found[-1] if found and found[-1] != "em" else None
 
 
 def first_discard(screen: str) -> str | None:
-    found = re.search(r"discard \(the deadwood it leaves\):\s+1\. (\S\S) ", screen)
+    found = re.search(r"discard \(the deadwood it leaves\):\s+1\. (10\S|\S\S) ", screen)
     return found.group(1) if found else None
 
 
 def in_notation(card: str, n: int) -> str:
-    """A card (``J♠``) in the n-th of the notations a person may type."""
+    """A card as the screen shows it (``J♠``, ``10♦``) in the n-th of the notations a person may type."""
+    if card.startswith("10"):
+        card = "T" + card[2:]
     rank, suit = card[0], {v: k for k, v in GLYPH.items()}[card[1]]
     forms = [
         card,
@@ -341,7 +343,7 @@ def test_two_player_game_in_a_terminal(role: str, tmp_path: Path) -> None:
 
     def answer(screen: str) -> str:
         """Once, pick up the discard (to try discarding it again, TURN-4)."""
-        found = re.search(r"2\. pick up (\S\S) ", screen)
+        found = re.search(r"2\. pick up (10\S|\S\S) ", screen)
         if role == "dealer" and not taken and found:
             taken.append(found.group(1))
             return "2"
