@@ -94,8 +94,9 @@ def _orphan_watch(parent: int) -> None:
     threading.Thread(target=watch, name="orphan-watch", daemon=True).start()
 
 
-#: The bots that search (``knock.bots.search.LEVELS``): a move of theirs takes tens of milliseconds of CPU.
-SEARCHING = frozenset(LEVELS)
+#: The bots that search (the levels of ``knock.bots.search.LEVELS`` with a budget: ``hard``'s is 0, the heuristic's
+#: moves): a move of theirs takes tens of milliseconds of CPU.
+SEARCHING = frozenset(name for name, level in LEVELS.items() if level.budget > 0)
 
 
 class Bounded:

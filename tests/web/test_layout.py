@@ -242,6 +242,8 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     check_state(b, "lobby", ["form.new-table button[type=submit]", "#preset", "a[href='#replay']"])
     bots = b.js("return [...document.querySelectorAll('#seat-1-bot option')].map(o => o.value)")
     assert bots == list(TABLE_BOTS)  # every level the server seats (knock.bots.BOT_NAMES but simple)
+    shown = b.js("return [...document.querySelectorAll('#seat-1-bot option')].map(o => o.textContent)")
+    assert all(": " in text and text.startswith(f"{bot}: ") for bot, text in zip(bots, shown, strict=True)), shown
 
     made = made_table(server)
     table = made["table"]

@@ -36,13 +36,26 @@ function readOption(input) {
   return input.value;
 }
 
+/** Each bot in a few words, weakest first among the levels (docs/bots.md); a bot the server lists and this page
+ *  does not know is shown by its name. */
+const BOT_WORDS = {
+  random: "any legal move (for testing)",
+  greedy: "grabs what lowers its deadwood now (a beginner)",
+  heuristic: "builds melds, watches your pickups (a steady player)",
+  easy: "searches a little, often misled by luck",
+  medium: "searches more",
+  hard: "the heuristic player's moves",
+  expert: "the deepest search (the strongest)",
+};
+
 function seatFieldset(i, bots) {
   const kind = h("select", { id: `seat-${i}-player`, name: `seat-${i}-player` },
     h("option", { value: "human", selected: i === 0 || null }, "a person"),
     h("option", { value: "bot", selected: i !== 0 || null }, "a bot"));
   const name = h("input", { id: `seat-${i}-name`, name: `seat-${i}-name`, type: "text", value: i === 0 ? "you" : "",
     maxlength: "64", autocomplete: "off" });
-  const bot = h("select", { id: `seat-${i}-bot`, name: `seat-${i}-bot` }, bots.map((b) => h("option", { value: b }, b)));
+  const bot = h("select", { id: `seat-${i}-bot`, name: `seat-${i}-bot` },
+    bots.map((b) => h("option", { value: b }, BOT_WORDS[b] ? `${b}: ${BOT_WORDS[b]}` : b)));
   return h("fieldset", { class: "seat-spec", "data-seat": i }, h("legend", {}, `Seat p${i}`),
     h("div", { class: "field" }, h("label", { for: kind.id }, "Player"), kind),
     h("div", { class: "field" }, h("label", { for: name.id }, "Name"), name),
