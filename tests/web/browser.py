@@ -40,6 +40,7 @@ SCREENSHOTS = Path(__file__).resolve().parents[2] / "out" / "screenshots"
 AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "axe.min.js"
 #: The sizes the layout is checked at: (name, width, height, mobile emulation).
 PHONE = ("phone", 390, 844, True)
+SMALL_PHONE = ("small-phone", 360, 640, True)
 WIDE = ("wide", 1280, 800, False)
 _SCHEMA = schema()
 SERVER_MESSAGE = Draft202012Validator(

@@ -34,7 +34,7 @@ from selenium.webdriver.common.keys import Keys
 
 from knock.web.client import Client, ServerProcess, choose
 from knock.web.protocol import TABLE_BOTS
-from tests.web.browser import PHONE, WIDE, Browser
+from tests.web.browser import PHONE, SMALL_PHONE, WIDE, Browser
 
 #: The table: two people, seed 11, a game to 1 (its first scored hand ends it), a turn timer long enough never
 #: to fire while the test looks at a state (it is shown, counted down from the server's figure, not waited for).
@@ -95,9 +95,11 @@ def made_table(server: ServerProcess) -> dict[str, Any]:
     return made
 
 
-def check_state(b: Browser, state: str, controls: list[str]) -> None:
-    """The state at both sizes: no overflow, its controls reachable, axe-core clean, a screenshot each."""
-    for size in (PHONE, WIDE):
+def check_state(
+    b: Browser, state: str, controls: list[str], sizes: tuple[tuple[str, int, int, bool], ...] = (PHONE, WIDE)
+) -> None:
+    """The state at each size: no overflow, its controls reachable, axe-core clean, a screenshot each."""
+    for size in sizes:
         b.resize(size)
         name, width = size[0], size[1]
         # On a phone a page too wide widens window.innerWidth: the emulated screen's width is the phone's.
@@ -343,6 +345,12 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     # The rematch's address names its table and seat; the token is kept by the page, not in the address bar
     url = b.driver.current_url
     assert table not in url and "seat=1" in url and made["seats"][1]["token"] not in url
+
+    # The lobby with tables listed (this one over, its rematch playing): each a card of labelled lines on a phone,
+    # never wider than the screen, at 360 px too (#64).
+    goto(b, f"{server.url}/")
+    b.wait(lambda: b.find("table.tables tbody tr"), message="the lobby's list of tables")
+    check_state(b, "lobby-listed", ["table.tables a", "form.new-table button[type=submit]"], (SMALL_PHONE, PHONE, WIDE))
 
     goto(b, f"{server.url}/#replay={table}")
     b.wait(lambda: b.find(".verdict"), timeout=30, message="the replay's verdict")

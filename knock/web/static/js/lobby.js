@@ -173,11 +173,11 @@ export async function openLobby(root) {
         const names = t.seats.map((s) => s.name);
         return h("tr", {},
           h("th", { scope: "row" }, h("code", {}, t.table)),
-          h("td", {}, words(t.preset)),
-          h("td", {}, t.seats.map((s) => `${seatName(names, s.seat)}${s.player === "bot" ? ` (${s.bot} bot)` : ""}`).join(", ")),
-          h("td", { class: "num" }, String(t.hand)),
-          h("td", {}, (t.scores || []).join(" – ")),
-          h("td", {}, t.failed ? `failed: ${t.failed}` : t.over ? (t.winner === null ? "over: aborted, no winner" : `over: ${seatName(names, t.winner)} won`) : "playing"),
+          h("td", { "data-label": "Rules" }, words(t.preset)),
+          h("td", { "data-label": "Seats" }, t.seats.map((s) => `${seatName(names, s.seat)}${s.player === "bot" ? ` (${s.bot} bot)` : ""}`).join(", ")),
+          h("td", { class: "num", "data-label": "Hand" }, String(t.hand)),
+          h("td", { "data-label": "Scores" }, (t.scores || []).join(" – ")),
+          h("td", { "data-label": "State" }, t.failed ? `failed: ${t.failed}` : t.over ? (t.winner === null ? "over: aborted, no winner" : `over: ${seatName(names, t.winner)} won`) : "playing"),
           h("td", {}, t.over
             ? h("a", { href: `#replay=${encodeURIComponent(t.table)}` }, `Replay ${t.table}`)
             : h("a", { href: `#table=${encodeURIComponent(t.table)}&spectate=1` }, `Watch ${t.table}`)));
