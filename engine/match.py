@@ -372,15 +372,9 @@ class Match:
     def _end(self, action: Ending) -> list[MatchEvent]:
         """End the game at a seat's request (END-1, END-2, END-4)."""
         self._end_check(action)
-        event: EndEvent
-        if isinstance(action, Resign):
-            event = Resigned(action.seat)
-        elif isinstance(action, Abort):
-            event = Aborted(action.seat)
-        else:
-            event = Claimed(action.seat, action.absent, action.at)
+        if isinstance(action, Claim):
             self.seen.record("claim", action.seat, action.at)
-        return self._finish("end_early", event)
+        return self._finish("end_early", ending_event(action))
 
     def forfeit(self, seat: int, reason: str) -> list[MatchEvent]:
         """The host declares that ``seat`` forfeits (``reason``: ``timeout`` or ``no_reveal``); the game ends.
@@ -398,7 +392,7 @@ class Match:
 
     def abandon(self, at: int) -> list[MatchEvent]:
         """The host ends the game at ``at`` (whole seconds since the epoch): nobody has been at the table for the
-        time it allows. No winner; the game does not count.
+        time it allows. No winner; the game does not count. Rule: END-6.
 
         Raises:
             IllegalAction: the game is over (MATCH-1), a time earlier than the last recorded (END-4).
@@ -530,3 +524,13 @@ def next_roles(
 
 def _pair(a: int, b: int) -> tuple[int, int]:
     return (a, b) if a < b else (b, a)
+
+
+def ending_event(action: Ending) -> Resigned | Aborted | Claimed:
+    """The event a seat's resignation, abort or claim makes (END-1, END-2, END-4): what the game records, and what a
+    log holding the ending writes (``replay.codec.event_record``)."""
+    if isinstance(action, Resign):
+        return Resigned(action.seat)
+    if isinstance(action, Abort):
+        return Aborted(action.seat)
+    return Claimed(action.seat, action.absent, action.at)

@@ -11,8 +11,8 @@ from typing import Any
 
 from engine import notation
 from engine.actions import Abort, Claim, Resign
-from engine.events import FORFEIT_REASONS, Aborted, Claimed, MatchEvent, Resigned
-from engine.match import Match
+from engine.events import FORFEIT_REASONS, MatchEvent
+from engine.match import Match, ending_event
 from replay.codec import T_ABANDON, T_AWAY, T_BACK, T_FORFEIT, Record, event_record
 
 _STEP = re.compile(r"p([0-9])[ \t\n\v\f\r]+(forfeit|away|back)[ \t\n\v\f\r]+([0-9a-z_]+)", re.IGNORECASE)
@@ -62,15 +62,8 @@ def host_step(text: str) -> HostStep | None:
 
 def ending_record(action: Resign | Abort | Claim) -> Record:
     """The record of a resignation, an abort or a claim (LOG-24), for the log form of a case refused at it: the
-    record of the event it would have made (``replay.codec.event_record``)."""
-    event: Resigned | Aborted | Claimed
-    if isinstance(action, Resign):
-        event = Resigned(action.seat)
-    elif isinstance(action, Abort):
-        event = Aborted(action.seat)
-    else:
-        event = Claimed(action.seat, action.absent, action.at)
-    record = event_record(event)
+    record of the event it would have made (``engine.match.ending_event``, ``replay.codec.event_record``)."""
+    record = event_record(ending_event(action))
     assert record is not None
     return record
 
