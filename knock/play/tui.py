@@ -187,7 +187,9 @@ class BoardApp(App[str]):
             return Text.from_markup(self.markup(text))
 
         self.query_one("#head", Static).update(render(board.head))
-        self.query_one("#turn", Static).update(render(board.turn if prompt else "…"))
+        # the table's own question (resign? y/N) in place of the turn's line, which every move's prompt shows
+        asked = prompt.strip() if prompt and not prompt.startswith(("your move", "your advice")) else None
+        self.query_one("#turn", Static).update(render(asked or (board.turn if prompt else "…")))
         facts = [f"{board.whose}  {board.melds}   {board.deadwood}".rstrip(), board.pile,
                  "discards " + (" ".join(board.discards) or "none yet"), *board.known,
                  "   ".join(board.score), board.last, board.advice]  # fmt: skip
