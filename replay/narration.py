@@ -17,6 +17,7 @@ narration.
 from __future__ import annotations
 
 import codecs
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, assert_never
@@ -164,6 +165,30 @@ class Voice:
         return " ".join(self.meld(m) for m in melds)
 
 
+#: Names a seat is never called by in narration: they would read as the reader or as nobody.
+_RESERVED = frozenset({"you", "your", "nobody"})
+
+
+def display_names(players: Sequence[str]) -> tuple[str, ...]:
+    """Each seat's name as narration says it: the player's name where it names that seat alone; ``p0`` where
+    there is none, or it reads as a seat's number or as the reader (``p1``, ``you``: it would pass for another);
+    ``ann (p0)`` for a name two seats share. The page's ``seatName`` (knock/web/static/js/dom.js) is the same
+    rule.
+
+    >>> display_names(("ann", "bob")), display_names(("ann", "Ann", "")), display_names(("p1", "you"))
+    (('ann', 'bob'), ('ann (p0)', 'Ann (p1)', 'p2'), ('p0', 'p1'))
+    """
+    names = [name.strip() for name in players]
+    folded = [name.lower() for name in names]
+
+    def one(seat: int, name: str) -> str:
+        if not name or name.lower() in _RESERVED or re.fullmatch(r"[pP]\d+", name):
+            return f"p{seat}"
+        return f"{name} (p{seat})" if folded.count(name.lower()) > 1 else name
+
+    return tuple(one(seat, name) for seat, name in enumerate(names))
+
+
 #: A forfeit's reason in words (END-3).
 _WHY = {"timeout": "out of time", "no_reveal": "did not reveal in time"}
 
@@ -204,27 +229,26 @@ def _left(left: Sequence[Card] | None, voice: Voice) -> str:
 
 
 def result_text(result: HandResult, voice: Voice = PLAIN) -> str:
-    """A hand's result: ``p0 knocks and wins (4 against p1's 19): 15 points to p0``. Rules: SCORE-1 .. SCORE-6."""
+    """A hand's result as a player says it: ``p0 knocks with 4 against p1's 19: p0 scores 15 points``, and to
+    the knocker ``you knock with 4 against p1's 19: you score 15 points``. Rules: SCORE-1 .. SCORE-6."""
     if result.kind is ResultKind.DEAD:
-        return f"dead hand ({DEAD_REASONS.get(result.reason, result.reason)}): no score"
+        return f"dead hand ({DEAD_REASONS.get(result.reason, result.reason)}): nobody scores"
     knocker, defender = result.knocker, result.defender
     assert knocker is not None and defender is not None
     kd, dd = result.deadwood_of(knocker), result.deadwood_of(defender)
-    against = f"{kd} against {voice.whose(defender)} {dd}"
     times = f" ({voice.times}{result.multiplier}, a spade upcard)" if result.multiplier != 1 else ""
-    points = f"{result.points} points to {voice.who(result.winner)}{times}"
+    winner = result.winner
+    scores = f"{voice.does(winner, 'score')} {result.points} points{times}" if winner is not None else "nobody scores"
     match result.kind:
-        case ResultKind.GIN:
-            return f"{voice.does(knocker, 'go', 'goes')} gin ({dd} deadwood caught): {points}"
-        case ResultKind.BIG_GIN:
-            return f"{voice.does(knocker, 'go', 'goes')} big gin ({dd} deadwood caught): {points}"
+        case ResultKind.GIN | ResultKind.BIG_GIN:
+            gin = "big gin" if result.kind is ResultKind.BIG_GIN else "gin"
+            return f"{voice.does(knocker, 'go', 'goes')} {gin}, catching {voice.whose(defender)} {dd}: {scores}"
         case ResultKind.KNOCK:
-            return f"{voice.does(knocker, 'knock')} and {_verb(knocker, voice, 'win')} ({against}): {points}"
+            return f"{voice.does(knocker, 'knock')} with {kd} against {voice.whose(defender)} {dd}: {scores}"
         case ResultKind.UNDERCUT:
-            under = f"{dd} against {voice.whose(knocker)} {kd}"
-            return f"{voice.does(defender, 'undercut')} {voice.who(knocker)} ({under}): {points}"
+            return f"{voice.does(defender, 'undercut')} {voice.who(knocker)} with {dd} against {kd}: {scores}"
         case _:
-            return f"{voice.does(knocker, 'knock')} and {_verb(knocker, voice, 'tie')} ({against}): no score"
+            return f"{voice.does(knocker, 'knock')} with {kd} against {voice.whose(defender)} {dd}: a tie, {scores}"
 
 
 def _verb(seat: int, voice: Voice, verb: str) -> str:

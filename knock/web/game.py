@@ -34,7 +34,7 @@ from knock.web.fairtable import TableChance, fair_info, fair_reveal
 from knock.web.protocol import Message
 from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
 from replay.log import LogWriter
-from replay.narration import Voice
+from replay.narration import Voice, display_names
 from replay.signing import SigningKey
 
 #: A recipient of frames: a seat, or None for the spectators.
@@ -84,9 +84,10 @@ class Lens:
     """What one recipient (a seat, or the spectators) has seen of the game: its ``SeatLens``, the current hand's
     events as it saw them, and those not yet sent."""
 
-    def __init__(self, rules: RuleSet, key: Key) -> None:
+    def __init__(self, rules: RuleSet, key: Key, names: tuple[str, ...]) -> None:
         self.lens = SeatLens(rules, key)
-        self.voice = Voice(seats=rules.players)  #: how its events are told (seats by number, cards with symbols)
+        #: how its events are told: the seats by their names, the recipient's own as "you", cards with symbols
+        self.voice = Voice(display_names(names), me=key, seats=rules.players)
         self.hand = 0
         self.seen: list[Seen] = []  #: the current hand's events as seen (the draw's before the first hand)
         self.fresh: list[Message] = []  #: events not sent yet, as messages
@@ -107,7 +108,8 @@ class Game:
         self.writer = writer
         self.sink = sink
         self.applied: dict[int, Applied] = {}  #: by the record number each action expected (PROTO-7)
-        self.lenses: dict[Key, Lens] = {k: Lens(spec.rules, k) for k in (*self.humans, None)}
+        names = tuple(seat.name for seat in spec.seats)
+        self.lenses: dict[Key, Lens] = {k: Lens(spec.rules, k, names) for k in (*self.humans, None)}
         self._fed = 0
         self._pub: tuple[int, views.Public] | None = None
         #: The game's draw for the deal, public: each round's seats and cards, in every view (1.4, PROTO-39)

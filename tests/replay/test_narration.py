@@ -14,6 +14,7 @@ from engine.events import (
     CutDrawn,
     Dealt,
     DefenceLaid,
+    Discarded,
     DrewStock,
     HandEnded,
     HandStarted,
@@ -28,7 +29,17 @@ from engine.scoring import HandResult, ResultKind
 from engine.showdown import Layoff
 from engine.visibility import SeatLens
 from knock.bots import GreedyBot, play_match
-from replay.narration import NOTATION, PLAIN, Voice, deal_text, line_of, narrate, symbols_for
+from replay.narration import (
+    NOTATION,
+    PLAIN,
+    Voice,
+    deal_text,
+    display_names,
+    line_of,
+    narrate,
+    result_text,
+    symbols_for,
+)
 
 
 def melds(text: str) -> tuple[Meld, ...]:
@@ -115,12 +126,26 @@ def test_an_oklahoma_deal_says_the_limit_its_upcard_gives() -> None:
 @pytest.mark.rule("SCORE-1", "SCORE-2", "OKLA-4")
 def test_a_result_reads_as_who_won_what_and_why() -> None:
     won = HandResult(ResultKind.KNOCK, 0, 15, knocker=0, deadwood=(4, 19), seats=(0, 1))
-    assert line_of(HandEnded(1, won, (15, 0))) == "p0 knocks and wins (4 against p1's 19): 15 points to p0; " \
+    assert line_of(HandEnded(1, won, (15, 0))) == "p0 knocks with 4 against p1's 19: p0 scores 15 points; " \
                                                    "after hand 1: p0 15, p1 0"  # fmt: skip
+    assert result_text(won, Voice(("ann", "bob"), me=0)) == "you knock with 4 against bob's 19: you score 15 points"
     doubled = HandResult(ResultKind.GIN, 1, 70, knocker=1, deadwood=(10, 0), seats=(0, 1), multiplier=2)
     assert line_of(HandEnded(2, doubled, (15, 70)), Voice(("ann", "bob"), me=0)) == (
-        "bob goes gin (10 deadwood caught): 70 points to bob (×2, a spade upcard); after hand 2: you 15, bob 70"
+        "bob goes gin, catching your 10: bob scores 70 points (×2, a spade upcard); after hand 2: you 15, bob 70"
     )
+    under = HandResult(ResultKind.UNDERCUT, 1, 29, knocker=0, deadwood=(8, 3), seats=(0, 1))
+    assert result_text(under, Voice(("ann", "bob"), me=1)) == "you undercut ann with 3 against 8: you score 29 points"
+    tie = HandResult(ResultKind.TIE, None, 0, knocker=0, deadwood=(5, 5), seats=(0, 1))
+    assert result_text(tie, Voice(me=1)) == "p0 knocks with 5 against your 5: a tie, nobody scores"
+
+
+def test_a_seat_is_called_by_its_name_where_the_name_names_it_alone() -> None:
+    """A name two seats share carries the seat; a missing one, or one that reads as another seat's number or as
+    the reader, is the seat's number (a seat named "p1" or "you" cannot pass for another in the narration)."""
+    assert display_names(("ann", "bob", "carl")) == ("ann", "bob", "carl")
+    assert display_names(("ann", " ANN ", "bob")) == ("ann (p0)", "ANN (p1)", "bob")
+    assert display_names(("p1", "You", "nobody", "", "p3")) == ("p0", "p1", "p2", "p3", "p4")
+    assert narrate(Discarded(0, c("Td")), Voice(display_names(("p1", "bob")), me=1)) == "p0 discards 10♦"
 
 
 # --- 12. What each seat sees: the twin-state test -------------------------------------------------------

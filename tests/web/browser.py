@@ -41,7 +41,7 @@ AXE = Path(__file__).resolve().parent / "axe" / "node_modules" / "axe-core" / "a
 #: The sizes the layout is checked at: (name, width, height, mobile emulation).
 PHONE = ("phone", 390, 844, True)
 SMALL_PHONE = ("small-phone", 360, 640, True)
-WIDE = ("wide", 1280, 800, False)
+WIDE = ("wide", 1366, 768, False)  #: the commonest laptop screen
 _SCHEMA = schema()
 SERVER_MESSAGE = Draft202012Validator(
     {**{k: v for k, v in _SCHEMA.items() if k != "anyOf"}, "$ref": "#/$defs/server_message"}
@@ -154,6 +154,12 @@ class Browser:
         self.driver.set_window_size(size["width"], min(max(int(height) + 140, size["height"]), 4000))
         self.driver.save_screenshot(str(path))
         self.driver.set_window_size(size["width"], size["height"])
+        return path
+
+    def screen(self, name: str) -> Path:
+        """A screenshot of what the screen shows now (the viewport, where the page is scrolled to)."""
+        path = SCREENSHOTS / f"{name}.png"
+        self.driver.save_screenshot(str(path))
         return path
 
     def errors(self) -> list[str]:

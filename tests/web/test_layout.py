@@ -71,6 +71,19 @@ for (const el of document.querySelectorAll("button, a[href], input, select, summ
 return out;
 """
 
+#: Whether the seat's stock and pile, its hand and its moves are on the screen together, as the page left it (no
+#: scrolling by the test): "" if so, else what is off it (#64: one screen on your turn).
+TURN_FITS = """
+const parts = [...document.querySelectorAll(".board .centre .pile, .board .hands.mine .hand, .play .actions")];
+if (parts.length < 4) return `only ${parts.length} of the stock, the pile, the hand and the moves`;
+const boxes = parts.map((e) => e.getBoundingClientRect());
+const span = Math.max(...boxes.map((r) => r.bottom)) - Math.min(...boxes.map((r) => r.top));
+const off = parts.map((e, i) => [e, boxes[i]]).filter(([, r]) => r.top < -0.5 || r.bottom > window.innerHeight + 0.5)
+  .map(([e, r]) => `${e.className} at ${Math.round(r.top)}..${Math.round(r.bottom)}`);
+const screen = `the ${window.innerHeight} px screen`;
+return off.length ? `${off.join("; ")}: off ${screen} (they span ${Math.round(span)} px)` : "";
+"""
+
 #: The deepest elements reaching past the screen's right edge (for the message of a failure).
 WIDEST = """
 const width = arguments[0];
@@ -95,13 +108,37 @@ def made_table(server: ServerProcess) -> dict[str, Any]:
     return made
 
 
+def turn_fits(b: Browser, where: str) -> None:
+    """Wait for the page to bring the turn's stock, pile, hand and moves on screen together (TURN_FITS); fail
+    saying what is off the screen."""
+    problem: list[str] = []
+
+    def fits() -> bool:
+        problem.append(b.js(TURN_FITS))
+        return not problem[-1]
+
+    try:
+        b.wait(fits, message="one screen")
+    except AssertionError:
+        raise AssertionError(f"{where}: {problem[-1]}") from None
+
+
 def check_state(
-    b: Browser, state: str, controls: list[str], sizes: tuple[tuple[str, int, int, bool], ...] = (PHONE, WIDE)
+    b: Browser,
+    state: str,
+    controls: list[str],
+    sizes: tuple[tuple[str, int, int, bool], ...] = (PHONE, WIDE),
+    *,
+    turn: bool = False,
 ) -> None:
-    """The state at each size: no overflow, its controls reachable, axe-core clean, a screenshot each."""
+    """The state at each size: no overflow, its controls reachable, axe-core clean, a screenshot each; on the
+    seat's ``turn``, its stock, pile, hand and moves on screen together, where the page scrolled to by itself."""
     for size in sizes:
         b.resize(size)
         name, width = size[0], size[1]
+        if turn:  # the page fits its turn to the screen when the screen changes size: the test does not scroll
+            turn_fits(b, f"{state} at {name}")
+            b.screen(f"layout-{state}-{name}-turn")
         # On a phone a page too wide widens window.innerWidth: the emulated screen's width is the phone's.
         assert b.js("return screen.width" if size[3] else "return window.innerWidth") == width
         wide = b.js("return document.documentElement.scrollWidth")
@@ -273,7 +310,7 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
             needed = [f'.play button[data-action="{a}"]' for a in legal if not a.startswith(("discard", "knock"))]
             needed += [".hand .card-button"] if state in ("discard", "knock") else []
             needed += [".actions button.toggle"] if state == "knock" else []
-            check_state(b, state, [*needed, ".turn-timer", ".discards"])
+            check_state(b, state, [*needed, ".turn-timer", ".discards"], (SMALL_PHONE, PHONE, WIDE), turn=True)
             marked = max(marked, check_discards(b))
             if state == "draw":
                 arrange_the_hand(b)
@@ -331,16 +368,25 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
         b, "showdown-pause", [".pause button.continue", ".pause .showdown .spread", ".pause .showdown .defence"]
     )
     assert "points" in pause.text.lower() or "scores" in pause.text.lower()
+    # The result in the page's words is the server's narration of it to this seat (#64: "you", names, one voice)
+    scored = b.js("return window.knockFrames.filter(f => f.type === 'view').flatMap(f => f.events)"
+                  ".filter(e => e.kind === 'hand_scored').at(-1).text")  # fmt: skip
+    assert scored.startswith("you ") or " your " in scored, scored
+    assert b.text(".pause .showdown .result") == f"{scored[0].upper()}{scored[1:]}.", scored
+    gin = view_of(b)["view"]["result"]["kind"] in ("gin", "big_gin")
+    assert bool(b.find(".pause .moment.gin")) == gin  # the moment of a gin, for a gin only
     b.one(".pause button.continue").click()
     b.wait(lambda: not b.find(".pause"), message="the pause ended")
     b.wait(lambda: b.find(".play .winner"), message="game over")
     check_state(b, "game-over", [".play .winner", ".sheet", ".rematch button.ask-rematch"])
+    won = view_of(b)["view"]["winner"] == 1  # this page is p1's
+    assert bool(b.find(".play .moment.won")) == won and ("you win" in b.text(".game-end")) == won, b.text(".game-end")
 
     # Rematch (protocol 1.2): the page goes on to the series' next table, the running totals above it.
     scores = view_of(b)["view"]["scores"]
     b.one(".rematch button.ask-rematch").click()
     b.wait(lambda: "Game 2 of the series" in b.text(".series"), message="the rematch's table")
-    names = ("p0 (ann)", "p1 (bob)")
+    names = ("ann", "bob")
     assert all(f"{n} {points}" in b.text(".series") for n, points in zip(names, scores, strict=True)), b.text(".series")
     # The rematch's address names its table and seat; the token is kept by the page, not in the address bar
     url = b.driver.current_url

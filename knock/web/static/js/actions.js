@@ -58,6 +58,9 @@ export function actionText(action, view) {
     return `Show ${shown.length ? shown.join(" | ") : "no melds"}; lay off ${laid.length ? laid.join(", ") : "nothing"}`;
   }
   if (verb === "advise") return `Advise: ${actionText(rest.slice(1).join(" "), view)}`;
+  const top = view && view.discard_top ? cardText(view.discard_top) : null;
+  if (verb === "take" && top) return `Take the upcard, ${top}`;
+  if (verb === "pickup" && top) return `Take ${top} from the pile`;
   const words = actionName(action, view);
   return words[0].toUpperCase() + words.slice(1);
 }
@@ -99,7 +102,8 @@ export function splitActions(legal) {
 }
 
 /** The controls: a button for each action that is not a card's (and a knock toggle when knocking is legal). */
-export function renderActions(legal, view, { send, knockMode, setKnockMode, disabled, defences = [] }) {
+export function renderActions(legal, view, ctx) {
+  const { send, knockMode, setKnockMode, disabled, defences = [] } = ctx;
   const { byCard, other } = splitActions(legal);
   const advice = other.filter((a) => a.startsWith("advise "));
   const plain = other.filter((a) => !a.startsWith("advise "));
@@ -114,15 +118,18 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
     section.append(h("p", { class: "muted" }, view && view.to_act !== null ? `p${view.to_act} is to act.` : "Nobody is to act."));
     return section;
   }
-  if (byCard.discard.size || byCard.knock.size) {
+  const byCards = byCard.discard.size || byCard.knock.size;
+  if (byCards) {
+    const then = ctx.confirm ? ", then confirm" : "";
     section.append(h("p", { class: "hint" }, knockMode
-      ? "Choose the card to discard face down as you knock."
-      : "Choose a card of your hand to discard."));
+      ? `Choose the card to discard face down as you knock${then}.`
+      : `Choose a card to discard${then}.`));
   }
   if (byCard.knock.size) {
     section.append(h("button", { type: "button", class: "toggle", "aria-pressed": knockMode ? "true" : "false",
       disabled: disabled || null, onclick: () => setKnockMode(!knockMode) }, "Knock"));
   }
+  if (byCards && ctx.setConfirm) section.append(...confirmPanel(view, ctx).filter(Boolean));
   if (defences.length) section.append(defenceForm(defences, view, { send, disabled }));
   const list = h("ul", { class: "action-list" });
   for (const a of plain.filter((x) => !(defences.length && isDefence(x)))) { // unranked: buttons (a 1.1 server)
@@ -139,13 +146,29 @@ export function renderActions(legal, view, { send, knockMode, setKnockMode, disa
   return section;
 }
 
-/** What clicking a card of the hand does now: {name, run} or null. */
-export function cardActionFor(legal, { send, knockMode, disabled }) {
+/** What clicking a card of the hand does now: {name, action, run, pressed} or null. With ``confirm`` (the
+ *  player's option, on by default on a touch screen: a tap cannot misfire), a first tap only chooses the card
+ *  (``choose(action)``; ``chosen``: the action chosen) and a second tap on it, or the confirmation's button,
+ *  makes the move. */
+export function cardActionFor(legal, { send, knockMode, disabled, confirm = false, chosen = null, choose = null }) {
   const { byCard } = splitActions(legal);
   return (card) => {
     if (disabled) return null;
     const action = knockMode ? byCard.knock.get(card) : byCard.discard.get(card);
     if (!action) return null;
-    return { name: knockMode ? `knock with ${cardName(card)}` : `discard ${cardName(card)}`, action, run: () => send(action) };
+    const name = knockMode ? `knock with ${cardName(card)}` : `discard ${cardName(card)}`;
+    if (!confirm || !choose) return { name, action, run: () => send(action) };
+    return { name, action, pressed: chosen === action, run: () => (chosen === action ? send(action) : choose(action)) };
   };
+}
+
+/** The chosen card's move, to confirm (or the choice to cancel), and the player's option of confirming. */
+function confirmPanel(view, { send, disabled, confirm, chosen, choose, setConfirm }) {
+  const bar = chosen ? h("p", { class: "confirm-bar" },
+    h("button", { type: "button", class: "primary confirm", "data-confirm": chosen, disabled: disabled || null,
+      onclick: () => send(chosen) }, actionText(chosen, view)),
+    h("button", { type: "button", class: "cancel", onclick: () => choose(null) }, "Cancel")) : null;
+  const box = h("input", { type: "checkbox", id: "confirm-discards", checked: confirm || null,
+    onchange: () => setConfirm(box.checked) });
+  return [bar, h("p", { class: "confirm-option" }, box, h("label", { for: "confirm-discards" }, "Confirm each discard"))];
 }

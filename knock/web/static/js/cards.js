@@ -76,11 +76,12 @@ export function cardBack({ label = "a face-down card", size = "normal" } = {}) {
 }
 
 /** A card the player may click: a button named by what it does ("discard king of hearts"). */
-export function cardButton(card, name, onClick, { size = "normal", action = null } = {}) {
+export function cardButton(card, name, onClick, { size = "normal", action = null, pressed = null } = {}) {
   const button = document.createElement("button");
   button.type = "button";
-  button.className = "card-button";
+  button.className = pressed ? "card-button chosen" : "card-button";
   button.setAttribute("aria-label", name);
+  if (pressed !== null) button.setAttribute("aria-pressed", pressed ? "true" : "false");
   button.dataset.card = card;
   if (action) button.dataset.action = action;
   button.append(cardSvg(card, { label: false, size }));

@@ -44,11 +44,21 @@ export function announce(text) {
   while (region.childElementCount > 5) region.firstElementChild.remove();
 }
 
-/** The seat's label: p0, with its name when it has one. */
+/** A seat's name as the table's words say it: the player's name where it names that seat alone, else ``p0``, or
+ *  ``ann (p0)`` for a name two seats share. The rule of ``replay.narration.display_names``, which words the
+ *  server's narration (a name that reads as a seat's number or as "you" is not used: it would pass for another). */
 export function seatName(players, seat) {
   if (seat === null || seat === undefined) return "nobody";
-  const name = players && players[seat];
-  return name && name !== `p${seat}` ? `p${seat} (${name})` : `p${seat}`;
+  const id = `p${seat}`;
+  const name = ((players && players[seat]) || "").trim();
+  if (!name || /^p\d+$/i.test(name) || ["you", "your", "nobody"].includes(name.toLowerCase())) return id;
+  const same = players.filter((n) => (n || "").trim().toLowerCase() === name.toLowerCase()).length;
+  return same > 1 ? `${name} (${id})` : name;
+}
+
+/** A seat in a sentence to the reader ``me`` (a seat, or null): "you" for the reader's own. */
+export function who(players, seat, me = null) {
+  return seat !== null && seat !== undefined && seat === me ? "you" : seatName(players, seat);
 }
 
 /** A role's words. */

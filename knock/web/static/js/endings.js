@@ -1,20 +1,21 @@
 // A game's end before the target at the table (protocol 1.4, PROTO-41 .. PROTO-43; rules.md section 16): the
 // seat's Resign (confirmed first) and Abort while the server's ``endings`` offer them, the seats away with the
 // countdown to a claim and "Claim victory" once it is open, and the words for how a game ended.
-import { h, seatName } from "./dom.js";
+import { h, seatName, who } from "./dom.js";
 
-/** The words for a game's end: who won and how ("p1 (bob) resigned: p0 (ann) wins."). */
-export function endingText(result, players) {
+/** The words for a game's end, to the reader ``me``: who won and how ("you resigned: bob wins."). */
+export function endingText(result, players, me = null) {
   const e = result.ending;
-  const winner = `${seatName(players, result.winner)} wins`;
+  const name = (seat) => who(players, seat, me);
+  const does = (seat, verb) => `${name(seat)} ${seat === me ? verb : `${verb}s`}`;
+  const winner = result.winner === null ? "no winner" : does(result.winner, "win");
   if (!e) return `${winner}.`;
-  const who = seatName(players, e.seat);
   switch (e.kind) {
-    case "resign": return `${who} resigned: ${winner}.`;
-    case "abort": return `${who} aborted the game: no winner, and it does not count.`;
-    case "claim": return `${who} claimed the game, ${seatName(players, e.against)} having left the table: ${winner}.`;
+    case "resign": return `${name(e.seat)} resigned: ${winner}.`;
+    case "abort": return `${name(e.seat)} aborted the game: no winner, and it does not count.`;
+    case "claim": return `${name(e.seat)} claimed the game, ${name(e.against)} having left the table: ${winner}.`;
     case "abandon": return "the game was abandoned: nobody had been at the table; no winner.";
-    case "forfeit": return `${who} forfeited (${{ timeout: "the turn ran out", no_reveal: "no seed sent", absent: "gone from the table" }[e.reason] || e.reason}): ${winner}.`;
+    case "forfeit": return `${name(e.seat)} forfeited (${{ timeout: "the turn ran out", no_reveal: "no seed sent", absent: "gone from the table" }[e.reason] || e.reason}): ${winner}.`;
     default: return `${winner}.`;
   }
 }

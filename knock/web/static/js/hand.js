@@ -31,11 +31,11 @@ export function renderHand({ title, cards, melds, deadwoodCards, deadwood, cardA
     groups.append(group(rest, `deadwood: ${rest.map(cardName).join(", ")}`, "deadwood", cardAction, drawn, arrange));
   }
   section.append(groups);
-  if (arrange) section.append(h("p", { class: "hint arrange-hint" }, "Drag a card onto another to arrange your hand (or Alt+arrow keys on a card)."));
-  if (deadwood !== null && deadwood !== undefined) {
-    section.append(h("p", { class: "deadwood-count" }, `Deadwood: ${deadwood}`,
-      melds && melds.length ? ` (${melds.length} meld${melds.length > 1 ? "s" : ""})` : " (no melds)"));
-  }
+  const count = deadwood !== null && deadwood !== undefined ? h("p", { class: "deadwood-count" }, `Deadwood: ${deadwood}`,
+    melds && melds.length ? ` (${melds.length} meld${melds.length > 1 ? "s" : ""})` : " (no melds)") : null;
+  const hint = arrange ? h("p", { class: "hint arrange-hint" }, "Drag a card onto another to arrange your hand",
+    h("span", { class: "keys-hint" }, " (or Alt+arrow keys on a card)"), ".") : null;
+  if (count || hint) section.append(h("div", { class: "hand-foot" }, count, hint));
   return section;
 }
 
@@ -47,7 +47,7 @@ function group(cards, name, kind, cardAction, drawn, arrange) {
     const isNew = c === drawn;
     const item = h("li", { class: isNew ? "drawn" : null });
     const named = isNew && action ? { ...action, name: `${action.name} (the card just taken)` } : action;
-    item.append(named ? cardButton(c, named.name, named.run, { action: named.action })
+    item.append(named ? cardButton(c, named.name, named.run, { action: named.action, pressed: named.pressed ?? null })
       : cardSvg(c, { label: isNew ? `${cardName(c)} (the card just taken)` : true }));
     if (isNew) item.append(h("span", { class: "drawn-mark", "aria-hidden": "true" }, "new"));
     if (arrange) arrangeable(item, c, kind === "arranged" ? at : null, arrange);

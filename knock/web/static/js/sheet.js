@@ -2,7 +2,7 @@
 import { h, seatName } from "./dom.js";
 import { resultText } from "./showdown.js";
 
-export function renderSheet(sheet, players, seats) {
+export function renderSheet(sheet, players, seats, me = null) {
   const section = h("section", { class: "sheet", "aria-labelledby": "sheet-title" }, h("h3", { id: "sheet-title" }, "Score sheet"));
   if (!sheet) return section;
   const n = seats || (sheet.totals ? sheet.totals.length : 2);
@@ -14,7 +14,7 @@ export function renderSheet(sheet, players, seats) {
     h("tbody", {}, sheet.results.length === 0
       ? h("tr", {}, h("td", { colspan: 2 + n }, "no hand finished yet"))
       : sheet.results.map(({ hand, result }) => h("tr", {},
-        h("th", { scope: "row" }, String(hand)), h("td", {}, resultText(result)),
+        h("th", { scope: "row" }, String(hand)), h("td", {}, resultText(result, players, me)),
         who.map((s) => h("td", { class: "num" }, result.winner === s ? String(result.points) : ""))))));
   section.append(results);
   const columns = sheet.columns || [];

@@ -1,22 +1,41 @@
 // The showdown: the knocker's spread (melds and deadwood), the defence (melds, layoffs, deadwood), the result.
-import { h, seatName } from "./dom.js";
+import { h, seatName, who } from "./dom.js";
 import { cardName, cardRow, cardSvg, meldName } from "./cards.js";
 
-const KINDS = { gin: "gin", big_gin: "big gin", knock: "knock", undercut: "undercut", tie: "tie", dead: "dead hand" };
+/** Why a dead hand died (``replay.narration.DEAD_REASONS``). */
+const DEAD_REASONS = {
+  stock: "only two cards were left in the stock",
+  "pickup cap": "too many pickups from the discard pile in a row",
+  "last discard declined": "the last discard was left",
+};
 
-/** The result of a hand in words (seats by number, short enough for the score sheet). */
-export function resultText(result) {
-  if (!result) return "";
-  if (result.kind === "dead") return `Dead hand (${result.reason || "no score"}): nobody scores.`;
-  const kind = KINDS[result.kind] || result.kind;
-  const times = result.multiplier > 1 ? ` ×${result.multiplier}` : "";
-  let dw = "";
-  if (result.deadwood && result.knocker !== null) {
-    const k = result.seats.indexOf(result.knocker);
-    dw = `, deadwood ${result.deadwood[k]} against ${result.deadwood[1 - k]}`;
+/** A hand's result as a player says it, to the reader ``me``: "you knock with 4 against ann's 19: you score 15
+ *  points" (the words of ``replay.narration.result_text``, which the server's narration uses). */
+export function resultWords(result, players = [], me = null) {
+  if (result.kind === "dead") return `dead hand (${DEAD_REASONS[result.reason] || result.reason}): nobody scores`;
+  const name = (seat) => who(players, seat, me);
+  const does = (seat, verb, third = null) => `${name(seat)} ${seat === me ? verb : third || `${verb}s`}`;
+  const whose = (seat) => (seat === me ? "your" : `${seatName(players, seat)}'s`);
+  const knocker = result.knocker;
+  const defender = result.seats.find((s) => s !== knocker);
+  const kd = result.deadwood[result.seats.indexOf(knocker)];
+  const dd = result.deadwood[result.seats.indexOf(defender)];
+  const times = result.multiplier !== 1 ? ` (×${result.multiplier}, a spade upcard)` : "";
+  const scores = result.winner === null ? "nobody scores" : `${does(result.winner, "score")} ${result.points} points${times}`;
+  switch (result.kind) {
+    case "gin": case "big_gin":
+      return `${does(knocker, "go", "goes")} ${result.kind === "gin" ? "gin" : "big gin"}, catching ${whose(defender)} ${dd}: ${scores}`;
+    case "knock": return `${does(knocker, "knock")} with ${kd} against ${whose(defender)} ${dd}: ${scores}`;
+    case "undercut": return `${does(defender, "undercut")} ${name(knocker)} with ${dd} against ${kd}: ${scores}`;
+    default: return `${does(knocker, "knock")} with ${kd} against ${whose(defender)} ${dd}: a tie, nobody scores`;
   }
-  const scored = result.winner === null ? "nobody scores" : `p${result.winner} scores ${result.points}${times}`;
-  return `${kind[0].toUpperCase()}${kind.slice(1)} by p${result.knocker}${dw}: ${scored}.`;
+}
+
+/** The result as a sentence: "You knock with 5 against bob's 47: you score 42 points." */
+export function resultText(result, players = [], me = null) {
+  if (!result) return "";
+  const words = resultWords(result, players, me);
+  return `${words[0].toUpperCase()}${words.slice(1)}.`;
 }
 
 function melds(list, who) {
@@ -31,7 +50,7 @@ function deadwood(cards, count, who) {
 }
 
 /** The showdown of a hand from its spread, defence and result (a view's, or a ``hand_result`` message's). */
-export function renderShowdown({ spread, defence, result, hand = null }, players, { title = null } = {}) {
+export function renderShowdown({ spread, defence, result, hand = null }, players, { title = null, me = null } = {}) {
   const section = h("section", { class: "showdown", "aria-label": title || "Showdown" });
   section.append(h("h3", {}, title || (hand ? `Showdown of hand ${hand}` : "Showdown")));
   if (spread) {
@@ -51,6 +70,6 @@ export function renderShowdown({ spread, defence, result, hand = null }, players
       h("h4", {}, `${who} answers`), melds(defence.melds, `${who}'s`),
       h("h5", {}, "Layoffs"), layoffs, deadwood(defence.deadwood_cards, defence.deadwood, `${who}'s`)));
   }
-  if (result) section.append(h("p", { class: `result result-${result.kind}` }, resultText(result)));
+  if (result) section.append(h("p", { class: `result result-${result.kind}` }, resultText(result, players, me)));
   return section;
 }

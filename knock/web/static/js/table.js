@@ -8,10 +8,21 @@ import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 import { FairSeat } from "./fairseat.js";
 import { endingText, renderEndings, tickEndings } from "./endings.js";
+import { playCue, setSound, soundOn, turnTitle } from "./cue.js";
 
 /** How long the pause at a hand's end lasts at most, in seconds; with a turn timer, at most a third of it (the
  *  server's timer for the next turn runs meanwhile: the pause leaves the player two thirds of his turn). */
 const PAUSE = 30;
+
+/** Where the player's option of confirming each discard is kept (this browser's storage). */
+const CONFIRM_KEY = "knock.confirmDiscards";
+
+/** Whether discards are confirmed: the player's choice, else on for a touch screen (a tap cannot misfire). */
+function confirmDiscards() {
+  let kept = null;
+  try { kept = localStorage.getItem(CONFIRM_KEY); } catch { /* storage refused: the default */ }
+  return kept === null ? window.matchMedia("(pointer: coarse)").matches : kept === "1";
+}
 
 /** Open the table ``params`` names (``table``, and ``seat`` + ``token`` or ``spectate``) in ``root``. */
 export function openTable(root, params) {
@@ -31,6 +42,11 @@ export function openTable(root, params) {
     message: null, viewAt: 0, // the newest view message, and when it came (this page's clock): its endings and away
     confirming: false, // Resign was pressed: its confirmation is shown
     typedOpen: false, // the notation box was opened (it stays so)
+    fairOpen: false, // the fair-dealing box was opened (it stays so)
+    confirm: confirmDiscards(), // a discard (or a knock's card) is chosen by a first tap, made by a second
+    chosen: null, // the card's action chosen and not yet confirmed
+    fitted: null, // the turn whose stock, pile, hand and moves were last brought on screen (and cued)
+    sound: soundOn(), // a tone when it becomes the seat's move (the player's choice; off until asked for)
   };
   let ticker = null;
   const els = {
@@ -44,9 +60,16 @@ export function openTable(root, params) {
     log: h("ol", { class: "events", "aria-label": "Events, newest last", tabindex: "0" }),
     sheet: h("div", { class: "sheet-box" }),
     offer: h("div", { class: "offer" }),
+    sound: h("button", { type: "button", class: "sound-toggle", "aria-pressed": "false", hidden: true,
+      onclick: () => {
+        state.sound = !state.sound;
+        setSound(state.sound);
+        soundButton();
+        if (state.sound) playCue(); // what it will sound like (and the browser's leave to play it: a tap)
+      } }, ""),
   };
   fill(root, h("section", { class: "table-page", "aria-labelledby": "table-title" },
-    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.series,
+    h("div", { class: "table-head" }, h("h2", { id: "table-title" }, `Table ${table}`), els.who, els.status, els.sound, els.series,
       els.fair),
     els.refusal,
     h("div", { class: "layout" },
@@ -57,6 +80,7 @@ export function openTable(root, params) {
         els.sheet))));
 
   const players = () => (state.welcome ? state.welcome.players : []);
+  const me = () => (state.welcome ? state.welcome.seat : null); // the reader's seat: "you" in sentences
   const seat = new Seat(token ? { table, token } : { table, spectate: true }, {
     status: (text) => { state.status = text; els.status.textContent = `Connection: ${text}`; },
     welcome: (m) => {
@@ -69,6 +93,8 @@ export function openTable(root, params) {
           `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
       }
       if (m.fair && !state.fair) state.fair = new FairSeat(m.seat, { table }); // kept across reconnections and reloads
+      els.sound.hidden = m.seat === null;
+      soundButton();
       renderFair();
     },
     fair_commit: (m) => { // the server's commitment: this page's seed goes back at once (PROTO-36, PROTO-37)
@@ -116,6 +142,7 @@ export function openTable(root, params) {
       state.viewAt = performance.now();
       state.view = m.view;
       state.legal = m.legal;
+      if (!m.legal.includes(state.chosen)) state.chosen = null;
       state.defences = m.defences || [];
       // A view whose events begin with ``hand_started`` holds its hand's events from the deal (the first view, a
       // reconnection, the answer to a view request: PROTO-24): they take the place of those shown of that hand.
@@ -132,16 +159,18 @@ export function openTable(root, params) {
       render();
     },
     timed_out: (m) => { // the move made for the seat is told to it alone (PROTO-12); at a table of forfeits, to none
-      const made = m.action ? `: ${actionName(m.action, state.view)} was played for it` : "";
-      addEvent(`${seatName(players(), m.seat)}'s turn timed out${made}`, state.view ? state.view.hand : 0);
-      announce(`p${m.seat}'s turn timed out.`);
+      const mine = m.seat === me();
+      const made = m.action ? `: ${actionName(m.action, state.view)} was played for ${mine ? "you" : "it"}` : "";
+      const whose = mine ? "Your" : `${seatName(players(), m.seat)}'s`;
+      addEvent(`${whose} turn timed out${made}`, state.view ? state.view.hand : 0);
+      announce(`${whose} turn timed out.`);
     },
     hand_result: (m) => {
       state.hands.push(m);
-      fill(els.showdown, h("details", { open: true }, h("summary", {}, `Hand ${m.hand}: ${resultText(m.result)}`),
-        renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}` }),
+      fill(els.showdown, h("details", { open: true }, h("summary", {}, `Hand ${m.hand}: ${resultText(m.result, players(), me())}`),
+        renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}`, me: me() }),
         h("p", {}, `Scores: ${m.scores.map((s, i) => `${seatName(players(), i)} ${s}`).join(", ")}`)));
-      announce(`Hand ${m.hand} is over. ${resultText(m.result)}`);
+      announce(`Hand ${m.hand} is over. ${resultText(m.result, players(), me())}`);
       const timeout = state.welcome && state.welcome.turn_timeout;
       const wait = timeout ? Math.max(2, Math.min(PAUSE, timeout / 3)) : PAUSE;
       state.pause = { result: m, until: performance.now() + wait * 1000 };
@@ -150,7 +179,7 @@ export function openTable(root, params) {
     game_result: (m) => {
       state.game = m;
       state.confirming = false;
-      announce(`Game over: ${endingText(m, players())}`);
+      announce(`Game over: ${endingText(m, players(), me())}`);
       render();
     },
     log_offered: (m) => {
@@ -170,7 +199,8 @@ export function openTable(root, params) {
     closed: (code) => { state.closedFor = code; render(); },
   });
 
-  function addEvent(text, hand) {
+  function addEvent(said, hand) {
+    const text = said.replace(/^you\b/, "You"); // the server's narration to this seat: "you discard 10♦"
     state.events.push({ hand, text });
     els.log.append(h("li", { "data-hand": String(hand) }, text));
     while (els.log.childElementCount > 200) els.log.firstElementChild.remove();
@@ -183,19 +213,28 @@ export function openTable(root, params) {
     for (const li of [...els.log.children]) if (Number(li.dataset.hand) >= hand) li.remove();
   }
 
-  /** The fair-dealing box: the hand whose seeds are gathered, and every hand's check in plain words. */
+  /** The fair-dealing box: a line saying how the deals checked so far went, which opens on demand (at once when a
+   *  check failed) to the hand whose seeds are gathered and every hand's check in plain words. */
   function renderFair() {
     const f = state.fair;
     els.fair.hidden = !f;
     if (!f) return;
     const w = f.waiting;
-    fill(els.fair, h("h3", {}, "Fair dealing"),
-      w ? h("p", { class: "fair-waiting" }, `Hand ${w.hand}: the server has committed to its seed (${w.commitment.slice(0, 16)}…); `,
-        f.sent.has(w.hand) ? "your browser has sent its own seed; the deal follows." : "the seats' seeds are being gathered.") : null,
-      f.checks.size
-        ? h("ul", { class: "fair-checks" }, [...f.checks].map(([n, c]) =>
-          h("li", { class: `fair-check ${c.ok ? "ok" : "failed"}`, "data-hand": String(n) }, c.text)))
-        : h("p", { class: "muted" }, "Each hand's deal is checked here once the server reveals its seed."));
+    const all = [...f.checks.values()];
+    const failed = all.filter((c) => !c.ok).length;
+    const line = failed ? `a deal check FAILED (${failed} of ${all.length})`
+      : all.length ? `${all.length} deal${all.length > 1 ? "s" : ""} checked, each as committed`
+        : w ? `hand ${w.hand}'s seeds are being gathered` : "each deal is checked here";
+    const box = h("details", { class: `fair-details${failed ? " failed" : ""}`, open: state.fairOpen || failed > 0 || null,
+      ontoggle: () => { state.fairOpen = box.open; } },
+    h("summary", {}, h("strong", {}, "Fair dealing: "), line),
+    w ? h("p", { class: "fair-waiting" }, `Hand ${w.hand}: the server has committed to its seed (${w.commitment.slice(0, 16)}…); `,
+      f.sent.has(w.hand) ? "your browser has sent its own seed; the deal follows." : "the seats' seeds are being gathered.") : null,
+    all.length
+      ? h("ul", { class: "fair-checks" }, [...f.checks].map(([n, c]) =>
+        h("li", { class: `fair-check ${c.ok ? "ok" : "failed"}`, "data-hand": String(n) }, c.text)))
+      : h("p", { class: "muted" }, "Each hand's deal is checked here once the server reveals its seed."));
+    fill(els.fair, box);
   }
 
   function totalsText(totals) {
@@ -232,6 +271,7 @@ export function openTable(root, params) {
     if (seat.act(action)) {
       fill(els.refusal);
       state.knockMode = false;
+      state.chosen = null;
       render(true);
     }
   }
@@ -245,34 +285,54 @@ export function openTable(root, params) {
 
   /** The game's end in words, once it is over (how it ended, if before the target). */
   function gameEnd() {
-    return state.game ? h("p", { class: "game-end", role: "status" }, h("strong", {}, "Game over: "),
-      endingText(state.game, players())) : null;
+    if (!state.game) return null;
+    const won = state.game.winner !== null && state.game.winner === me();
+    return [won ? h("p", { class: "moment won" }, "You win the game!") : null,
+      h("p", { class: "game-end", role: "status" }, h("strong", {}, "Game over: "), endingText(state.game, players(), me()))];
+  }
+
+  function soundButton() {
+    els.sound.setAttribute("aria-pressed", state.sound ? "true" : "false");
+    els.sound.textContent = state.sound ? "Sound on your turn: on" : "Sound on your turn: off";
+  }
+
+  /** Whether the seat is to move now. */
+  function myMove() {
+    const v = state.view;
+    return Boolean(v && !v.over && state.legal.length && state.welcome && v.to_act === state.welcome.seat);
   }
 
   function render(busy = false) {
     if (!state.view) return;
-    title();
+    turnTitle(table, myMove());
     const focused = document.activeElement;
     const wasHere = focused && (els.play.contains(focused) || focused === document.body);
     const label = focused && focused.getAttribute ? focused.getAttribute("aria-label") || focused.textContent : null;
     const disabled = busy || seat.pending !== null;
     const { byCard } = splitActions(state.legal);
     const knockMode = state.knockMode || (byCard.knock.size > 0 && byCard.discard.size === 0);
-    const ctx = { send, knockMode, disabled, setKnockMode: (on) => { state.knockMode = on; render(); },
-      defences: state.defences || [] };
+    const ctx = { send, knockMode, disabled, defences: state.defences || [],
+      setKnockMode: (on) => { state.knockMode = on; state.chosen = null; render(); },
+      confirm: state.confirm, chosen: state.chosen, choose: (action) => { state.chosen = action; render(); },
+      setConfirm: (on) => {
+        state.confirm = on;
+        state.chosen = null;
+        try { localStorage.setItem(CONFIRM_KEY, on ? "1" : "0"); } catch { /* kept for this page only */ }
+        render();
+      } };
     const view = state.view;
     if (state.pause) {
       els.showdown.hidden = true; // the pause shows it
       fill(els.play, pausePanel(state.pause.result), timer());
       if (wasHere) els.play.querySelector("button.continue")?.focus();
       tick();
-      fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
+      fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length, me()));
       return;
     }
     const seated = state.welcome && state.welcome.seat !== null;
     fill(els.play,
       timer(),
-      renderBoard(view, { players: players(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
+      renderBoard(view, { players: players(), me: me(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
         arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
       gameEnd(),
       rematchPanel(),
@@ -285,14 +345,42 @@ export function openTable(root, params) {
     tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
     els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
-    fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length));
-    if (wasHere && label) {
-      const again = [...els.play.querySelectorAll("button, input")].find((b) =>
-        (b.getAttribute("aria-label") || b.textContent) === label && !b.disabled);
+    fill(els.sheet, renderSheet(state.game ? state.game.sheet : view.sheet, players(), view.scores.length, me()));
+    if (wasHere && (label || focused.id)) {
+      const again = (focused.id && els.play.querySelector(`#${focused.id}`)) || [...els.play.querySelectorAll("button, input")]
+        .find((b) => (b.getAttribute("aria-label") || b.textContent) === label && !b.disabled);
       const first = els.play.querySelector(".actions button:not([disabled]), .hand .card-button:not([disabled])");
       (again || first)?.focus();
     }
+    if (!state.pause) newTurn();
   }
+
+  /** Once a turn of the seat's: its stock, pile, hand and moves brought on screen, and its cue if asked for. */
+  function newTurn() {
+    const turn = myMove() ? `${state.view.hand}/${state.view.phase}/${state.message.record}` : null;
+    if (!turn || turn === state.fitted) return;
+    const first = !state.fitted || !state.fitted.startsWith(`${state.view.hand}/`) || state.view.phase !== "discard";
+    state.fitted = turn;
+    fitTurn();
+    if (state.sound && first) playCue(); // once a turn: not again for its discard after its draw
+  }
+
+  /** The seat's stock and pile, its hand and its moves brought on screen together: the page scrolls by the least
+   *  that shows them all (at a new turn, and when the screen changes size on the seat's move). */
+  function fitTurn() {
+    if (!myMove()) return;
+    const parts = [".board .centre", ".board .hands.mine", ".actions"].map((css) => els.play.querySelector(css))
+      .filter(Boolean).map((e) => e.getBoundingClientRect());
+    if (!parts.length) return;
+    const top = Math.min(...parts.map((r) => r.top)) - 4;
+    const bottom = Math.max(...parts.map((r) => r.bottom)) + 4;
+    if (top >= 0 && bottom <= window.innerHeight) return;
+    window.scrollBy(0, bottom - top > window.innerHeight || top < 0 ? top : bottom - window.innerHeight);
+  }
+  const onResize = () => fitTurn();
+  const pointer = window.matchMedia("(pointer: coarse)"); // a touch screen's larger targets change the layout too
+  window.addEventListener("resize", onResize);
+  pointer.addEventListener("change", onResize);
 
   /** The pause at a hand's end: the showdown with both hands face up (the spread, the defence with its layoffs),
    *  the points and the scores, until the player goes on or the pause's time is up. */
@@ -301,10 +389,18 @@ export function openTable(root, params) {
     const next = state.game ? "See the game's end" : "Go on to the next hand";
     return h("section", { class: "pause", "aria-labelledby": "pause-title" },
       h("h3", { id: "pause-title" }, `Hand ${m.hand} is over`),
-      renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}: both hands face up` }),
+      ginMoment(m.result),
+      renderShowdown(m, players(), { title: `Showdown of hand ${m.hand}: both hands face up`, me: me() }),
       h("p", { class: "pause-scores" }, `Scores: ${m.scores.map((sc, i) => `${seatName(players(), i)} ${sc}`).join(", ")}`),
       h("p", { class: "pause-go" }, h("button", { type: "button", class: "primary continue", onclick: endPause }, next),
         " ", h("span", { class: "muted pause-left" }, `(goes on by itself in ${left} s)`)));
+  }
+
+  /** The moment of a gin (or a big gin): said large, and popped in unless the player asks for less motion. */
+  function ginMoment(result) {
+    if (result.kind !== "gin" && result.kind !== "big_gin") return null;
+    const gin = result.kind === "gin" ? "gin" : "big gin";
+    return h("p", { class: "moment gin" }, result.knocker === me() ? `You go ${gin}!` : `${seatName(players(), result.knocker)} goes ${gin}!`);
   }
 
   function endPause() {
@@ -417,14 +513,8 @@ export function openTable(root, params) {
     return box;
   }
 
-  /** The tab's title says when it is this seat's move (a person in another tab sees it there). */
-  function title() {
-    const v = state.view;
-    const mine = v && !v.over && state.legal.length && state.welcome && v.to_act === state.welcome.seat;
-    document.title = mine ? `● Your move — Knock table ${table}` : `Knock — table ${table}`;
-  }
-
   window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
   seat.open();
-  return () => { if (ticker) clearInterval(ticker); seat.close(); };
+  return () => { if (ticker) clearInterval(ticker); window.removeEventListener("resize", onResize); pointer.removeEventListener("change", onResize);
+    seat.close(); };
 }
