@@ -372,7 +372,8 @@ def test_every_state_fits_a_phone_and_a_wide_screen(server: ServerProcess, brows
     scored = b.js("return window.knockFrames.filter(f => f.type === 'view').flatMap(f => f.events)"
                   ".filter(e => e.kind === 'hand_scored').at(-1).text")  # fmt: skip
     assert scored.startswith("you ") or " your " in scored, scored
-    assert b.text(".pause .showdown .result") == f"{scored[0].upper()}{scored[1:]}.", scored
+    said = "You" + scored[3:] if scored.startswith("you ") else scored  # a name begins it as its player wrote it
+    assert b.text(".pause .showdown .result") == f"{said}.", scored
     gin = view_of(b)["view"]["result"]["kind"] in ("gin", "big_gin")
     assert bool(b.find(".pause .moment.gin")) == gin  # the moment of a gin, for a gin only
     b.one(".pause button.continue").click()

@@ -17,7 +17,7 @@ from knock.web.game import Game, bot_seed
 from knock.web.protocol import Message
 from knock.web.recovery import RecoveryError, rebuild
 from knock.web.tablespec import TableSpec, table_spec
-from replay.narration import Voice, narrate
+from replay.narration import Voice, display_names, narrate
 from tests.web.support import valid
 
 CARD = re.compile(r"(?<![A-Za-z0-9])[A2-9TJQK][cdhs](?![A-Za-z0-9])")
@@ -75,15 +75,16 @@ def test_a_seats_view_is_its_observation_and_its_lens(sees: bool) -> None:
     table, _ = Game.new("t", s)
     m = table.match
     lenses = {k: SeatLens(m.rules, k) for k in (0, 1, 2, None)}
-    voice = Voice(seats=3)
-    texts: dict[int | None, list[str]] = {k: [narrate(e, voice) for e in lenses[k].see_all(m.events)] for k in lenses}
+    names = display_names(tuple(seat.name for seat in s.seats))
+    voices = {k: Voice(names, me=k, seats=3) for k in lenses}  # each told its events: the players by name, it "you"
+    texts = {k: [narrate(e, voices[k]) for e in lenses[k].see_all(m.events)] for k in lenses}
     sent: dict[int | None, list[str]] = {k: [e["text"] for e in table.full_view(k)["events"]] for k in lenses}
     fed = len(m.events)
 
     def each(frames: dict[int | None, list[Message]]) -> None:
         nonlocal fed
         for k, lens in lenses.items():
-            texts[k] += [narrate(lens.see(e), voice) for e in m.events[fed:]]
+            texts[k] += [narrate(lens.see(e), voices[k]) for e in m.events[fed:]]
         fed = len(m.events)
         for k, fs in frames.items():
             view = fs[-1]

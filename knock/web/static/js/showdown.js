@@ -31,11 +31,13 @@ export function resultWords(result, players = [], me = null) {
   }
 }
 
-/** The result as a sentence: "You knock with 5 against bob's 47: you score 42 points." */
+/** The result as a sentence: "You knock with 5 against bob's 47: you score 42 points." (a name that begins it
+ *  is written as its player wrote it). */
 export function resultText(result, players = [], me = null) {
   if (!result) return "";
   const words = resultWords(result, players, me);
-  return `${words[0].toUpperCase()}${words.slice(1)}.`;
+  const named = (players || []).some((_, seat) => seat !== me && words.startsWith(`${seatName(players, seat)} `));
+  return `${named ? words[0] : words[0].toUpperCase()}${words.slice(1)}.`;
 }
 
 function melds(list, who) {
@@ -56,7 +58,7 @@ export function renderShowdown({ spread, defence, result, hand = null }, players
   if (spread) {
     const who = seatName(players, spread.seat);
     section.append(h("div", { class: "showdown-side spread" },
-      h("h4", {}, `${who} spreads`), melds(spread.melds, `${who}'s`), deadwood(spread.deadwood_cards, spread.deadwood, `${who}'s`)));
+      h("h4", {}, spread.seat === me ? "You spread" : `${who} spreads`), melds(spread.melds, `${who}'s`), deadwood(spread.deadwood_cards, spread.deadwood, `${who}'s`)));
   }
   if (defence) {
     const who = seatName(players, defence.seat);
@@ -67,7 +69,7 @@ export function renderShowdown({ spread, defence, result, hand = null }, players
           cardRow(lo.onto, `onto ${meldName(lo.onto)}`, { size: "tiny" }))))
       : h("p", { class: "muted" }, "no layoffs");
     section.append(h("div", { class: "showdown-side defence" },
-      h("h4", {}, `${who} answers`), melds(defence.melds, `${who}'s`),
+      h("h4", {}, defence.seat === me ? "You answer" : `${who} answers`), melds(defence.melds, `${who}'s`),
       h("h5", {}, "Layoffs"), layoffs, deadwood(defence.deadwood_cards, defence.deadwood, `${who}'s`)));
   }
   if (result) section.append(h("p", { class: `result result-${result.kind}` }, resultText(result, players, me)));

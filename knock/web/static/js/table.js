@@ -61,6 +61,7 @@ export function openTable(root, params) {
     sheet: h("div", { class: "sheet-box" }),
     offer: h("div", { class: "offer" }),
     sound: h("button", { type: "button", class: "sound-toggle", "aria-pressed": "false", hidden: true,
+      title: "A tone when it becomes your move",
       onclick: () => {
         state.sound = !state.sound;
         setSound(state.sound);
@@ -293,7 +294,7 @@ export function openTable(root, params) {
 
   function soundButton() {
     els.sound.setAttribute("aria-pressed", state.sound ? "true" : "false");
-    els.sound.textContent = state.sound ? "Sound on your turn: on" : "Sound on your turn: off";
+    fill(els.sound, "Turn sound", h("span", { "aria-hidden": "true" }, state.sound ? ": on" : ": off")); // pressed: on
   }
 
   /** Whether the seat is to move now. */
