@@ -94,6 +94,18 @@ class Browser:
                 raise AssertionError(f"timed out waiting for {message or what}")
             time.sleep(0.03)
 
+    def click(self, css: str, timeout: float = 15.0, message: str = "") -> None:
+        """Click the first element ``css`` finds, found again should the page redraw it between the finding and
+        the click (a stale element: the page re-renders on its own timers)."""
+
+        def clicked() -> bool:
+            found = self.find(css)
+            if found:
+                found[0].click()
+            return bool(found)
+
+        self.wait(clicked, timeout, message or css)
+
     def find(self, css: str) -> list[WebElement]:
         return self.driver.find_elements(By.CSS_SELECTOR, css)
 
