@@ -62,7 +62,8 @@ from engine.visibility import Observation
 #: MATCH-5); gin 25, to 100, a knock limit of 10, the dead hand at two cards left (DEAD-1), the card taken kept
 #: (TURN-4) and a tie an undercut (SCORE-3) are the defaults. On the command line:
 #: ``--set undercut_bonus=25 --set next_dealer=alternate``.
-EAAI_RULES = RuleSet(undercut_bonus=25, next_dealer=NextDealer.ALTERNATE)
+EAAI_OPTIONS: dict[str, object] = {"undercut_bonus": 25, "next_dealer": NextDealer.ALTERNATE.value}
+EAAI_RULES = RuleSet.preset("standard", **EAAI_OPTIONS)
 
 #: The Java's suit order (``Card.suitNames``: C H S D) as Knock's suit indices (c d h s): its card ids' order.
 JAVA_SUITS = (0, 2, 3, 1)

@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, TextColumn, TimeElapsed
 
 from engine.rules import RuleSet
 from knock import arena
+from knock.bots.simple import EAAI_OPTIONS
 from knock.cli.common import (
     BOTS_HELP,
     CLUSTER,
@@ -33,6 +34,21 @@ from knock.cli.common import (
 )
 from knock.cli.output import judged, print_table, write_json
 from knock.cluster.runner import Runner
+from knock.sequential import Decision, Sprt, parse_sprt
+
+#: Option sets of published protocols, applied over --preset before any --set: ``eaai``, the EAAI Gin Rummy
+#: challenge's game (its host ``GinRummyGame``: an undercut earns 25; the first player alternates after a hand
+#: with a winner and stays after a dead one; otherwise the standard preset's: gin 25, to 100, no bonuses).
+PROTOCOLS: dict[str, dict[str, object]] = {"eaai": EAAI_OPTIONS}
+
+
+def _sprt(text: str | None) -> Sprt | None:
+    if text is None:
+        return None
+    try:
+        return parse_sprt(text)
+    except ValueError as err:
+        raise typer.BadParameter(str(err), param_hint="--sprt") from None
 
 
 @app.command("arena")
@@ -51,7 +67,25 @@ def arena_command(
     ] = 200,
     hands: Annotated[bool, typer.Option("--hands", help="Single hands instead of whole games.")] = False,
     preset: Annotated[str, PRESET] = DEFAULT_PRESET,
+    protocol: Annotated[
+        str | None,
+        typer.Option(
+            "--protocol",
+            metavar="NAME",
+            help="A published protocol's options over the preset: eaai (the EAAI challenge's game: undercut 25, "
+            "the first player alternating after a hand with a winner).",
+        ),
+    ] = None,
     settings: Annotated[list[str] | None, SETTINGS] = None,
+    sprt_text: Annotated[
+        str | None,
+        typer.Option(
+            "--sprt",
+            metavar="ELO0,ELO1[,ALPHA,BETA]",
+            help="Two bots: stop once a sequential test decides whether the first is better than the second by "
+            "ELO1 (H1) or not by ELO0 (H0); alpha and beta 0.05 unless given (knock.sequential).",
+        ),
+    ] = None,
     seed: Annotated[
         int,
         typer.Option(
@@ -88,8 +122,15 @@ def arena_command(
 
     Example: knock arena --bots heuristic,simple --games 200
     """
-    rules = rule_set(preset, settings)
+    if protocol is not None and protocol not in PROTOCOLS:
+        raise typer.BadParameter(f"no protocol {protocol!r}; protocols: {', '.join(PROTOCOLS)}",
+                                 param_hint="--protocol")  # fmt: skip
+    over = [f"{k}={v}" for k, v in PROTOCOLS[protocol].items()] if protocol else []
+    rules = rule_set(preset, [*over, *(settings or [])])
     names = tuple(bot_names(bots, None))
+    sprt = _sprt(sprt_text)
+    if sprt is not None and len(names) != 2:
+        raise typer.BadParameter("a sequential test compares two bots: give two", param_hint="--sprt")
     try:
         config = arena.Config(rules.to_dict(), names, "hands" if hands else "games", seed)
     except ValueError as err:
@@ -100,6 +141,8 @@ def arena_command(
     count = sum(len(t.seeds) for t in todo)
     started = time.monotonic()
     stopped = False
+    decided: Decision | None = None
+    played = 0  # seed pairs played by this run
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     sink = results.open("a", encoding="utf-8") if results is not None else None
     try:
@@ -113,17 +156,33 @@ def arena_command(
                 if sink is not None:
                     sink.flush()
                 progress.advance(task, len(batch))
+                played += len(batch)
+                if len(names) == 2:  # the running score, as it goes (and the sequential test's statistic)
+                    scores = arena.prefix_scores(config, done, pairs)
+                    decision = sprt.decide(scores) if sprt is not None else None
+                    progress.update(task, description=_running(names, scores, sprt, decision))
+                    if decision is not None and decision.verdict is not None:
+                        decided = decision
+                        break
     except KeyboardInterrupt:
         stopped = True
     finally:
         if sink is not None:
             sink.close()
     elapsed = time.monotonic() - started
-    wanted = {(a, b, s) for a, b in config.pairings for s in range(seed, seed + pairs)}
+    if decided is None and sprt is not None:  # the test over every pair played, undecided
+        decided = sprt.decide(arena.prefix_scores(config, done, pairs))
+    upto = decided.pairs if decided is not None and decided.verdict is not None else pairs
+    wanted = {(a, b, s) for a, b in config.pairings for s in range(seed, seed + upto)}
     summary = arena.summarise(config, [r for k, r in done.items() if k in wanted], bootstrap)
+    verdict = _verdict(names, sprt, decided) if sprt is not None and decided is not None else None
+    if protocol is not None:
+        summary.extra["protocol"] = protocol
+    if verdict is not None:
+        summary.extra["sprt"] = verdict
     judged(130 if stopped else 0)
     if json_out is not None:
-        write_json(_document(summary, rules.name, rules.target, pairs, elapsed, stopped), json_out)
+        write_json(_document(summary, rules.name, rules.target, upto, elapsed, stopped), json_out)
     if csv_out is not None:
         text = _csv(summary)
         if str(csv_out) == "-":
@@ -132,9 +191,41 @@ def arena_command(
             csv_out.parent.mkdir(parents=True, exist_ok=True)
             csv_out.write_text(text, encoding="utf-8")
     if json_out != "-" and str(csv_out) != "-":
-        _text(summary, rules, pairs, elapsed, count, quiet)
+        _text(summary, rules, upto, elapsed, played, quiet)
     if stopped:
         raise typer.Exit(130)
+
+
+def _running(names: tuple[str, ...], scores: list[float], sprt: Sprt | None, decision: Decision | None) -> str:
+    """The progress line of a run of two bots: the first's score over the seed pairs so far, in seed order, with
+    its 95% interval, and the sequential test's statistic between its bounds."""
+    if not scores:
+        return "seed pairs"
+    mean, low, high = arena.mean_interval(scores)
+    line = f"{names[0]} {100 * mean:.1f}% ({100 * max(low, 0):.1f}–{100 * min(high, 1):.1f}) over {len(scores):,}"
+    if sprt is not None and decision is not None:
+        line += f", LLR {decision.llr:+.2f} ({sprt.lower:+.2f}..{sprt.upper:+.2f})"
+    return line
+
+
+def _verdict(names: tuple[str, ...], sprt: Sprt, decision: Decision) -> dict[str, object]:
+    """The sequential test's outcome, in words and as data."""
+    a, b = names
+    words = {"H1": f"{a} is better than {b} by {sprt.elo1:g} Elo (H1 accepted)",
+             "H0": f"{a} is not better than {b} by {sprt.elo0:g} Elo (H0 accepted)",
+             None: "undecided: the seed pairs ran out first"}[decision.verdict]  # fmt: skip
+    return {
+        "elo0": sprt.elo0,
+        "elo1": sprt.elo1,
+        "alpha": sprt.alpha,
+        "beta": sprt.beta,
+        "llr": decision.llr,
+        "lower": sprt.lower,
+        "upper": sprt.upper,
+        "verdict": decision.verdict,
+        "pairs": decision.pairs,
+        "text": f"{sprt.describe()}: {words} after {decision.pairs:,} seed pairs (LLR {decision.llr:+.2f})",
+    }
 
 
 def _open_results(
@@ -193,8 +284,10 @@ def _pct(t: tuple[float, float, float]) -> tuple[str, str]:
 def _text(s: arena.Summary, rules: RuleSet, pairs: int, elapsed: float, played: int, quiet: bool) -> None:
     unit = "game" if s.config.mode == "games" else "hand"
     what = f"{rules_title(rules)} to {rules.target:,}" if unit == "game" else f"single hands of {rules_title(rules)}"
+    protocol = s.extra.get("protocol")
+    under = f", the {str(protocol).upper()} protocol" if protocol else ""
     title = (f"{plural(pairs, 'seed pair')} per pairing ({s.config.seed}..{s.config.seed + pairs - 1}), "
-             f"seats swapped: {what}")  # fmt: skip
+             f"seats swapped: {what}{under}")  # fmt: skip
     rows = []
     for p in s.pairings:
         win, interval = _pct(p.win)
@@ -215,6 +308,8 @@ def _text(s: arena.Summary, rules: RuleSet, pairs: int, elapsed: float, played: 
     print_table(("rank", "bot", "Elo", "95% interval", "score %"), ladder,
                 title=f"Elo ladder (mean 1500; intervals from {s.bootstrap} resamples of the seeds)",
                 right=("rank", "Elo", "score %"))  # fmt: skip
+    if "sprt" in s.extra:
+        console.print(str(s.extra["sprt"]["text"]))
     if not quiet:
         rate = f"{played / elapsed:,.1f} seed pairs/s" if played and elapsed > 0 else "none to play"
         console.print(f"played {plural(played, 'seed pair')} in {elapsed:,.1f} s ({rate}); "
@@ -238,6 +333,7 @@ def _document(
         "ladder": [{"bot": line.bot, "elo": line.elo, "low": line.low, "high": line.high, "score": line.score}
                    for line in s.ladder],
         "bootstrap": s.bootstrap, "seconds": round(elapsed, 3), "stopped": stopped,
+        "protocol": s.extra.get("protocol"), "sprt": s.extra.get("sprt"),
     }  # fmt: skip
 
 

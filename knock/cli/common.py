@@ -23,6 +23,7 @@ from engine.events import CutDrawn, Dealt, GameOver, HandDead, HandEnded, HandSc
 from engine.rules import PRESETS, RuleSet, options
 from knock import __version__
 from knock.bots import BOT_NAMES
+from knock.bots.external import is_reference, make_external
 from replay.audit import ViewEvent
 from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
 from replay.signing import KeyFileError, SigningKey, SigningUnavailable, load_signing_key
@@ -365,12 +366,20 @@ def print_events(events: Sequence[ViewEvent], names: list[str], history: bool = 
 
 
 def bot_names(text: str, count: int | None) -> list[str]:
-    """Bot names from ``a,b,c`` (in any case: ``Expert`` is ``expert``): all known; exactly ``count`` of them
-    when a count is given."""
-    names = [b.strip().lower() for b in text.split(",")]
+    """Bot names from ``a,b,c`` (in any case: ``Expert`` is ``expert``), or bots of one's own by reference
+    (``package.module:Class``, ``file.py:Class``, an entry point: ``knock.bots.external``, as written): all
+    known; exactly ``count`` of them when a count is given."""
+    names = [b.strip() if is_reference(b.strip()) else b.strip().lower() for b in text.split(",")]
     for name in names:
-        if name not in BOT_NAMES:
-            raise typer.BadParameter(f"no bot {name!r}; bots: {', '.join(BOT_NAMES)}", param_hint="--bots")
+        if name in BOT_NAMES:
+            continue
+        if not is_reference(name):
+            raise typer.BadParameter(f"no bot {name!r}; bots: {', '.join(BOT_NAMES)}, or MODULE:NAME / FILE.py:NAME "
+                                     "(a bot of your own)", param_hint="--bots")  # fmt: skip
+        try:
+            make_external(name)  # refused now, in words, rather than in a worker
+        except ValueError as err:
+            raise typer.BadParameter(str(err), param_hint="--bots") from None
     if count is not None and len(names) != count:
         example = ",".join((["heuristic", "greedy", "random"] * 2)[:count])
         raise typer.BadParameter(f"give {count} bots, one per seat, e.g. {example}", param_hint="--bots")

@@ -12,8 +12,9 @@ import pytest
 from engine.hand import Hand
 from engine.rules import RuleSet
 from knock import arena
-from knock.bots import make_bot, play_hand
+from knock.bots import EAAI_RULES, make_bot, play_hand
 from knock.cli.common import rules_title
+from knock.sequential import Sprt, parse_sprt, score_of
 from tests.cli.support import run as knock
 from tests.helpers import tool_check
 
@@ -131,3 +132,97 @@ def test_a_results_file_is_continued_only_by_the_bots_that_began_it(tmp_path: Pa
     resumed = knock(*common, str(results), "--games", "4", "--resume")
     assert resumed.returncode == 0 and "not checked" in resumed.stderr, resumed.stderr
     assert len(results.read_text().splitlines()) == 3
+
+
+# --- #65: any bot, the EAAI protocol, the sequential test ---------------------------------------------------
+
+#: A bot of one's own in a file: it plays the first legal action (a trained or external bot in its place).
+OWN_BOT = """
+class FirstLegal:
+    name = "first-legal"
+
+    def __init__(self, seed):
+        self.seed = seed
+
+    def choose(self, obs, legal):
+        return legal[0]
+"""
+
+
+@pytest.mark.rule("VIS-2")
+def test_the_arena_takes_a_bot_of_ones_own_by_module_or_file(tmp_path: Path) -> None:
+    own = tmp_path / "own_bot.py"
+    own.write_text(OWN_BOT)
+    results = tmp_path / "r.jsonl"
+    bots = f"{own}:FirstLegal,knock.bots.base:RandomBot,greedy"
+    done = knock("arena", "--bots", bots, "--hands", "--games", "4", "--jobs", "2", "-q", "--json",
+                 "--results", str(results))  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["bots"] == [f"{own}:FirstLegal", "knock.bots.base:RandomBot", "greedy"] and doc["units"] == 12
+    prints = json.loads(results.read_text().splitlines()[0])["prints"]
+    assert set(prints) == set(doc["bots"])  # fingerprinted like the project's bots: --resume checks them
+    resumed = knock("arena", "--bots", bots, "--hands", "--games", "6", "--jobs", "1", "-q", "--json",
+                    "--results", str(results), "--resume")  # fmt: skip
+    assert resumed.returncode == 0 and json.loads(resumed.stdout)["units"] == 18, resumed.stderr
+    assert make_bot(f"{own}:FirstLegal", 5).name == "first-legal"
+
+
+@pytest.mark.parametrize(
+    ("bot", "message"),
+    [
+        ("no_such_module_x:Bot", "cannot import 'no_such_module_x'"),
+        ("knock.bots.base:NoSuchBot", "has no 'NoSuchBot'"),
+        ("engine.rules:PRESETS", "not a class or a function"),
+        ("engine.cards:Card", "could not be made"),
+        ("knock.bots.base:play_hand", "could not be made"),
+        ("missing/file.py:Bot", "no file 'missing/file.py'"),
+    ],
+)
+def test_a_bot_that_cannot_be_made_is_refused_in_words(bot: str, message: str) -> None:
+    done = knock("arena", "--bots", f"{bot},greedy", "--games", "2")
+    assert done.returncode == 2 and message in done.stderr, done.stderr
+
+
+@pytest.mark.rule("MATCH-4", "MATCH-5", "SCORE-3")
+def test_the_eaai_protocol_is_the_challenges_option_set_and_named_in_the_report() -> None:
+    done = knock("arena", "--bots", "greedy,simple", "--games", "2", "--jobs", "1", "-q", "--protocol", "eaai",
+                 "--json")  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["protocol"] == "eaai" and RuleSet.from_dict(doc["rules"]) == EAAI_RULES
+    text = knock("arena", "--bots", "greedy,simple", "--games", "2", "--jobs", "1", "-q", "--protocol", "eaai")
+    assert "the EAAI protocol" in text.stdout.splitlines()[0], text.stdout
+    refused = knock("arena", "--bots", "greedy,simple", "--games", "2", "--protocol", "wsop")
+    assert refused.returncode == 2 and "no protocol 'wsop'" in refused.stderr
+
+
+def test_the_sequential_test_follows_its_formula_and_bounds() -> None:
+    test = Sprt(0, 20)
+    assert math.isclose(test.upper, math.log(19)) and math.isclose(test.lower, -math.log(19))
+    scores = [1.0, 0.5, 0.75, 0.25, 0.5, 1.0]
+    n, total = len(scores) + 1, sum(scores) + 0.5  # one even pair added
+    mean, var = total / n, (sum(x * x for x in scores) + 0.25) / n - (total / n) ** 2
+    s0, s1 = score_of(0), score_of(20)
+    assert math.isclose(test.llr(scores), n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var))
+    assert score_of(0) == 0.5 and math.isclose(score_of(400), 10 / 11)
+    even = test.decide([0.5, 0.25, 0.75, 0.5] * 300)
+    assert even.verdict == "H0" and even.llr <= test.lower
+    assert test.decide([0.5, 0.25, 0.75, 0.5][:3]).verdict is None  # too few pairs to decide
+    for bad in ("20,0", "0", "0,20,0.7,0.05", "a,b", "0,inf"):
+        with pytest.raises(ValueError):
+            parse_sprt(bad)
+    assert parse_sprt("0,20,0.1,0.2") == Sprt(0, 20, 0.1, 0.2)
+
+
+def test_the_arena_stops_when_the_sequential_test_decides_at_the_same_pair_on_any_worker_count() -> None:
+    common = ("arena", "--bots", "random,heuristic", "--hands", "--games", "400", "--sprt", "0,50", "-q", "--json")
+    one, two = (knock(*common, "--jobs", jobs) for jobs in ("1", "2"))
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    a, b = json.loads(one.stdout), json.loads(two.stdout)
+    assert a["sprt"]["verdict"] == "H0" and a["sprt"]["pairs"] < 200  # decided before the 200 pairs ran out
+    assert a["pairs"] == a["sprt"]["pairs"] and a["pairings"] == b["pairings"] and a["sprt"] == b["sprt"]
+    text = knock(*common[:-1], "--jobs", "1")
+    assert "random is not better than heuristic by 0 Elo (H0 accepted)" in text.stdout, text.stdout
+    refused = knock("arena", "--bots", "random,heuristic,greedy", "--games", "2", "--sprt", "0,20")
+    assert refused.returncode == 2 and "compares two bots" in refused.stderr
