@@ -26,11 +26,13 @@ from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.actions import Action
 from engine.hand import Hand
 from engine.match import Match
 from engine.rules import RuleSet
 from engine.scoring import HandResult, ResultKind
-from knock.bots import make_bot, play_hand, play_match
+from engine.visibility import Observation
+from knock.bots import Bot, make_bot, play_hand, play_match
 
 #: The first acceptance seed: bots are tuned on seeds below it, measured from it up.
 ACCEPTANCE_SEED = 10**9
@@ -136,12 +138,34 @@ def _hand_stats(results: Iterable[HandResult], seat: int) -> tuple[int, ...]:
     return (n, won, points, knocks, gins, big, undercut, undercut_by, dead)
 
 
+#: The decisions a unit may take before the arena gives up on it: no game between bots that play to win comes
+#: near (a game to 100 takes hundreds), but two bots that keep taking each other's discards never end a hand (the
+#: stock does not shrink), and a bot of one's own (``knock.bots.external``) may.
+MAX_MOVES = 200_000
+
+
+class _Counted:
+    """A bot whose decisions in a unit are counted: past ``MAX_MOVES`` the unit stops with an error naming it."""
+
+    def __init__(self, bot: Bot, moves: list[int], bots: tuple[str, str], seed: int) -> None:
+        self.bot, self.moves, self.bots, self.seed = bot, moves, bots, seed
+        self.name = bot.name
+
+    def choose(self, obs: Observation, legal: Sequence[Action]) -> Action:
+        self.moves[0] += 1
+        if self.moves[0] > MAX_MOVES:
+            raise RuntimeError(f"{' against '.join(self.bots)}, seed {self.seed}: no end after {MAX_MOVES:,} "
+                               "decisions (bots that never draw from the stock never end a hand)")  # fmt: skip
+        return self.bot.choose(obs, legal)
+
+
 def play_unit(config: Config, bots: tuple[str, str], seed: int) -> tuple[float, tuple[int, int], list[HandResult]]:
     """One game or hand with ``bots`` in seats 0 and 1: seat 0's score, both seats' points, the hands' results.
     Each bot is seeded from the seed and its seat, so a unit depends only on the config, the seat order and
     the seed."""
     rules = RuleSet.from_dict(config.rules)
-    players = [make_bot(name, seed * 7 + seat) for seat, name in enumerate(bots)]
+    moves = [0]
+    players = [_Counted(make_bot(name, seed * 7 + seat), moves, bots, seed) for seat, name in enumerate(bots)]
     if config.mode == "games":
         match = play_match(Match.new(rules, seed=seed, executor="compiled"), players)
         totals = match.standings().totals

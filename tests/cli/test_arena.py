@@ -136,16 +136,19 @@ def test_a_results_file_is_continued_only_by_the_bots_that_began_it(tmp_path: Pa
 
 # --- #65: any bot, the EAAI protocol, the sequential test ---------------------------------------------------
 
-#: A bot of one's own in a file: it plays the first legal action (a trained or external bot in its place).
+#: A bot of one's own in a file: a legal action at random from its seed (a trained or external bot in its place).
 OWN_BOT = """
-class FirstLegal:
-    name = "first-legal"
+import random
+
+
+class Mine:
+    name = "mine"
 
     def __init__(self, seed):
-        self.seed = seed
+        self.rng = random.Random(seed)
 
     def choose(self, obs, legal):
-        return legal[0]
+        return self.rng.choice(legal)
 """
 
 
@@ -154,18 +157,18 @@ def test_the_arena_takes_a_bot_of_ones_own_by_module_or_file(tmp_path: Path) -> 
     own = tmp_path / "own_bot.py"
     own.write_text(OWN_BOT)
     results = tmp_path / "r.jsonl"
-    bots = f"{own}:FirstLegal,knock.bots.base:RandomBot,greedy"
+    bots = f"{own}:Mine,knock.bots.base:RandomBot,greedy"
     done = knock("arena", "--bots", bots, "--hands", "--games", "4", "--jobs", "2", "-q", "--json",
                  "--results", str(results))  # fmt: skip
     assert done.returncode == 0, done.stderr
     doc = json.loads(done.stdout)
-    assert doc["bots"] == [f"{own}:FirstLegal", "knock.bots.base:RandomBot", "greedy"] and doc["units"] == 12
+    assert doc["bots"] == [f"{own}:Mine", "knock.bots.base:RandomBot", "greedy"] and doc["units"] == 12
     prints = json.loads(results.read_text().splitlines()[0])["prints"]
     assert set(prints) == set(doc["bots"])  # fingerprinted like the project's bots: --resume checks them
     resumed = knock("arena", "--bots", bots, "--hands", "--games", "6", "--jobs", "1", "-q", "--json",
                     "--results", str(results), "--resume")  # fmt: skip
     assert resumed.returncode == 0 and json.loads(resumed.stdout)["units"] == 18, resumed.stderr
-    assert make_bot(f"{own}:FirstLegal", 5).name == "first-legal"
+    assert make_bot(f"{own}:Mine", 5).name == "mine"
 
 
 @pytest.mark.parametrize(
@@ -226,3 +229,12 @@ def test_the_arena_stops_when_the_sequential_test_decides_at_the_same_pair_on_an
     assert "random is not better than heuristic by 0 Elo (H0 accepted)" in text.stdout, text.stdout
     refused = knock("arena", "--bots", "random,heuristic,greedy", "--games", "2", "--sprt", "0,20")
     assert refused.returncode == 2 and "compares two bots" in refused.stderr
+
+
+def test_a_unit_that_never_ends_stops_with_an_error_naming_its_bots(monkeypatch: pytest.MonkeyPatch) -> None:
+    config = arena.Config(RuleSet().to_dict(), ("random", "greedy"), "hands")
+    monkeypatch.setattr(arena, "MAX_MOVES", 20)  # as if the bots had cycled on the discard pile for 200,000
+    with pytest.raises(RuntimeError, match=r"random against greedy, seed 7: no end after 20 decisions"):
+        arena.play_unit(config, ("random", "greedy"), 7)
+    monkeypatch.setattr(arena, "MAX_MOVES", 200_000)
+    assert arena.play_unit(config, ("random", "greedy"), 7)[2]  # a hand's result
