@@ -24,6 +24,7 @@ import hashlib
 import importlib
 import importlib.util
 import inspect
+import sys
 from collections.abc import Callable
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -57,7 +58,12 @@ def _module(where: str) -> Any:
         if spec is None or spec.loader is None:
             raise ValueError(f"{where!r} is not a Python file")
         module = importlib.util.module_from_spec(spec)
-        spec.loader.exec_module(module)
+        sys.modules[spec.name] = module  # as an import does: a dataclass of the file looks its module up there
+        try:
+            spec.loader.exec_module(module)
+        except Exception as err:
+            del sys.modules[spec.name]
+            raise ValueError(f"{where!r} failed to load: {type(err).__name__}: {err}") from err
         return module
     try:
         return importlib.import_module(where)
@@ -70,10 +76,10 @@ def _factory(reference: str) -> Callable[..., Any]:
     where, sep, attr = value.rpartition(":")
     if not sep or not where or not attr:
         raise ValueError(f"{reference!r} is not MODULE:NAME, FILE.py:NAME or a registered bot")
-    try:
-        made = getattr(_module(where), attr)
-    except AttributeError:
-        raise ValueError(f"{where!r} has no {attr!r}") from None
+    module = _module(where)
+    if not hasattr(module, attr):
+        raise ValueError(f"{where!r} has no {attr!r}")
+    made = getattr(module, attr)
     if not callable(made):
         raise ValueError(f"{reference!r} is not a class or a function")
     return made  # type: ignore[no-any-return]

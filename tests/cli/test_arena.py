@@ -169,6 +169,8 @@ def test_the_arena_takes_a_bot_of_ones_own_by_module_or_file(tmp_path: Path) -> 
                     "--results", str(results), "--resume")  # fmt: skip
     assert resumed.returncode == 0 and json.loads(resumed.stdout)["units"] == 18, resumed.stderr
     assert make_bot(f"{own}:Mine", 5).name == "mine"
+    marjj = Path(__file__).resolve().parents[2] / "tools" / "opponents" / "marjj.py"  # its dataclasses load too
+    assert make_bot(f"{marjj}:MarjjBot", 5).name == "marjj"
 
 
 @pytest.mark.parametrize(
