@@ -3,10 +3,11 @@ import { announce, fill, h, seatName } from "./dom.js";
 import { Seat } from "./net.js";
 import { renderBoard } from "./board.js";
 import { actionName, cardActionFor, renderActions, splitActions } from "./actions.js";
-import { cardName, cardRow, cardSvg } from "./cards.js";
+import { cardName } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 import { FairSeat } from "./fairseat.js";
+import { renderDiscards } from "./discards.js";
 import { endingText, renderEndings, tickEndings } from "./endings.js";
 import { playCue, setSound, soundOn, turnTitle } from "./cue.js";
 
@@ -341,7 +342,7 @@ export function openTable(root, params) {
       seated && !view.over ? renderEndings(state.message, { players: players(), seat: state.welcome.seat,
         at: state.viewAt, confirming: state.confirming, disabled,
         setConfirming: (on) => { state.confirming = on; render(); }, act: send, claim }) : null,
-      discards(view),
+      renderDiscards(state.discards, view, players()),
       seated && !view.over ? typed() : null);
     tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
@@ -439,33 +440,6 @@ export function openTable(root, params) {
     const counting = !state.pause && tickEndings(els.play, state.message, state.viewAt, () => render());
     if (!ticker && (el || state.pause || counting)) ticker = setInterval(() => { if (!document.hidden) tick(); }, 1000);
     if (ticker && !el && !state.pause && !counting) { clearInterval(ticker); ticker = null; }
-  }
-
-  /** The discards seen so far: every card put face up on the pile this hand, oldest first (the upcard first),
-   *  those picked up since marked with who took them (PROTO-34: public; the server writes the list). From a
-   *  server of protocol 1.1, the pile as it stands. */
-  function discards(view) {
-    if (!state.discards) {
-      const pile = view.discard_pile || [];
-      return h("section", { class: "discards", "aria-labelledby": "discards-title" },
-        h("h3", { id: "discards-title" }, `Discard pile, oldest first (${pile.length})`),
-        pile.length ? cardRow(pile, "the discard pile, oldest first", { size: "tiny" }) : h("p", { class: "muted" }, "empty"));
-    }
-    const list = state.discards;
-    const taken = list.filter((d) => d.taken !== null).length;
-    const who = (d) => (d.seat === null ? "the upcard" : `by ${seatName(players(), d.seat)}`);
-    return h("section", { class: "discards", "aria-labelledby": "discards-title" },
-      h("h3", { id: "discards-title" }, `Discards this hand, oldest first (${list.length}; ${taken} picked up)`),
-      list.length
-        ? h("ol", { class: "card-row discard-list", "aria-label": "every card discarded this hand, oldest first" },
-          list.map((d) => {
-            const name = `${cardName(d.card)}, ${who(d)}${d.taken === null ? "" : `, picked up by ${seatName(players(), d.taken)}`}`;
-            return h("li", { class: d.taken === null ? "in-pile" : "taken", "data-card": d.card,
-              "data-taken": d.taken === null ? "" : String(d.taken) },
-              cardSvg(d.card, { label: name, size: "tiny" }),
-              d.taken === null ? null : h("span", { class: "taken-mark", "aria-hidden": "true" }, `→ p${d.taken}`));
-          }))
-        : h("p", { class: "muted" }, "none"));
   }
 
   /** The player's arrangement of his hand (his screen only: nothing is sent). */
