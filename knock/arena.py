@@ -206,20 +206,16 @@ def play_task(task: Task) -> list[PairResult]:
 
 
 def plan(config: Config, pairs: int, done: Iterable[tuple[str, str, int]], batch: int = 10) -> Iterator[Task]:
-    """The tasks still to play for ``pairs`` seed pairs of every pairing, those ``done`` left out, the seeds
-    interleaved across pairings so that a run stopped early has every pairing measured alike."""
+    """The tasks still to play for ``pairs`` seed pairs of every pairing, those ``done`` left out, made as they are
+    asked for (the same memory for any number of pairs): ``batch`` seeds at a time, every pairing's task for them
+    in turn, so that a run stopped early has every pairing measured alike."""
     skip = set(done)
-    todo = [(a, b, s) for s in range(config.seed, config.seed + pairs) for a, b in config.pairings
-            if (a, b, s) not in skip]  # fmt: skip
-    by_pairing: dict[tuple[str, str], list[int]] = {}
-    for a, b, s in todo:
-        by_pairing.setdefault((a, b), []).append(s)
-    rounds = [
-        [Task(config, a, b, tuple(seeds[i : i + batch])) for i in range(0, len(seeds), batch)]
-        for (a, b), seeds in by_pairing.items()
-    ]
-    for column in itertools.zip_longest(*rounds):
-        yield from (t for t in column if t is not None)
+    for start in range(config.seed, config.seed + pairs, batch):
+        chunk = range(start, min(start + batch, config.seed + pairs))
+        for a, b in config.pairings:
+            seeds = tuple(s for s in chunk if (a, b, s) not in skip)
+            if seeds:
+                yield Task(config, a, b, seeds)
 
 
 def prefix_scores(config: Config, done: dict[tuple[str, str, int], PairResult], pairs: int) -> list[float]:

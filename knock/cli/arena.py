@@ -137,8 +137,8 @@ def arena_command(
         raise typer.BadParameter(str(err), param_hint="--bots" if "bots" in str(err) else "--preset") from None
     pairs = (games + 1) // 2
     done = _open_results(results, resume, config)
-    todo = list(arena.plan(config, pairs, done))
-    count = sum(len(t.seeds) for t in todo)
+    todo = arena.plan(config, pairs, done)  # lazily: the same memory for any --games
+    count = pairs * len(config.pairings) - sum(1 for k in done if seed <= k[2] < seed + pairs)
     started = time.monotonic()
     stopped = False
     decided: Decision | None = None
@@ -173,8 +173,7 @@ def arena_command(
     if decided is None and sprt is not None:  # the test over every pair played, undecided
         decided = sprt.decide(arena.prefix_scores(config, done, pairs))
     upto = decided.pairs if decided is not None and decided.verdict is not None else pairs
-    wanted = {(a, b, s) for a, b in config.pairings for s in range(seed, seed + upto)}
-    summary = arena.summarise(config, [r for k, r in done.items() if k in wanted], bootstrap)
+    summary = arena.summarise(config, [r for k, r in done.items() if seed <= k[2] < seed + upto], bootstrap)
     verdict = _verdict(names, sprt, decided) if sprt is not None and decided is not None else None
     if protocol is not None:
         summary.extra["protocol"] = protocol
@@ -286,7 +285,8 @@ def _text(s: arena.Summary, rules: RuleSet, pairs: int, elapsed: float, played: 
     what = f"{rules_title(rules)} to {rules.target:,}" if unit == "game" else f"single hands of {rules_title(rules)}"
     protocol = s.extra.get("protocol")
     under = f", the {str(protocol).upper()} protocol" if protocol else ""
-    title = (f"{plural(pairs, 'seed pair')} per pairing ({s.config.seed}..{s.config.seed + pairs - 1}), "
+    asked = f" of the {pairs:,} asked for" if s.pairs < pairs else ""  # stopped early (Ctrl-C)
+    title = (f"{plural(s.pairs, 'seed pair')}{asked} per pairing ({s.config.seed}..{s.config.seed + pairs - 1}), "
              f"seats swapped: {what}{under}")  # fmt: skip
     rows = []
     for p in s.pairings:

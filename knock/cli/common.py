@@ -25,7 +25,7 @@ from knock import __version__
 from knock.bots import BOT_NAMES
 from knock.bots.external import is_reference, make_external
 from replay.audit import ViewEvent
-from replay.narration import NOTATION, PLAIN, Voice, deal_text, narrate, symbols_for
+from replay.narration import NOTATION, PLAIN, Voice, deal_text, display_names, narrate, symbols_for
 from replay.signing import KeyFileError, SigningKey, SigningUnavailable, load_signing_key
 
 try:
@@ -353,7 +353,7 @@ def render(text: str) -> str:
 def print_events(events: Sequence[ViewEvent], names: list[str], history: bool = True) -> None:
     """Events (all of them, or as a seat saw them) as a readable history, in ``replay.narration``'s words; without
     ``history``, only the hands' starts, deals (without their cards) and results."""
-    voice = Voice(tuple(names), symbols=False, seats=len(names))
+    voice = Voice(display_names(names), symbols=False, seats=len(names))
     for e in events:
         if isinstance(e, HandStarted):
             console.rule(render(narrate(e, voice)))

@@ -25,7 +25,7 @@ from engine.visibility import SeatLens
 from knock.cli.common import card_markup, console, render
 from replay.audit import view_events
 from replay.log import Entry, LogError
-from replay.narration import Voice, line_of
+from replay.narration import Voice, display_names, line_of
 from replay.notation import record_text
 from replay.public import PublicState
 from replay.replayer import Replayer
@@ -56,7 +56,7 @@ def log_frames(data: bytes, seat: int | None) -> Iterator[Frame]:
     why)."""
     replayer = Replayer(data, history=False)
     names = list(replayer.reader.header.players)
-    voice = Voice(tuple(names), symbols=False, seats=replayer.rules.players)
+    voice = Voice(display_names(names), symbols=False, seats=replayer.rules.players)
     lens = SeatLens(replayer.rules, seat) if seat is not None else None
     with contextlib.suppress(LogError):
         for state in replayer.states():
@@ -95,7 +95,7 @@ def _scores(scores: tuple[int, ...], names: list[str]) -> tuple[str]:
 def view_frames(data: bytes, names: list[str]) -> Iterator[Frame]:
     """The frames of a per-seat view: each record and what the seat sees after it, made as they are asked for, to
     the view's last valid record."""
-    voice = Voice(tuple(names), symbols=False, seats=len(names))
+    voice = Voice(display_names(names), symbols=False, seats=len(names))
     with contextlib.suppress(LogError):
         for entry, st, event in view_events(data):
             says = (

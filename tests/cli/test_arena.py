@@ -5,6 +5,8 @@ from __future__ import annotations
 import json
 import math
 import random
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -240,3 +242,23 @@ def test_a_unit_that_never_ends_stops_with_an_error_naming_its_bots(monkeypatch:
         arena.play_unit(config, ("random", "greedy"), 7)
     monkeypatch.setattr(arena, "MAX_MOVES", 200_000)
     assert arena.play_unit(config, ("random", "greedy"), 7)[2]  # a hand's result
+
+
+def test_a_huge_run_is_planned_as_it_goes_in_flat_memory() -> None:
+    """``--games 999999999999`` plans lazily (#66: it planned every seed pair first, 1.5 GB in 45 s): here the
+    sequential test stops it after a few pairs, in a process that stays small."""
+    code = (
+        "import resource, sys\n"
+        "from knock.cli import main\n"
+        "sys.argv = ['knock', 'arena', '--bots', 'random,heuristic', '--hands', '--games', '999999999999',\n"
+        "            '--sprt', '0,50', '--jobs', '1', '-q', '--json', '--bootstrap', '10']\n"
+        "try:\n    main()\nexcept SystemExit as done:\n    assert not done.code, done.code\n"
+        "print('peak', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss, file=sys.stderr)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    doc = json.loads(done.stdout)
+    assert doc["sprt"]["verdict"] == "H0" and doc["pairs"] == doc["sprt"]["pairs"] < 100
+    peak_kib = int(done.stderr.split("peak ")[1].split()[0])
+    assert peak_kib < 400_000, peak_kib  # the interpreter and its imports: no plan of 10^12 pairs
+    assert next(iter(arena.plan(arena.Config(RuleSet().to_dict(), ("random", "greedy")), 10**15, ()))).seeds

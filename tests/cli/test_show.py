@@ -149,3 +149,14 @@ def test_stepping_makes_frames_as_asked_and_goes_back_through_a_bounded_window(m
     oldest = stepper.BACK_WINDOW + 5 - stepper.BACK_WINDOW + 1  # the window holds the last BACK_WINDOW frames
     assert shown[len(forward)] == stepper.BACK_WINDOW + 5 and shown[len(forward) + 1] == stepper.BACK_WINDOW + 4
     assert min(shown) == 1 and shown[-2] == oldest and shown[-1] == oldest + 1  # back stops at the window's start
+
+
+def test_a_player_named_you_is_told_by_seat_so_the_grammar_holds(tmp_path: Path) -> None:
+    """``knock play`` names the person "you" in its save; ``show`` tells a game in the third person, so that seat
+    is told by its number ("p0 spreads"), never "you spreads" (#66: replay.narration.display_names)."""
+    game = play_match(Match.new(seed=3), [GreedyBot(), GreedyBot()])
+    log = tmp_path / "save.knock"
+    log.write_bytes(write_log(game, players=["you", "heuristic"]))
+    shown = knock("show", str(log)).stdout
+    assert "heuristic" in shown and "p0 " in shown, shown[:400]
+    assert not re.search(r"\byou (spreads|goes|knocks|draws|discards|passes|shows|lays)\b", shown), shown
