@@ -218,12 +218,15 @@ def plan(config: Config, pairs: int, done: Iterable[tuple[str, str, int]], batch
                 yield Task(config, a, b, seeds)
 
 
-def prefix_scores(config: Config, done: dict[tuple[str, str, int], PairResult], pairs: int) -> list[float]:
-    """The first pairing's seed-pair scores from the run's first seed on, in seed order, up to the first pair not
-    yet played (of ``pairs``): what a running score and a sequential test read, the same for any worker count."""
+def prefix_scores(
+    config: Config, done: dict[tuple[str, str, int], PairResult], pairs: int, start: int = 0
+) -> list[float]:
+    """The first pairing's seed-pair scores from the run's first seed on (after the first ``start`` of them,
+    already read), in seed order, up to the first pair not yet played (of ``pairs``): what a running score and a
+    sequential test read, the same for any worker count."""
     a, b = config.pairings[0]
     out: list[float] = []
-    for s in range(config.seed, config.seed + pairs):
+    for s in range(config.seed + start, config.seed + pairs):
         r = done.get((a, b, s))
         if r is None:
             break

@@ -33,12 +33,34 @@ import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-__all__ = ["Decision", "Sprt", "parse_sprt", "score_of"]
+__all__ = ["Decision", "Sprt", "Tally", "parse_sprt", "score_of"]
 
 
 def score_of(elo: float) -> float:
     """The expected score of a bot ``elo`` points stronger (the logistic curve: 0 gives ½)."""
     return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
+
+
+@dataclass(slots=True)
+class Tally:
+    """Running sums of seed-pair scores, in seed order: what the test and a running score read, each pair once."""
+
+    n: int = 0
+    total: float = 0.0
+    squares: float = 0.0
+
+    def add(self, score: float) -> None:
+        self.n, self.total, self.squares = self.n + 1, self.total + score, self.squares + score * score
+
+    def interval(self) -> tuple[float, float, float]:
+        """The mean score and its 95% interval (normal, from the sample spread), as ``knock.arena.mean_interval``
+        gives it for the same scores."""
+        mean = self.total / self.n if self.n else 0.0
+        if self.n < 2:
+            return mean, mean, mean
+        sd = math.sqrt(max(self.squares - self.n * mean * mean, 0.0) / (self.n - 1))
+        half = 1.959964 * sd / math.sqrt(self.n)
+        return mean, mean - half, mean + half
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,29 +97,33 @@ class Sprt:
 
     def llr(self, scores: Sequence[float]) -> float:
         """The log-likelihood ratio of the pairs' ``scores`` (0 until they vary)."""
-        return self._llr(len(scores), sum(scores), sum(x * x for x in scores))
+        tally = Tally()
+        for x in scores:
+            tally.add(x)
+        return self._llr(tally)
 
-    def _llr(self, n: int, total: float, squares: float) -> float:
-        if n < 2:
+    def _llr(self, tally: Tally) -> float:
+        if tally.n < 2:
             return 0.0
-        n, total, squares = n + 1, total + 0.5, squares + 0.25  # one even pair added: a variance never 0
+        n, total = tally.n + 1, tally.total + 0.5  # one even pair added: a variance never 0
         mean = total / n
-        var = squares / n - mean * mean
+        var = (tally.squares + 0.25) / n - mean * mean
         if var <= 1e-12:
             return 0.0
         s0, s1 = score_of(self.elo0), score_of(self.elo1)
         return n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * var)
 
-    def decide(self, scores: Sequence[float]) -> Decision:
-        """The decision after the pairs' ``scores`` in seed order, at the first pair where a bound is crossed."""
-        total = squares = 0.0
-        value = 0.0
-        for n, x in enumerate(scores, 1):
-            total, squares = total + x, squares + x * x
-            value = self._llr(n, total, squares)
+    def decide(self, scores: Sequence[float], tally: Tally | None = None) -> Decision:
+        """The decision after the pairs' ``scores`` in seed order, at the first pair where a bound is crossed;
+        with ``tally``, the scores go on from the pairs it has summed (and it sums them: a run's test reads each
+        pair once)."""
+        tally = Tally() if tally is None else tally
+        for x in scores:
+            tally.add(x)
+            value = self._llr(tally)
             if value >= self.upper or value <= self.lower:
-                return Decision(n, value, "H1" if value >= self.upper else "H0")
-        return Decision(len(scores), value, None)
+                return Decision(tally.n, value, "H1" if value >= self.upper else "H0")
+        return Decision(tally.n, self._llr(tally), None)
 
     def describe(self) -> str:
         return f"SPRT elo0 {self.elo0:g}, elo1 {self.elo1:g}, alpha {self.alpha:g}, beta {self.beta:g}"

@@ -20,6 +20,7 @@ refused with ``ValueError`` saying why (the module or file missing, the name mis
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import importlib
 import importlib.util
@@ -38,6 +39,7 @@ __all__ = ["ENTRY_POINTS", "is_reference", "make_external"]
 ENTRY_POINTS = "knock.bots"
 
 
+@functools.cache  # the installed packages do not change during a run
 def _registered() -> dict[str, str]:
     return {ep.name: ep.value for ep in entry_points(group=ENTRY_POINTS)}
 
@@ -71,6 +73,7 @@ def _module(where: str) -> Any:
         raise ValueError(f"cannot import {where!r}: {err}") from None
 
 
+@functools.cache  # loaded once a process: a run makes the bot for every game, a file bot is read once
 def _factory(reference: str) -> Callable[..., Any]:
     value = _registered().get(reference, reference)
     where, sep, attr = value.rpartition(":")

@@ -34,7 +34,7 @@ from knock.cli.common import (
 )
 from knock.cli.output import judged, print_table, write_json
 from knock.cluster.runner import Runner
-from knock.sequential import Decision, Sprt, parse_sprt
+from knock.sequential import Decision, Sprt, Tally, parse_sprt
 
 #: Option sets of published protocols, applied over --preset before any --set: ``eaai``, the EAAI Gin Rummy
 #: challenge's game (its host ``GinRummyGame``: an undercut earns 25; the first player alternates after a hand
@@ -143,6 +143,7 @@ def arena_command(
     stopped = False
     decided: Decision | None = None
     played = 0  # seed pairs played by this run
+    tally = Tally()  # the first pairing's pair scores read so far, in seed order from the first
     columns = (TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
     sink = results.open("a", encoding="utf-8") if results is not None else None
     try:
@@ -158,11 +159,14 @@ def arena_command(
                 progress.advance(task, len(batch))
                 played += len(batch)
                 if len(names) == 2:  # the running score, as it goes (and the sequential test's statistic)
-                    scores = arena.prefix_scores(config, done, pairs)
-                    decision = sprt.decide(scores) if sprt is not None else None
-                    progress.update(task, description=_running(names, scores, sprt, decision))
-                    if decision is not None and decision.verdict is not None:
-                        decided = decision
+                    new = arena.prefix_scores(config, done, pairs, start=tally.n)  # the pairs not read yet
+                    if sprt is not None:
+                        decided = sprt.decide(new, tally)
+                    else:
+                        for x in new:
+                            tally.add(x)
+                    progress.update(task, description=_running(names, tally, sprt, decided))
+                    if decided is not None and decided.verdict is not None:
                         break
     except KeyboardInterrupt:
         stopped = True
@@ -170,8 +174,8 @@ def arena_command(
         if sink is not None:
             sink.close()
     elapsed = time.monotonic() - started
-    if decided is None and sprt is not None:  # the test over every pair played, undecided
-        decided = sprt.decide(arena.prefix_scores(config, done, pairs))
+    if sprt is not None and (decided is None or decided.verdict is None):  # every pair played in order, undecided
+        decided = sprt.decide(arena.prefix_scores(config, done, pairs, start=tally.n), tally)
     upto = decided.pairs if decided is not None and decided.verdict is not None else pairs
     summary = arena.summarise(config, [r for k, r in done.items() if seed <= k[2] < seed + upto], bootstrap)
     verdict = _verdict(names, sprt, decided) if sprt is not None and decided is not None else None
@@ -195,13 +199,13 @@ def arena_command(
         raise typer.Exit(130)
 
 
-def _running(names: tuple[str, ...], scores: list[float], sprt: Sprt | None, decision: Decision | None) -> str:
+def _running(names: tuple[str, ...], tally: Tally, sprt: Sprt | None, decision: Decision | None) -> str:
     """The progress line of a run of two bots: the first's score over the seed pairs so far, in seed order, with
     its 95% interval, and the sequential test's statistic between its bounds."""
-    if not scores:
+    if not tally.n:
         return "seed pairs"
-    mean, low, high = arena.mean_interval(scores)
-    line = f"{names[0]} {100 * mean:.1f}% ({100 * max(low, 0):.1f}–{100 * min(high, 1):.1f}) over {len(scores):,}"
+    mean, low, high = tally.interval()
+    line = f"{names[0]} {100 * mean:.1f}% ({100 * max(low, 0):.1f}–{100 * min(high, 1):.1f}) over {tally.n:,}"
     if sprt is not None and decision is not None:
         line += f", LLR {decision.llr:+.2f} ({sprt.lower:+.2f}..{sprt.upper:+.2f})"
     return line
