@@ -26,6 +26,8 @@ from engine.errors import InvalidDeal
 SEED_SIZE = 32  #: the server's seed and every seat's seed are 32 bytes (DEAL-5)
 LABEL = b"knock-fair/1"  #: the derivation's domain label (DEAL-6)
 SEAT_LABEL = b"knock-fair-seat/1"  #: the label of a seed the server supplies for a seat (DEAL-9)
+COMMIT_LABEL = b"knock-fair-commit/1"  #: the label of a seat's commitment to its seed (DEAL-11)
+SET_LABEL = b"knock-fair-set/1"  #: the label of a hand's commitment set's hash (DEAL-11)
 DEAL, DRAW = 0x44, 0x43  #: the purpose byte: ``D`` a hand's deck, ``C`` a draw deck (DEAL-6, DEAL-8)
 
 
@@ -94,6 +96,32 @@ def supplied_seed(server: bytes, number: int, seat: int) -> bytes:
     return hmac.digest(server, SEAT_LABEL + number.to_bytes(8, "big") + bytes([seat]), "sha256")
 
 
+def seat_commitment(committed: bytes, number: int, seat: int, seed: bytes) -> bytes:
+    """A seat's commitment to its seed for hand ``number``, bound to the hand's server commitment: SHA-256(label ‖
+    commitment ‖ number (8 bytes) ‖ seat (1 byte) ‖ seed). Rule: DEAL-11."""
+    return hashlib.sha256(COMMIT_LABEL + committed + number.to_bytes(8, "big") + bytes([seat]) + seed).digest()
+
+
+def set_hash(number: int, committed: bytes, commitments: Sequence[bytes]) -> bytes:
+    """The hash of hand ``number``'s commitment set: SHA-256(label ‖ number (8 bytes) ‖ the server's commitment ‖
+    every seat's, in seat order). Rule: DEAL-11."""
+    return hashlib.sha256(SET_LABEL + number.to_bytes(8, "big") + committed + b"".join(commitments)).digest()
+
+
+def check_commitments(committed: bytes, number: int, seeds: Sequence[bytes], commitments: Sequence[bytes]) -> None:
+    """Every seat's seed against its commitment. Rule: DEAL-11.
+
+    Raises:
+        InvalidDeal: DEAL-5 for another number of commitments than seats, or one not of 32 bytes; DEAL-11 for a
+            seed that does not match its seat's commitment.
+    """
+    if len(commitments) != len(seeds) or any(type(c) is not bytes or len(c) != SEED_SIZE for c in commitments):
+        raise InvalidDeal("DEAL-5", f"a fair hand takes one {SEED_SIZE}-byte commitment from each of its {len(seeds)} seats")
+    for seat, (seed, c) in enumerate(zip(seeds, commitments, strict=True)):
+        if seat_commitment(committed, number, seat, seed) != c:
+            raise InvalidDeal("DEAL-11", f"p{seat}'s seed does not match the commitment it made before the seeds")
+
+
 @dataclass(frozen=True, slots=True)
 class FairSeeds:
     """One hand's seeds: the server's (secret until the hand's result), every seat's, and the seats whose seed the
@@ -103,22 +131,33 @@ class FairSeeds:
     server: bytes
     seats: tuple[bytes, ...]
     supplied: tuple[int, ...]
+    #: every seat's commitment to its seed, made before any seed was revealed (DEAL-11); None where the seats did
+    #: not commit first (a demonstration's seeds, all supplied, and a log of version 2.0)
+    commitments: tuple[bytes, ...] | None = None
 
     @classmethod
-    def gather(cls, number: int, server: bytes, sent: Sequence[bytes | None]) -> FairSeeds:
+    def gather(cls, number: int, server: bytes, sent: Sequence[bytes | None], *, committed: bool = False) -> FairSeeds:
         """A hand's seeds from what each seat sent (None: nothing, in time or at all); the server supplies the
-        rest (DEAL-9).
+        rest (DEAL-9); ``committed``: the seats committed first, and the hand holds every seat's commitment
+        (DEAL-11: the server commits to the seeds it supplies).
 
         Raises:
             InvalidDeal: DEAL-5, a seed that is not 32 bytes (the server's or a seat's).
         """
         seats = tuple(s if s is not None else supplied_seed(server, number, i) for i, s in enumerate(sent))
         _check_seeds(server, seats)
-        return cls(number, server, seats, tuple(i for i, s in enumerate(sent) if s is None))
+        c = commitment(server)
+        made = tuple(seat_commitment(c, number, i, s) for i, s in enumerate(seats)) if committed else None
+        return cls(number, server, seats, tuple(i for i, s in enumerate(sent) if s is None), made)
 
     @property
     def commitment(self) -> bytes:
         return commitment(self.server)
+
+    @property
+    def set_hash(self) -> bytes | None:
+        """The hash of the hand's commitment set, where the seats committed first (DEAL-11)."""
+        return None if self.commitments is None else set_hash(self.number, self.commitment, self.commitments)
 
     def deck(self) -> tuple[Card, ...]:
         return deal_deck(self.server, self.seats, self.number)

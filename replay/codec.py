@@ -90,6 +90,8 @@ T_SEEN_DRAW, KNOCK_HIDDEN, UNKNOWN = 12, KNOCK_BASE + 52, 255
 T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK = 16, 17, 18, 19, 20, 21
 # The host's end of a game nobody attends (END-6; version 3.0, LOG-24).
 T_ABANDON = 22
+# A fair hand's seats' commitments, made before any seed is revealed (DEAL-11; version 3.0, LOG-25).
+T_SEAT_COMMITS = 23
 #: The records of the wave's step (spec/versions.md): in a log of version 3.0 only (LOG-24).
 WAVE_RECORDS = frozenset((T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK, T_ABANDON))
 RECORD_NAMES = {
@@ -116,6 +118,7 @@ RECORD_NAMES = {
     T_AWAY: "away",
     T_BACK: "back",
     T_ABANDON: "abandon",
+    T_SEAT_COMMITS: "seat commitments",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -495,6 +498,9 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     T_AWAY: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[20, seat, time]"),
     T_BACK: (3, lambda v, _: _n(v[1]) and _n(v[2]), "[21, seat, time]"),
     T_ABANDON: (2, lambda v, _: _n(v[1]), "[22, time]"),
+    # how many commitments, of how many bytes: content (DEAL-5, ``replay.fair``)
+    T_SEAT_COMMITS: (2, lambda v, _: type(v[1]) is list and all(type(x) is bytes for x in v[1]),
+                     "[23, [bin commitment, …]]"),
 }  # fmt: skip
 
 

@@ -29,10 +29,12 @@ class FairCheck:
     """The current hand's fair records as a reader meets them, for a log whose header is ``fair`` (or not).
     Each method raises ``FairError`` for the record it is given."""
 
-    def __init__(self, fair: bool, players: int) -> None:
+    def __init__(self, fair: bool, players: int, version: tuple[int, int] = (2, 0)) -> None:
         self.fair = fair
         self.players = players
+        self.ordered = version[0] >= 3  # the seats commit before the seeds (LOG-25): version 3.0 on
         self.committed: bytes | None = None  # the pending commitment, until its reveal
+        self.commitments: tuple[bytes, ...] | None = None  # the hand's seats' commitments (DEAL-11)
         self.seeds: tuple[bytes, ...] | None = None
         self.supplied: tuple[int, ...] = ()
         self.number = 0  # the hand the seeds are for
@@ -58,12 +60,27 @@ class FairCheck:
         if not started and cuts:
             raise FairError("LOG-20", "the first hand's commitment and seeds come before the draw")
         self.committed = record[1]
-        self.seeds, self.dealt, self.revealed, self.seen = None, None, False, {}
+        self.seeds, self.dealt, self.revealed, self.seen, self.commitments = None, None, False, {}, None
         self.places, self.took, self.showed = {}, {}, {}
 
+    def take_commitments(self, record: Any) -> None:
+        """The seats' commitments (one a seat of the game, in seat order), before the seeds: in a log of version
+        3.0 only (LOG-25)."""
+        self._declared("seats' commitments")
+        if not self.ordered:
+            raise FairError("LOG-25", "seats' commitments in a log of version 2.0: they came with version 3.0")
+        commitments = record[1]
+        if len(commitments) != self.players or any(len(c) != fairdeal.SEED_SIZE for c in commitments):
+            raise FairError("DEAL-5", f"a fair hand takes one {fairdeal.SEED_SIZE}-byte commitment from each of the "
+                            f"{self.players} seats")  # fmt: skip
+        self.commitments = tuple(commitments)
+
     def take_seeds(self, record: Any) -> None:
-        """The seats' seeds (one a seat of the game, in seat order) and the seats whose seed the server supplied."""
+        """The seats' seeds (one a seat of the game, in seat order) and the seats whose seed the server supplied;
+        in a log of version 3.0, each matching its seat's commitment (LOG-25, DEAL-11)."""
         self._declared("seats' seeds")
+        if self.ordered and self.commitments is None:
+            raise FairError("LOG-25", "seeds without the seats' commitments before them (a fair log of version 3.0)")
         seeds, supplied = record[1], record[2]
         if len(seeds) != self.players:
             raise FairError("DEAL-5", f"a fair deal takes one seed from each of the {self.players} seats, not "
@@ -73,6 +90,12 @@ class FairCheck:
             raise FairError("DEAL-5", f"p{short}'s seed is {len(seeds[short])} bytes, not {fairdeal.SEED_SIZE}")
         if list(supplied) != sorted(set(supplied)) or any(s >= self.players for s in supplied):
             raise FairError("LOG-21", "the seats whose seed the server supplied are listed once each, in seat order")
+        if self.commitments is not None:
+            assert self.committed is not None
+            try:
+                fairdeal.check_commitments(self.committed, self.number + 1, seeds, self.commitments)
+            except InvalidDeal as err:
+                raise FairError(err.rule, err.reason) from None
         self.seeds, self.supplied = tuple(seeds), tuple(supplied)
 
     def cut(self, cards: bytes) -> None:

@@ -54,6 +54,7 @@ from replay.codec import (
     T_RESIGN,
     T_RESULT,
     T_REVEAL,
+    T_SEAT_COMMITS,
     T_SEEDS,
     T_SEEN_DRAW,
     T_SPREAD,
@@ -87,6 +88,7 @@ class Kind(enum.Enum):
     REVEAL = "reveal"
     FAIR_COMMIT = "server commitment"  #: a fair hand's commitment to the server's seed (LOG-20)
     SEEDS = "seeds"  #: a fair hand's seats' seeds (LOG-21)
+    SEAT_COMMITS = "seat commitments"  #: a fair hand's seats' commitments, before its seeds (LOG-25)
     FAIR_REVEAL = "server seed"  #: a fair hand's server seed, revealed after its result (LOG-22)
     RESIGN = "resign"  #: a seat resigns (END-1)
     ABORT = "abort"  #: a seat aborts the game (END-2)
@@ -136,10 +138,10 @@ def _array_kinds(view: bool) -> tuple[Kind, ...]:
                T_REVEAL: Kind.REVEAL, T_FAIR_COMMIT: Kind.FAIR_COMMIT, T_SEEDS: Kind.SEEDS,
                T_FAIR_REVEAL: Kind.FAIR_REVEAL, T_RESIGN: Kind.RESIGN, T_ABORT: Kind.ABORT,
                T_FORFEIT: Kind.FORFEIT, T_CLAIM: Kind.CLAIM, T_AWAY: Kind.AWAY, T_BACK: Kind.BACK,
-               T_ABANDON: Kind.ABANDON}  # fmt: skip
+               T_ABANDON: Kind.ABANDON, T_SEAT_COMMITS: Kind.SEAT_COMMITS}  # fmt: skip
     if view:
         by_type[T_SEEN_DRAW] = Kind.SEEN_DRAW
-    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_ABANDON + 1))
+    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_SEAT_COMMITS + 1))
 
 
 _INT_KINDS = {False: _int_kinds(False), True: _int_kinds(True)}
@@ -169,6 +171,7 @@ class At(enum.Enum):
     CUT = "cut"  #: the draw for the first deal
     COMMITTED = "committed"  #: a shuffle commitment read; its hand comes next (LOG-10)
     FAIR_COMMITTED = "fair_committed"  #: a fair hand's server commitment read; the seats' seeds come next (LOG-20)
+    SEATS_COMMITTED = "seats_committed"  #: a fair hand's seats' commitments read; its seeds come next (LOG-25)
     SEEDED = "seeded"  #: a fair hand's seeds read; (the first hand's draw, then) its hand comes next (LOG-20)
     DEAL = "deal"  #: a hand record read; its deal comes next
     UPCARD_OFFER = "upcard_offer"
@@ -193,7 +196,8 @@ class At(enum.Enum):
 MEANING: dict[At, str] = {
     At.CUT: "before the first hand: the draw for the first deal (a fair log: the first hand's seeds first)",
     At.COMMITTED: "a shuffle commitment read: its hand comes next (LOG-10)",
-    At.FAIR_COMMITTED: "a fair hand's server commitment read: the seats' seeds come next (LOG-20)",
+    At.FAIR_COMMITTED: "a fair hand's server commitment read: the seats' commitments (LOG-25) or seeds come next (LOG-20)",
+    At.SEATS_COMMITTED: "a fair hand's seats' commitments read: its seeds come next (LOG-25)",
     At.SEEDED: "a fair hand's seeds read: (the first hand's draw, then) its hand comes next (LOG-20)",
     At.DEAL: "a hand record read: its deal comes next",
     At.UPCARD_OFFER: "the first upcard is offered (OFFER-1, OFFER-2)",
@@ -219,6 +223,7 @@ STANDS_FOR: dict[At, frozenset[enum.Enum]] = {
     At.CUT: frozenset({MatchPhase.CUT}),
     At.COMMITTED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
     At.FAIR_COMMITTED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
+    At.SEATS_COMMITTED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
     At.SEEDED: frozenset({MatchPhase.CUT, MatchPhase.ROTATE}),
     At.DEAL: frozenset({MatchPhase.HAND, Phase.DEAL}),
     **{At(p.value): frozenset({MatchPhase.HAND, p}) for p in Phase if p not in (Phase.DEAL, Phase.HAND_OVER)},
@@ -261,6 +266,8 @@ GRAMMAR: tuple[Row, ...] = (
     # A fair hand (LOG-20): the server's commitment, the seats' seeds, (the first hand's draw,) the hand.
     Row(A.CUT, K.FAIR_COMMIT, (A.FAIR_COMMITTED,), ()),
     Row(A.FAIR_COMMITTED, K.SEEDS, (A.SEEDED,), ()),
+    Row(A.FAIR_COMMITTED, K.SEAT_COMMITS, (A.SEATS_COMMITTED,), ()),
+    Row(A.SEATS_COMMITTED, K.SEEDS, (A.SEEDED,), ()),
     Row(A.SEEDED, K.CUT, (A.SEEDED,), ("draw_cut",)),
     Row(A.SEEDED, K.HAND, (A.DEAL,), ("start", "rotate")),
     Row(A.DEAL, K.DEAL, (A.UPCARD_OFFER,), ("deal",)),

@@ -42,6 +42,7 @@ from replay.codec import (
     T_FAIR_COMMIT,
     T_FAIR_REVEAL,
     T_REVEAL,
+    T_SEAT_COMMITS,
     T_SEEDS,
     T_TRAILER,
     VERSION,
@@ -423,6 +424,8 @@ class LogWriter:
         ):
             seeds = fair.seeds(1 if isinstance(event, CutDrawn) else event.number)
             yield [T_FAIR_COMMIT, seeds.commitment]
+            if seeds.commitments is not None:  # the seats committed first (version 3.0, LOG-25)
+                yield [T_SEAT_COMMITS, list(seeds.commitments)]
             yield [T_SEEDS, list(seeds.seats), list(seeds.supplied)]
         if isinstance(event, CutDrawn):
             self._check_draw(event)

@@ -63,6 +63,7 @@ class Reading(ABC):
             Kind.CUT: self.take_cut,
             Kind.FAIR_COMMIT: self.take_fair_record,
             Kind.SEEDS: self.take_fair_record,
+            Kind.SEAT_COMMITS: self.take_fair_record,
             Kind.FAIR_REVEAL: self.take_fair_reveal,
             Kind.CHECKPOINT: self.take_checkpoint,
             Kind.TRAILER: self.take_trailer,
@@ -86,10 +87,13 @@ class Reading(ABC):
         return row.next[0]
 
     def take_fair_record(self, row: Row, entry: Entry) -> At:
-        """A fair hand's server commitment or its seats' seeds (LOG-20, LOG-21): public, so a view shows them."""
+        """A fair hand's server commitment, its seats' commitments or its seeds (LOG-20, LOG-21, LOG-25): public, so
+        a view shows them."""
         self.check_going_on(entry)
         if row.kind is Kind.FAIR_COMMIT:
             self.check_fair(entry, lambda: self.fair.commit(entry.record, self.started, len(self.cuts)))
+        elif row.kind is Kind.SEAT_COMMITS:
+            self.check_fair(entry, lambda: self.fair.take_commitments(entry.record))
         else:
             self.check_fair(entry, lambda: self.fair.take_seeds(entry.record))
         self.keep(entry)
