@@ -116,7 +116,9 @@ def check_commitments(committed: bytes, number: int, seeds: Sequence[bytes], com
             seed that does not match its seat's commitment.
     """
     if len(commitments) != len(seeds) or any(type(c) is not bytes or len(c) != SEED_SIZE for c in commitments):
-        raise InvalidDeal("DEAL-5", f"a fair hand takes one {SEED_SIZE}-byte commitment from each of its {len(seeds)} seats")
+        raise InvalidDeal(
+            "DEAL-5", f"a fair hand takes one {SEED_SIZE}-byte commitment from each of its {len(seeds)} seats"
+        )
     for seat, (seed, c) in enumerate(zip(seeds, commitments, strict=True)):
         if seat_commitment(committed, number, seat, seed) != c:
             raise InvalidDeal("DEAL-11", f"p{seat}'s seed does not match the commitment it made before the seeds")

@@ -196,7 +196,7 @@ class At(enum.Enum):
 MEANING: dict[At, str] = {
     At.CUT: "before the first hand: the draw for the first deal (a fair log: the first hand's seeds first)",
     At.COMMITTED: "a shuffle commitment read: its hand comes next (LOG-10)",
-    At.FAIR_COMMITTED: "a fair hand's server commitment read: the seats' commitments (LOG-25) or seeds come next (LOG-20)",
+    At.FAIR_COMMITTED: "a fair hand's server commitment read: its seats' commitments (LOG-25) or seeds next (LOG-20)",
     At.SEATS_COMMITTED: "a fair hand's seats' commitments read: its seeds come next (LOG-25)",
     At.SEEDED: "a fair hand's seeds read: (the first hand's draw, then) its hand comes next (LOG-20)",
     At.DEAL: "a hand record read: its deal comes next",

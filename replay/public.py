@@ -217,7 +217,7 @@ class Public(Reading):
         self.facts = ViewFacts(rules, state)  #: what the rules kernel reads of the hand, as the seat sees it
         self.tally = Tally(rules, len(header.players))  #: the running totals the results must add up to
         self._committed = False
-        self.fair = FairCheck(header.fair, len(header.players), header.version)  # a fair view's seeds, and the cards it shows
+        self.fair = FairCheck(header.fair, len(header.players), header.version)  # its seeds, and the cards it shows
         self.cuts: list[Entry] = []  # the draw's rounds before the first hand (at most 52 cards: MATCH-7)
         self.ends = Ends(rules, header.version)  # a game's end before the target (END-1 .. END-5)
         simple: dict[Kind, Handler] = {

@@ -264,7 +264,7 @@ class Strict(Reading):
         self._due: list[MatchEvent] = []  # the engine's events whose records come next: a result, the game's end
         self._commit: tuple[int, bytes] | None = None  # the pending shuffle commitment (LOG-10)
         self._deck_codes = b""
-        self.fair = FairCheck(reader.header.fair, rules.players, reader.header.version)  # a fair log's seeds and deals (LOG-20)
+        self.fair = FairCheck(reader.header.fair, rules.players, reader.header.version)  # seeds and deals (LOG-20)
         self.cuts: list[Entry] = []
         self.handlers: dict[Kind, Handler] = {
             **self.shared_handlers(),

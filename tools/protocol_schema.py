@@ -189,7 +189,8 @@ def build() -> dict[str, Any]:
     fair_seats = {"type": "array", "items": hex32, "minItems": 2, "maxItems": 3}
     supplied = {"type": "array", "items": ref("seat"), "maxItems": 3, "uniqueItems": True}
     hand_no = {"type": "integer", "minimum": 1}
-    fair = {"hand": hand_no, "commitment": hex32, "seeds": fair_seats, "supplied": supplied}
+    fair = {"hand": hand_no, "commitment": hex32, "seeds": fair_seats, "supplied": supplied,
+            "commitments": nullable(fair_seats)}  # fmt: skip
     host_time = {"type": "integer", "minimum": 0, "maximum": 10**15 - 1}  # whole seconds since 1970 (END-4)
     # client messages: extra keys allowed (PROTO-1)
     C = {
@@ -224,8 +225,17 @@ def build() -> dict[str, Any]:
         "log_request": msg("log", {}, [], True),
         "quit": msg("quit", {}, [], True),
         "rematch": msg("rematch", {}, [], True),  # 1.2 (PROTO-29)
-        "seed": msg(  # 1.3 (PROTO-37)
-            "seed", {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32)}, ["hand", "seed"], True
+        "seed": msg(  # 1.3 (PROTO-37); "set" 1.4 (PROTO-45)
+            "seed",
+            {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32), "set": hex32},
+            ["hand", "seed"],
+            True,
+        ),
+        "commit": msg(  # 1.4 (PROTO-45)
+            "commit",
+            {"hand": {"type": "integer", "minimum": 1}, "commitment": nullable(hex32)},
+            ["hand", "commitment"],
+            True,
         ),
         "claim": msg(  # 1.4 (PROTO-42)
             "claim",
@@ -269,6 +279,21 @@ def build() -> dict[str, Any]:
         ),
         "seed_taken": msg(  # 1.3 (PROTO-37)
             "seed_taken", {"hand": hand_no, "seat": ref("seat"), "seed": nullable(hex32)}
+        ),
+        "commit_taken": msg(  # 1.4 (PROTO-45)
+            "commit_taken", {"hand": hand_no, "seat": ref("seat"), "commitment": nullable(hex32)}
+        ),
+        "fair_set": msg(  # 1.4 (PROTO-45)
+            "fair_set",
+            {
+                "table": ref("table_id"),
+                "hand": hand_no,
+                "commitment": hex32,
+                "commitments": fair_seats,
+                "set": hex32,
+                "timeout": {"type": "number", "exclusiveMinimum": 0},
+                "left": nullable({"type": "number", "minimum": 0}),
+            },
         ),
         "fair_reveal": msg("fair_reveal", {"seat": nullable(ref("seat")), **fair, "server": hex32}),  # 1.3 (PROTO-39)
         "rematch": msg("rematch", {"table": ref("table_id"), "games": games, "totals": totals}),  # 1.2 (PROTO-30)

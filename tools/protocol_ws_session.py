@@ -212,14 +212,23 @@ def script(r: Recorder) -> None:
     r.table("f", {"seed": 3, "fair": True, "seed_timeout": 300, "seats": two})
     r.send("Q", {**hello, "table": "$f", "token": "$f.0"})
     r.send("Q", {"type": "act", "action": "pass", "record": 0})
-    r.comment("Seeds the table does not take (row `seed.text` … `seed.first`, PROTO-38), then ann's, taken (PROTO-37).")
-    r.send("Q", {"type": "seed", "hand": 1, "seed": 7})  # of the wrong kind: the message's (row `message.field`)
-    r.send("Q", {"type": "seed", "hand": 1, "seed": "zz" * 32})
-    r.send("Q", {"type": "seed", "hand": 2, "seed": "11" * 32})
-    r.send("T", {**hello, "table": "$f", "spectate": True})
-    r.send("T", {"type": "seed", "hand": 1, "seed": "11" * 32})
+    r.comment("A seed before every party has committed (row `seed.set`, PROTO-45); commitments the table does not "
+              "take (row `commit.text` … `commit.first`, PROTO-38), then ann's, taken, and another of hers refused "
+              "(DEAL-11: a commitment does not change).")  # fmt: skip
     r.send("Q", {"type": "seed", "hand": 1, "seed": "11" * 32})
-    r.send("Q", {"type": "seed", "hand": 1, "seed": "22" * 32})
+    r.send("Q", {"type": "commit", "hand": 1, "commitment": 7})  # of the wrong kind: the message's (`message.field`)
+    r.send("Q", {"type": "commit", "hand": 1, "commitment": "zz" * 32})
+    r.send("Q", {"type": "commit", "hand": 2, "commitment": "11" * 32})
+    r.send("T", {**hello, "table": "$f", "spectate": True})
+    r.send("T", {"type": "commit", "hand": 1, "commitment": "11" * 32})
+    r.send("Q", {"type": "commit", "hand": 1, "commitment": "11" * 32})
+    r.send("Q", {"type": "commit", "hand": 1, "commitment": "22" * 32})
+    r.comment("bob commits to no seed of his own (null: the server supplies it, DEAL-9): the set closes and every "
+              "connection is sent it (PROTO-45); a seed revealed with another set's hash is refused (row "
+              "`seed.set`).")  # fmt: skip
+    r.send("U", {**hello, "table": "$f", "token": "$f.1"})
+    r.send("U", {"type": "commit", "hand": 1, "commitment": None})
+    r.send("Q", {"type": "seed", "hand": 1, "seed": "00" * 32, "set": "00" * 32})
 
 
 def last_view(r: Recorder, letter: str) -> dict[str, Any] | None:

@@ -314,8 +314,10 @@ def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
         return tab
 
     if "fair" in t:
-        tab = fields(t["fair"], "fair", ("server", "sent"))
+        tab = fields(t["fair"], "fair", ("server", "sent"), ("committed",))
         servers, sent = tab["server"], tab["sent"]
+        if type(tab.get("committed", False)) is not bool:
+            raise CaseError(path, "[tamper] fair's committed is true or false (the seats commit first, LOG-25)")
         if not isinstance(servers, list) or not isinstance(sent, list) or len(servers) != len(sent) or not servers:
             raise CaseError(path, "[tamper] fair gives each hand's server seed and the seeds its seats sent: fair = "
                             "{ server = ['hex'], sent = [['hex', '']] } ('': the server supplies it)")  # fmt: skip

@@ -32,7 +32,21 @@ __all__ = ["Step", "default_session", "normalize", "parse", "replay"]
 
 #: The keys whose values a server chooses afresh each time: compared only for being there.
 VOLATILE = frozenset(
-    ("table", "token", "server", "commitment", "seeds", "left", "turn_left", "digest", "url", "sha256", "bytes")
+    (
+        "table",
+        "token",
+        "server",
+        "commitment",
+        "commitments",
+        "set",
+        "seeds",
+        "left",
+        "turn_left",
+        "digest",
+        "url",
+        "sha256",
+        "bytes",
+    )
 )
 _STEP = re.compile(
     r"\A(?:(?P<comment>#.*)|\+ (?P<name>\w+) (?P<body>\{.*\})|(?P<conn>[A-Z])(?P<op>>b|>n|>|<|!) ?(?P<arg>.*))\Z"

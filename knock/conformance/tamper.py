@@ -12,6 +12,7 @@ from typing import Any
 from engine.fairdeal import FairSeeds
 from knock.conformance.cases import CaseError
 from replay.codec import (
+    NAMED_VERSION,
     SIGNED_VERSION,
     T_CHECKPOINT,
     T_CUT,
@@ -19,6 +20,7 @@ from replay.codec import (
     T_FAIR_REVEAL,
     T_HAND,
     T_RESULT,
+    T_SEAT_COMMITS,
     T_SEEDS,
     T_TRAILER,
     chain,
@@ -81,16 +83,19 @@ def resign(data: bytes, key: SigningKey) -> bytes:
 
 def fair_log(data: bytes, hands: list[FairSeeds]) -> bytes:
     """A compiled log made fair (LOG-20): version 2.0 with ``fair: true``, each hand's server commitment and seeds
-    before it (the first hand's before the draw), its server seed after its result, the seals recomputed. The
-    case's deals are its own: a deal that does not follow from the seeds stays as it is (DEAL-10)."""
+    before it (the first hand's before the draw), its server seed after its result, the seals recomputed; where
+    the hands hold the seats' commitments (DEAL-11), version 3.0 with them between the two (LOG-25). The case's
+    deals are its own: a deal that does not follow from the seeds stays as it is (DEAL-10)."""
     items = _split(data)
-    head = {**items[0][0], "version": list(SIGNED_VERSION), "fair": True}
+    ordered = any(s.commitments is not None for s in hands)
+    head = {**items[0][0], "version": list(NAMED_VERSION if ordered else SIGNED_VERSION), "fair": True}
     out: list[tuple[Any, bytes]] = [(head, pack(head))]
     by_number = {s.number: s for s in hands}
 
     def fair(number: int) -> list[Any]:
         seeds = by_number[number]
-        return [[T_FAIR_COMMIT, seeds.commitment], [T_SEEDS, list(seeds.seats), list(seeds.supplied)]]
+        made = [] if seeds.commitments is None else [[T_SEAT_COMMITS, list(seeds.commitments)]]
+        return [[T_FAIR_COMMIT, seeds.commitment], *made, [T_SEEDS, list(seeds.seats), list(seeds.supplied)]]
 
     first = True
     for value, raw in items[1:]:
@@ -115,7 +120,12 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
     """
     if "fair" in spec:
         hands = [
-            FairSeeds.gather(n, bytes.fromhex(server), [bytes.fromhex(x) if x else None for x in sent])
+            FairSeeds.gather(
+                n,
+                bytes.fromhex(server),
+                [bytes.fromhex(x) if x else None for x in sent],
+                committed=spec["fair"].get("committed", False),
+            )
             for n, (server, sent) in enumerate(zip(spec["fair"]["server"], spec["fair"]["sent"], strict=True), 1)
         ]
         data = fair_log(data, hands)

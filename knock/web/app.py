@@ -386,6 +386,8 @@ async def _handle(hub: Hub, conn: Connection, text: str) -> None:
             hub.resend(conn)
         case protocol.Rematch():
             await hub.rematch(conn)
+        case protocol.Commit():
+            await hub.commit(conn, message)
         case protocol.Seed():
             await hub.seed(conn, message)
         case _:  # decode refuses the other transport's messages (PROTO-21)

@@ -61,9 +61,16 @@ async def _abandon(table: Table, attended: int) -> None:
     async with table.lock:
         if table.attended != attended or any(table.present(s) for s in table.humans):
             return
-        if table.seeding is not None:  # a fair hand's seeds being gathered: it is dealt with those the server
-            with contextlib.suppress(ProtocolError):  # supplies (DEAL-9), then the game is abandoned
+        seeding = table.seeding
+        if seeding is not None and not seeding.committed:  # a fair hand's seeds being gathered, nobody committed:
+            with contextlib.suppress(ProtocolError):  # it is dealt with those the server supplies (DEAL-9), then
+                seeding.close()  # the game is abandoned
                 await table.deal()
+        elif seeding is not None:  # a seat committed: no seed is supplied for it (DEAL-11); the game is abandoned
+            if table.game is None:  # before the hand is dealt, and before the first deal there is none
+                await table.end_unplayed("nobody attended the table before its first deal (PROTO-44)")
+                return
+            table.seeding = None
         game = table.game
         if game is None or game.over:
             return

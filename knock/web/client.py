@@ -101,16 +101,64 @@ class Client:
         self.ws.close()
 
 
-def play_seat(client: Client, rng: random.Random, *, advise: float = 0.0, limit: int = 100_000) -> Sequence[Message]:
-    """Play a seat to the game's end from its frames (``choose``), acting again when an act is stale; returns
-    the frames received. The client has said hello."""
+class FairSeat:
+    """A seat's half of fair dealing (PROTO-45): it commits to a fresh seed when a hand's commitment is sent
+    (``fair_commit``), and reveals it when the set holds the server's commitment it was first sent and its own
+    (``fair_set``); any other set is a breach (DEAL-11), answered with nothing."""
+
+    def __init__(self, seat: int, rng: random.Random) -> None:
+        self.seat = seat
+        self.rng = rng
+        self.pinned: dict[int, str] = {}  #: hand -> the server's first commitment
+        self.seeds: dict[int, bytes] = {}  #: hand -> the seed committed to
+        self.breaches: list[str] = []
+
+    def answer(self, frame: Message) -> Message | None:
+        """The message to send for ``frame`` (None: nothing)."""
+        from engine.fairdeal import seat_commitment, set_hash
+
+        hand = frame.get("hand")
+        if frame["type"] == "fair_commit":
+            pinned = self.pinned.setdefault(hand, frame["commitment"])
+            if pinned != frame["commitment"]:
+                self.breaches.append(f"hand {hand}: the server's commitment changed")
+                return None
+            seed = self.seeds.setdefault(hand, self.rng.randbytes(32))
+            made = seat_commitment(bytes.fromhex(pinned), hand, self.seat, seed)
+            return {"type": "commit", "hand": hand, "commitment": made.hex()}
+        if frame["type"] == "fair_set" and hand in self.seeds:
+            pinned, seed = bytes.fromhex(self.pinned[hand]), self.seeds[hand]
+            made = [bytes.fromhex(c) for c in frame["commitments"]]
+            if frame["commitment"] != self.pinned[hand] or made[self.seat] != seat_commitment(
+                pinned, hand, self.seat, seed
+            ):
+                self.breaches.append(f"hand {hand}: the set does not hold the commitments this seat pinned")
+                return None
+            if frame["set"] != set_hash(hand, pinned, made).hex():
+                self.breaches.append(f"hand {hand}: the set's hash is not its commitments'")
+                return None
+            return {"type": "seed", "hand": hand, "seed": seed.hex(), "set": frame["set"]}
+        return None
+
+
+def play_seat(
+    client: Client, rng: random.Random, *, advise: float = 0.0, limit: int = 100_000, fair: FairSeat | None = None
+) -> Sequence[Message]:
+    """Play a seat to the game's end from its frames (``choose``), acting again when an act is stale; at a fair
+    table it commits and reveals its seeds (``fair``, by default a ``FairSeat`` of its own). Returns the frames
+    received. The client has said hello."""
+    if fair is None:
+        welcome = next((f for f in client.frames if f["type"] == "welcome"), None)
+        fair = FairSeat(welcome["seat"] if welcome is not None and welcome["seat"] is not None else 0, rng)
     for _ in range(limit):
         frame = client.recv()
         kind = frame["type"]
         if kind == "log_offered":
             return client.frames
-        if kind == "fair_commit":  # a fair table asks for the seat's seed (PROTO-36, PROTO-37)
-            client.send({"type": "seed", "hand": frame["hand"], "seed": rng.randbytes(32).hex()})
+        if kind in ("fair_commit", "fair_set"):  # a fair table's two rounds (PROTO-45)
+            answer = fair.answer(frame)
+            if answer is not None:
+                client.send(answer)
         elif kind == "view":
             action = choose(frame, rng, advise=advise)
             if action is not None:

@@ -18,10 +18,20 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.cards import Card
-from engine.fairdeal import SEED_SIZE, FairChance, FairSeeds, commitment
+from engine.fairdeal import (
+    SEED_SIZE,
+    FairChance,
+    FairSeeds,
+    commitment,
+    seat_commitment,
+    set_hash,
+    supplied_seed,
+)
 
 #: The label of a fair table's server seeds (PROTO-40): HMAC-SHA256(table secret, label ‖ hand, 8 bytes).
 SERVER_LABEL = b"knock-fair-server/1"
+#: The earliest protocol a fair table takes (PROTO-46): an earlier client sends its seed in one round.
+FAIR_PROTOCOL = (1, 4)
 #: The seconds a seat has to send its seed, by default (PROTO-35), and the range a table may set.
 SEED_TIMEOUT, SEED_TIMEOUT_RANGE = 10.0, (1.0, 300.0)
 
@@ -42,7 +52,7 @@ class SeedRefused(ValueError):
         self.reason = reason
 
 
-def read_seed(value: object) -> bytes | None:
+def read_seed(value: object, what: str = "seed") -> bytes | None:
     """A seat's seed as it travels: 64 lowercase hex digits (32 bytes), or null to refuse. Rule: PROTO-38.
 
     >>> read_seed("00" * 32) == bytes(32), read_seed(None)
@@ -54,20 +64,23 @@ def read_seed(value: object) -> bytes | None:
     if value is None:
         return None
     if type(value) is not str or not _HEX.fullmatch(value):
-        raise SeedRefused(f"a seed is {SEED_SIZE} bytes written as {2 * SEED_SIZE} lowercase hex digits, or null")
+        raise SeedRefused(f"a {what} is {SEED_SIZE} bytes written as {2 * SEED_SIZE} lowercase hex digits, or null")
     return bytes.fromhex(value)
 
 
 @dataclass(eq=False)
 class Seeding:
-    """One hand's seeds being gathered: the server's (secret), the human seats it waits for, what each sent
-    (None: refused) and when the wait ends (``time.monotonic``; None until it starts). Rules: PROTO-36, PROTO-37."""
+    """One hand's seeds being gathered, in two rounds (DEAL-11): first every human seat's commitment
+    (``commits``; None: it sent none, or none in time, and the server supplies its seed), then — once the set is
+    closed — the seeds of the seats that committed (``sent``). The server's seed is secret; ``deadline`` is when the
+    round under way ends (``time.monotonic``; None until it starts). Rules: PROTO-36, PROTO-37, PROTO-45."""
 
     number: int
     server: bytes
     players: int
     humans: tuple[int, ...]
-    sent: dict[int, bytes | None] = field(default_factory=dict)
+    commits: dict[int, bytes | None] = field(default_factory=dict)
+    sent: dict[int, bytes] = field(default_factory=dict)
     deadline: float | None = None
 
     @property
@@ -75,27 +88,96 @@ class Seeding:
         return commitment(self.server)
 
     @property
+    def closed(self) -> bool:
+        """Whether the commitment set is closed: every human seat has committed, or been marked as not."""
+        return all(s in self.commits for s in self.humans)
+
+    @property
+    def committed(self) -> tuple[int, ...]:
+        """The human seats that committed to a seed of their own (each owes its reveal)."""
+        return tuple(s for s in self.humans if self.commits.get(s) is not None)
+
+    @property
     def complete(self) -> bool:
-        return all(s in self.sent for s in self.humans)
+        """Whether the hand can be dealt: the set is closed and every seat that committed has revealed."""
+        return self.closed and all(s in self.sent for s in self.committed)
 
-    def check(self, seat: int | None, number: object, seed: bytes | None) -> None:
-        """Whether ``seat`` may send a seed for hand ``number`` now (nothing changes). Rule: PROTO-38.
+    @property
+    def missing(self) -> tuple[int, ...]:
+        """The seats that committed and have not revealed: they forfeit when the wait ends (DEAL-11)."""
+        return tuple(s for s in self.committed if s not in self.sent)
 
-        Raises:
-            SeedRefused: a spectator's, a bot's seat, another hand's, a second seed.
-        """
+    def close(self) -> tuple[int, ...]:
+        """Close the set: every human seat that has not committed is marked as not (its seed supplied); those."""
+        late = tuple(s for s in self.humans if s not in self.commits)
+        for s in late:
+            self.commits[s] = None
+        return late
+
+    def commitments(self) -> tuple[bytes, ...]:
+        """Every seat's commitment, in seat order: a human seat's own, the server's to each seed it supplies."""
+        c, n = self.commitment, self.number
+        made = [self.commits.get(s) for s in range(self.players)]
+        return tuple(m if m is not None else seat_commitment(c, n, s, supplied_seed(self.server, n, s))
+                     for s, m in enumerate(made))  # fmt: skip
+
+    def set_hash(self) -> bytes:
+        return set_hash(self.number, self.commitment, self.commitments())
+
+    def _sender(self, seat: int | None, number: object, what: str) -> int:
         if seat is None:
-            raise SeedRefused("a spectator sends no seed")
+            raise SeedRefused(f"a spectator sends no {what}")
         if number != self.number:
             raise SeedRefused(f"the seeds being gathered are hand {self.number}'s, not {number!r}'s")
         if seat not in self.humans:
             raise SeedRefused(f"p{seat} is a bot's seat: the server supplies its seed (DEAL-9)")
-        if seat in self.sent:
-            raise SeedRefused(f"p{seat} has sent its seed for hand {self.number} already")
+        return seat
+
+    def check_commit(self, seat: int | None, number: object, value: bytes | None) -> bool:
+        """Whether ``seat`` may commit to ``value`` for hand ``number`` now (nothing changes); True for the same
+        commitment again (acknowledged again). Rules: PROTO-38, PROTO-45.
+
+        Raises:
+            SeedRefused: the set closed, a spectator's, a bot's seat, another hand's, another commitment.
+        """
+        if self.closed:
+            raise SeedRefused(f"hand {self.number}'s commitments are closed: its seeds are being revealed",
+                              "PROTO-45")  # fmt: skip
+        seat = self._sender(seat, number, "commitment")
+        if seat in self.commits:
+            if self.commits[seat] == value:
+                return True
+            raise SeedRefused(f"p{seat} has committed for hand {self.number} already: a commitment does not change",
+                              "DEAL-11")  # fmt: skip
+        return False
+
+    def check_seed(self, seat: int | None, number: object, seed: bytes | None, set_text: object) -> bool:
+        """Whether ``seat`` may reveal ``seed`` for hand ``number`` now (nothing changes); True for the same seed
+        again. Rules: PROTO-38, PROTO-45, DEAL-11.
+
+        Raises:
+            SeedRefused: before the set, a spectator's, a bot's seat, another hand's, another set's, a seat that
+                did not commit, a seed that does not match its commitment, a second seed.
+        """
+        if not self.closed:
+            raise SeedRefused(f"hand {self.number}'s commitments are being gathered: a seat commits first, and "
+                              "reveals its seed once it has the set (fair_set)", "PROTO-45")  # fmt: skip
+        seat = self._sender(seat, number, "seed")
+        if seed is None or set_text != self.set_hash().hex():
+            raise SeedRefused("a seed is revealed with the hash of the commitment set it was sent (set)", "PROTO-45")
+        made = self.commits.get(seat)
+        if made is None:
+            raise SeedRefused(f"p{seat} sent no commitment for hand {self.number}: the server supplies its seed",
+                              "DEAL-11")  # fmt: skip
+        if seat_commitment(self.commitment, self.number, seat, seed) != made:
+            raise SeedRefused(f"p{seat}'s seed does not match the commitment it made for hand {self.number}",
+                              "DEAL-11")  # fmt: skip
+        return seat in self.sent
 
     def seeds(self) -> FairSeeds:
-        """The hand's seeds: those sent, the server's for the others (DEAL-9)."""
-        return FairSeeds.gather(self.number, self.server, [self.sent.get(s) for s in range(self.players)])
+        """The hand's seeds: those revealed, the server's for the others (DEAL-9), with every seat's commitment."""
+        return FairSeeds.gather(self.number, self.server, [self.sent.get(s) for s in range(self.players)],
+                                committed=True)  # fmt: skip
 
 
 class TableChance:
@@ -147,15 +229,30 @@ def fair_commit(table: str, seeding: Seeding, timeout: float, left: float | None
             "timeout": timeout, "left": left}  # fmt: skip
 
 
+def commit_taken(number: int, seat: int, made: bytes | None) -> dict[str, Any]:
+    """A seat's commitment is stored (null: it sent none, the server supplies its seed). Rule: PROTO-45."""
+    return {"type": "commit_taken", "hand": number, "seat": seat, "commitment": made.hex() if made else None}
+
+
+def fair_set(table: str, seeding: Seeding, timeout: float, left: float | None) -> dict[str, Any]:
+    """Every party's commitment for hand N, the set closed: the seats that committed reveal now. Rule: PROTO-45."""
+    return {"type": "fair_set", "table": table, "hand": seeding.number, "commitment": seeding.commitment.hex(),
+            "commitments": [c.hex() for c in seeding.commitments()], "set": seeding.set_hash().hex(),
+            "timeout": timeout, "left": left}  # fmt: skip
+
+
 def seed_taken(number: int, seat: int, seed: bytes | None) -> dict[str, Any]:
     """A seat's seed is stored (null: it refused, the server supplies it). Rule: PROTO-37."""
     return {"type": "seed_taken", "hand": number, "seat": seat, "seed": seed.hex() if seed is not None else None}
 
 
 def fair_info(seeds: FairSeeds, revealed: bool) -> dict[str, Any]:
-    """A view's ``fair``: the hand's commitment and seeds, and its server seed once revealed. Rule: PROTO-39."""
+    """A view's ``fair``: the hand's commitment and seeds, its server seed once revealed, and (1.4) every seat's
+    commitment (null where the seats did not commit first). Rules: PROTO-39, PROTO-45."""
+    made = seeds.commitments
     return {"hand": seeds.number, "commitment": seeds.commitment.hex(), "seeds": [s.hex() for s in seeds.seats],
-            "supplied": list(seeds.supplied), "server": seeds.server.hex() if revealed else None}  # fmt: skip
+            "supplied": list(seeds.supplied), "server": seeds.server.hex() if revealed else None,
+            "commitments": None if made is None else [c.hex() for c in made]}  # fmt: skip
 
 
 def fair_reveal(seeds: FairSeeds) -> dict[str, Any]:

@@ -19,6 +19,7 @@ from typing import Any
 
 from knock.web import attendance, protocol
 from knock.web.botwork import BotRunner, ThreadBots
+from knock.web.fairtable import FAIR_PROTOCOL
 from knock.web.game import Game
 from knock.web.protocol import Message, ProtocolError
 from knock.web.recovery import RecoveryError, rebuild
@@ -236,6 +237,11 @@ class Hub:
             seat = held[1]
         if table.failed:
             raise ProtocolError("table_failed", f"this table cannot go on: {table.failed}", close=True)
+        if table.spec.fair and hello.protocol < FAIR_PROTOCOL:  # PROTO-46: no downgrade at a fair table
+            raise ProtocolError("unsupported_protocol", f"a fair table takes clients of protocol "
+                                f"{FAIR_PROTOCOL[0]}.{FAIR_PROTOCOL[1]} or later, not {hello.protocol[0]}."
+                                f"{hello.protocol[1]}: an earlier client sends its seed before every party has "
+                                "committed (DEAL-11)", close=True, rule="PROTO-46")  # fmt: skip
         async with table.lock:
             conn.table, conn.key, conn.seat = hello.table, seat, seat
             if seat is not None:
@@ -285,6 +291,10 @@ class Hub:
         async with table.lock:
             await table.claim(seat, message.against, message.record, conn)
 
+    async def commit(self, conn: Connection, message: protocol.Commit) -> None:
+        """A seat's commitment to its seed for its table's hand being seeded (``Table.commit``). Rule: PROTO-45."""
+        await self.tables[conn.table or ""].take_commit(conn, message)
+
     async def seed(self, conn: Connection, message: protocol.Seed) -> None:
-        """A seat's seed for its table's hand being seeded (``Table.seed``). Rules: PROTO-37, PROTO-38."""
+        """A seat's seed for its table's hand being seeded (``Table.seed``). Rules: PROTO-37, PROTO-38, PROTO-45."""
         await self.tables[conn.table or ""].seed(conn, message)

@@ -155,6 +155,16 @@ class Seed:
 
     hand: object
     seed: object
+    set: object = None  #: 1.4: the hash of the commitment set the seat was sent (PROTO-45)
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """A seat's commitment to its seed for a fair hand (``commitment``: its text as sent, 64 hex digits or None to
+    send no seed; read by ``knock.web.fairtable.read_seed``). WebSocket only. Rule: PROTO-45 (protocol 1.4)."""
+
+    hand: object
+    commitment: object
 
 
 @dataclass(frozen=True, slots=True)
@@ -177,7 +187,7 @@ class HostRequest:
 
 
 ClientMessage: TypeAlias = (
-    Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed | ClaimRequest | HostRequest
+    Hello | Act | ViewRequest | New | LogRequest | Quit | Rematch | Seed | Commit | ClaimRequest | HostRequest
 )
 
 
@@ -242,7 +252,7 @@ def parse_json(data: str | bytes) -> Any:
 #: The messages each transport takes (PROTO-21: one of the other transport's is ``unknown_type``, whatever its
 #: fields, and before ``hello_first``: PROTO-22's step 2 comes before its step 3 for every message).
 TRANSPORTS: dict[str, tuple[str, ...]] = {
-    "knock serve": ("hello", "act", "claim", "view", "rematch", "seed"),
+    "knock serve": ("hello", "act", "claim", "view", "rematch", "commit", "seed"),
     "knock engine": ("new", "act", "claim", "host", "view", "log", "quit"),
 }
 
@@ -368,7 +378,20 @@ def _seed(f: _Fields) -> Seed:
     seed = f.value.get("seed", "")
     if seed is not None and (type(seed) is not str or len(seed) > MAX_SEED_TEXT):
         raise f.bad("seed", "text (64 lowercase hex digits) or null")
-    return Seed(hand, seed)
+    committed = f.value.get("set")
+    if committed is not None and (type(committed) is not str or len(committed) > MAX_SEED_TEXT):
+        raise f.bad("set", "text (64 lowercase hex digits)")
+    return Seed(hand, seed, committed)
+
+
+def _commit(f: _Fields) -> Commit:
+    """A seat's commitment: ``hand`` a number, ``commitment`` text or null (PROTO-22's step 2, ``bad_message``);
+    what the text must be, and whether the table takes it, are PROTO-38's and PROTO-45's (``bad_seed``)."""
+    hand = f.number("hand", 1, 2**53, "the number of the hand whose commitments are gathered")
+    value = f.value.get("commitment", "")
+    if value is not None and (type(value) is not str or len(value) > MAX_SEED_TEXT):
+        raise f.bad("commitment", "text (64 lowercase hex digits) or null")
+    return Commit(hand, value)
 
 
 def seat_specs(value: object, bad: Any) -> tuple[SeatSpec, ...]:
@@ -423,6 +446,7 @@ _READERS: dict[str, Callable[[_Fields], ClientMessage]] = {
     "quit": lambda f: Quit(),
     "rematch": lambda f: Rematch(),
     "seed": lambda f: _seed(f),
+    "commit": lambda f: _commit(f),
 }
 
 

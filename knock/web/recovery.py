@@ -19,7 +19,7 @@ from knock.web.fairtable import server_seed
 from knock.web.game import Applied, Game, Sink
 from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
-from replay.codec import T_SEEDS
+from replay.codec import T_SEAT_COMMITS, T_SEEDS
 from replay.log import LogError, LogReader, LogTruncated
 from replay.signing import SigningKey
 from replay.verdict import Verdict, judge
@@ -97,13 +97,17 @@ def rebuild_fair(
     if verdict.kind == "fail":
         raise RecoveryError(table, f"its log fails at record {verdict.record}: {verdict.message}", verdict)
     hands: list[FairSeeds] = []
+    committed = False  # the hand's seats committed first (LOG-25): its seeds record follows their commitments
     try:
         for entry in LogReader(data).entries():
-            if type(entry.record) is list and entry.record[0] == T_SEEDS:
+            if type(entry.record) is list and entry.record[0] == T_SEAT_COMMITS:
+                committed = True
+            elif type(entry.record) is list and entry.record[0] == T_SEEDS:
                 number = len(hands) + 1
                 seats, supplied = entry.record[1], set(entry.record[2])
                 sent = [None if s in supplied else bytes(seed) for s, seed in enumerate(seats)]
-                hands.append(FairSeeds.gather(number, server_seed(secret, number), sent))
+                hands.append(FairSeeds.gather(number, server_seed(secret, number), sent, committed=committed))
+                committed = False
     except LogTruncated as err:  # a game in progress: its log has no trailer yet
         if not err.clean:
             raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None

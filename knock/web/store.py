@@ -81,6 +81,17 @@ class SeedSent:
 
 
 @dataclass(frozen=True, slots=True)
+class Committed:
+    """A seat's commitment to its seed for a fair hand not dealt yet (None: it sent none, or none before the set
+    closed), stored before it is acknowledged or the set is sent (PROTO-45)."""
+
+    game: str
+    hand: int
+    seat: int
+    commitment: bytes | None
+
+
+@dataclass(frozen=True, slots=True)
 class Fail:
     """A table that cannot go on (its log does not rebuild): kept, never played."""
 
@@ -88,7 +99,7 @@ class Fail:
     note: str
 
 
-Write: TypeAlias = Create | Append | Dealt | SeedSent | Fail
+Write: TypeAlias = Create | Append | Dealt | SeedSent | Committed | Fail
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +134,10 @@ class Store(Protocol):
         """The seeds the seats sent for a fair hand (PROTO-40)."""
         ...
 
+    def commits(self, game: str, hand: int) -> dict[int, bytes | None]:
+        """The commitments the seats sent for a fair hand (None: a seat marked as having none, PROTO-45)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -142,6 +157,9 @@ CREATE TABLE IF NOT EXISTS acts (
 CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS seeds (
     game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, seed BLOB, PRIMARY KEY (game, hand, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS commits (
+    game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, commitment BLOB, PRIMARY KEY (game, hand, seat)
 ) WITHOUT ROWID;
 """
 
@@ -211,6 +229,8 @@ class SQLiteStore:
                 db.execute("UPDATE games SET records = ? WHERE id = ?", (w.records, w.game))
             case SeedSent():
                 db.execute("INSERT INTO seeds VALUES (?, ?, ?, ?)", (w.game, w.hand, w.seat, w.seed))
+            case Committed():
+                db.execute("INSERT INTO commits VALUES (?, ?, ?, ?)", (w.game, w.hand, w.seat, w.commitment))
             case Fail():
                 db.execute("UPDATE games SET status = 'failed', note = ? WHERE id = ?", (w.note, w.game))
 
@@ -245,6 +265,12 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute("SELECT seat, seed FROM seeds WHERE game = ? AND hand = ?", (game, hand)).fetchall()
         return {s: d for s, d in rows}
+
+    def commits(self, game: str, hand: int) -> dict[int, bytes | None]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, commitment FROM commits WHERE game = ? AND hand = ?",
+                                    (game, hand)).fetchall()  # fmt: skip
+        return {s: c for s, c in rows}
 
     def close(self) -> None:
         with self._lock:

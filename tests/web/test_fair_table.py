@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from engine.fairdeal import deal_deck, supplied_seed
+from engine.fairdeal import deal_deck, seat_commitment, set_hash, supplied_seed
 from knock.web.client import ServerProcess, play_seat
 from replay.codec import T_SEEDS
 from replay.log import LogReader
@@ -24,12 +24,20 @@ HUMAN_BOT = [{"player": "human"}, {"player": "bot", "bot": "greedy"}]
 TWO_HUMANS = [{"player": "human"}, {"player": "human"}]
 
 
-def bad_seed(seat: Seat, message: dict[str, Any]) -> dict[str, Any]:
-    seat.send({"type": "seed", **message})
+def bad_seed(seat: Seat, message: dict[str, Any], rule: str = "PROTO-38", kind: str = "seed") -> dict[str, Any]:
+    seat.send({"type": kind, **message})
     answer = seat.until("error")  # a bot may move meanwhile: its frames come first
-    assert answer["type"] == "error" and answer["code"] == "bad_seed" and answer["rule"] == "PROTO-38", answer
+    assert answer["type"] == "error" and answer["code"] == "bad_seed" and answer["rule"] == rule, answer
     assert answer["close"] is False
     return answer
+
+
+def commit(seat: Seat, asked: dict[str, Any], number: int, me: int, seed: bytes) -> str:
+    """Commit ``seed`` for hand ``number`` against the server's commitment in ``asked``; the commitment sent."""
+    made = seat_commitment(bytes.fromhex(asked["commitment"]), number, me, seed).hex()
+    seat.send({"type": "commit", "hand": number, "commitment": made})
+    assert seat.until("commit_taken") == {"type": "commit_taken", "hand": number, "seat": me, "commitment": made}
+    return made
 
 
 def own_cards_follow(frames: list[dict[str, Any]], seat: int) -> int:
@@ -58,7 +66,10 @@ def own_cards_follow(frames: list[dict[str, Any]], seat: int) -> int:
     return checked
 
 
-@pytest.mark.rule("PROTO-35", "PROTO-36", "PROTO-37", "PROTO-38", "PROTO-39", "DEAL-9", "DEAL-10", "LOG-17", "LOG-20")
+@pytest.mark.rule(
+    "PROTO-35", "PROTO-36", "PROTO-37", "PROTO-38", "PROTO-39", "PROTO-45", "DEAL-9", "DEAL-10", "DEAL-11", "LOG-17",
+    "LOG-20", "LOG-25",
+)  # fmt: skip
 def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Path) -> None:
     assert knock("keygen", "-o", str(tmp_path / "server")).returncode == 0
     args = (
@@ -84,28 +95,41 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         assert watcher.hello(table)["fair"] is True
         first = watcher.recv()
         assert first["type"] == "fair_commit" and first["hand"] == 1 and first["left"] is None  # nobody seated yet
-        bad_seed(watcher, {"hand": 1, "seed": "00" * 32})  # a spectator sends none
+        bad_seed(watcher, {"hand": 1, "commitment": "00" * 32}, kind="commit")  # a spectator sends none
         seat = Seat(server.ws)
         welcome = seat.hello(table, token)
         assert welcome["fair"] is True and welcome["protocol"] == [1, 4]
-        commit = seat.recv()
-        assert commit["type"] == "fair_commit" and commit["commitment"] == first["commitment"]
-        assert 0 < commit["left"] <= commit["timeout"] == 10.0
+        asked = seat.recv()
+        assert asked["type"] == "fair_commit" and asked["commitment"] == first["commitment"]
+        assert 0 < asked["left"] <= asked["timeout"] == 10.0
         refusal = seat.act("pass", 0)
         assert refusal["type"] == "refusal" and refusal["rule"] == "PROTO-36"
-        for wrong in ({"hand": 1, "seed": "zz" * 32}, {"hand": 1, "seed": "00" * 31}, {"hand": 1, "seed": "AB" * 32},
-                      {"hand": 2, "seed": "00" * 32}):  # fmt: skip
-            bad_seed(seat, wrong)
-        for kind in ({"hand": 1, "seed": 7}, {"hand": "1", "seed": "00" * 32}, {"hand": 1, "seed": ["00"]}):
-            seat.send({"type": "seed", **kind})  # a field of the wrong kind: the message's (PROTO-22 step 2)
+        bad_seed(seat, {"hand": 1, "seed": "00" * 32}, "PROTO-45")  # a seed before every party has committed
+        # (a connection is closed at its tenth error, PROTO-11: the text's other refusals are the ws session's)
+        for wrong in ({"hand": 1, "commitment": "AB" * 32}, {"hand": 2, "commitment": "00" * 32}):
+            bad_seed(seat, wrong, kind="commit")
+        for kind in ({"hand": 1, "commitment": 7},):
+            seat.send({"type": "commit" if "commitment" in kind else "seed", **kind})  # the message's (PROTO-22 step 2)
             answer = seat.until("error")
             assert answer["code"] == "bad_message" and answer["close"] is False, answer
         mine = random.Random(5).randbytes(32)
-        seat.send({"type": "seed", "hand": 1, "seed": mine.hex()})
+        made = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 0, mine).hex()
+        seat.send({"type": "commit", "hand": 1, "commitment": made})
+        assert seat.recv() == {"type": "commit_taken", "hand": 1, "seat": 0, "commitment": made}
+        closed = seat.recv()  # the bot's seed is supplied: the set closes at once
+        assert closed["type"] == "fair_set" and closed["commitments"][0] == made
+        assert closed["commitment"] == asked["commitment"] and 0 < closed["left"] <= 10.0
+        server_c = bytes.fromhex(asked["commitment"])
+        assert closed["set"] == set_hash(1, server_c, [bytes.fromhex(c) for c in closed["commitments"]]).hex()
+        bad_seed(seat, {"hand": 1, "commitment": "11" * 32}, "PROTO-45", kind="commit")  # the set is closed
+        bad_seed(seat, {"hand": 1, "seed": mine.hex()}, "PROTO-45")  # without the set's hash
+        bad_seed(seat, {"hand": 1, "seed": "22" * 32, "set": closed["set"]}, "DEAL-11")  # not the seed committed to
+        seat.send({"type": "seed", "hand": 1, "seed": mine.hex(), "set": closed["set"]})
         assert seat.recv() == {"type": "seed_taken", "hand": 1, "seat": 0, "seed": mine.hex()}
         view = seat.recv()  # dealt at once: the bot's seed is supplied
         assert view["type"] == "view" and view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]
-        assert view["fair"]["server"] is None and view["fair"]["commitment"] == commit["commitment"]
+        assert view["fair"]["server"] is None and view["fair"]["commitment"] == asked["commitment"]
+        assert view["fair"]["commitments"] == closed["commitments"]
         bad_seed(seat, {"hand": 1, "seed": "11" * 32})  # dealt: no seeds are gathered now
         seat.send({"type": "view"})  # the frames the refusal came after, again
         frames = list(play_seat(seat, random.Random(2)))
@@ -126,7 +150,7 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
     assert judge(log).signer is not None
 
 
-@pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-37", "PROTO-9", "DEAL-9")
+@pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-37", "PROTO-45", "PROTO-9", "DEAL-9")
 def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(tmp_path: Path) -> None:
     data = tmp_path / "store"
     args = ("--bot-delay", "0", "--table-rate", "0", "--address-tables", "0")
@@ -137,25 +161,29 @@ def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(t
         table, tokens = made["table"], [s["token"] for s in made["seats"]]
         ann = Seat(first.ws)
         ann.hello(table, tokens[0])
-        commitment = ann.recv()["commitment"]
+        asked = ann.recv()
+        commitment = asked["commitment"]
         mine = bytes(range(32))
-        ann.send({"type": "seed", "hand": 1, "seed": mine.hex()})
-        assert ann.recv()["type"] == "seed_taken"
-        first.kill()  # SIGKILL while the first hand's seeds are gathered: ann's is stored
+        made = commit(ann, asked, 1, 0, mine)
+        first.kill()  # SIGKILL while the first hand's commitments are gathered: ann's is stored
         second = ServerProcess(data, *args).start()
         stack.callback(second.kill)
         assert f"{table} unfinished" in second.banner
         ann, bob = Seat(second.ws), Seat(second.ws)
         ann.hello(table, tokens[0])
         assert ann.recv()["commitment"] == commitment  # the same server seed, from the stored secret
-        bad_seed(ann, {"hand": 1, "seed": "22" * 32})  # hers is in already
+        bad_seed(ann, {"hand": 1, "commitment": "22" * 32}, "DEAL-11", kind="commit")  # hers is in already
+        assert commit(ann, asked, 1, 0, mine) == made  # the same again: acknowledged again
         bob.hello(table, tokens[1])
         assert bob.recv()["type"] == "fair_commit"
-        # bob sends nothing: after the seed timeout (1 s) his seed is supplied and the hand dealt
+        # bob sends nothing: after the seed timeout (1 s) the set closes, his seed supplied; ann reveals hers
+        closed = ann.until("fair_set", timeout=10)
+        assert closed["commitments"][0] == made
+        ann.send({"type": "seed", "hand": 1, "seed": mine.hex(), "set": closed["set"]})
         view = bob.until("view", timeout=10)
         assert view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]
-        latest = [ann.recv(), view]
-        assert latest[0]["type"] == "view" and latest[0]["record"] == view["record"]
+        latest = [ann.until("view"), view]
+        assert latest[0]["record"] == view["record"]
         seats = (ann, bob)
         for _ in range(6):  # a few actions, each acknowledged, then a kill mid-hand
             to_act = latest[0]["view"]["to_act"]
@@ -202,7 +230,8 @@ def test_a_fair_table_rebuilt_after_a_restart_shows_the_whole_hand_as_before() -
     secret = bytes(range(32))
     spec = TableSpec("standard", {}, (SeatSpec("human", "ann"), SeatSpec("human", "bob")), 5, fair=True)
     table, data = Game.new("t1", spec, secret, None, FairSeeds.gather(1, server_seed(secret, 1),
-                                                                             [bytes(32), bytes([1]) * 32]))  # fmt: skip
+                                                                             [bytes(32), bytes([1]) * 32],
+                                                                             committed=True))  # fmt: skip
     applied = []
     for _ in range(9):
         seat = table.match.to_act

@@ -1,0 +1,143 @@
+"""Fair dealing against the house (issue #57): the operator's confederate seat, which knows the server's seed and
+reads the store, cannot choose a deck at an unmodified ``knock serve --fair`` — its ground seed fails its
+commitment, a second commitment is refused once the set is closed, and not revealing forfeits (spec/rules.md,
+DEAL-11; spec/protocol.md, PROTO-45, PROTO-46)."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from engine.cards import to_mask
+from engine.fairdeal import deal_deck, seat_commitment
+from engine.melds import deadwood
+from knock.web.client import FairSeat, ServerProcess, play_seat
+from knock.web.fairtable import server_seed
+from replay.codec import T_FORFEIT, T_SEAT_COMMITS, T_SEEDS
+from replay.log import LogReader
+from replay.verdict import judge
+from tests.web.support import Seat
+
+TWO_HUMANS = [{"player": "human", "name": "ann"}, {"player": "human", "name": "bob"}]
+ARGS = ("--bot-delay", "0", "--table-rate", "0", "--address-tables", "0", "--fair")
+
+
+def stored(data: Path, query: str, *args: Any) -> list[Any]:
+    """What the operator reads from its own store, behind the server's back."""
+    with sqlite3.connect(data / "games.sqlite3") as db:
+        return db.execute(query, args).fetchall()
+
+
+def dealt_deadwood(server: bytes, seeds: list[bytes], seat: int) -> int:
+    """The deadwood of the ten cards dealt to the places of the non-dealer (``seat`` 0: the even ones) or the dealer
+    (1: the odd ones) in hand 1 (DEAL-3): a grinder aims at its own places, whichever the draw makes them."""
+    deck = deal_deck(server, seeds, 1)
+    return deadwood(to_mask(deck[seat:20:2]))
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45", "PROTO-38")
+def test_a_confederate_seat_that_knows_every_other_seed_cannot_choose_the_deck(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", *ARGS) as server:
+        made = server.table({"seed_timeout": 2, "seats": TWO_HUMANS})
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        ann, bob = Seat(server.ws), Seat(server.ws)
+        honest = FairSeat(0, random.Random(1))
+        ann.hello(table, tokens[0])
+        bob.hello(table, tokens[1])
+        asked = ann.until("fair_commit")
+        assert bob.until("fair_commit") == asked
+        ann.send(honest.answer(asked))
+        assert ann.until("commit_taken")["seat"] == 0
+        # the operator knows the server's seed: it is in its store
+        (secret,) = stored(tmp_path / "data", "SELECT secret FROM games WHERE id = ?", table)[0]
+        server_s = server_seed(secret, 1)
+        committed = random.Random(2).randbytes(32)
+        made_b = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 1, committed)
+        bob.send({"type": "commit", "hand": 1, "commitment": made_b.hex()})
+        closed = bob.until("fair_set")
+        assert ann.until("fair_set") == closed and closed["commitments"][1] == made_b.hex()
+        ann.send(honest.answer(closed))
+        assert ann.until("seed_taken")["seat"] == 0
+        # ... and ann's seed, once she has revealed it: the confederate grinds its own against both
+        (ann_seed,) = stored(tmp_path / "data", "SELECT seed FROM seeds WHERE game = ? AND seat = 0", table)[0]
+        rng = random.Random(3)
+        tries = [rng.randbytes(32) for _ in range(300)]
+        best = min(tries, key=lambda s: dealt_deadwood(server_s, [ann_seed, s], 1))
+        assert dealt_deadwood(server_s, [ann_seed, best], 1) < dealt_deadwood(server_s, [ann_seed, committed], 1)
+        # the grind is prevented: the better seed fails the commitment, and a new commitment comes too late
+        bob.send({"type": "seed", "hand": 1, "seed": best.hex(), "set": closed["set"]})
+        refused = bob.until("error")
+        assert refused["code"] == "bad_seed" and refused["rule"] == "DEAL-11", refused
+        remade = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 1, best)
+        bob.send({"type": "commit", "hand": 1, "commitment": remade.hex()})
+        refused = bob.until("error")
+        assert refused["code"] == "bad_seed" and refused["rule"] == "PROTO-45", refused
+        # nor can it walk away from the deal and have it dealt again: not revealing ends the table, no game played
+        closing = ann.until("error", timeout=15)
+        assert closing["code"] == "table_failed" and closing["rule"] == "DEAL-11", closing
+        late = Seat(server.ws)
+        answer = late.hello(table, tokens[0])
+        assert answer["code"] == "table_failed" and "did not reveal" in answer["message"], answer
+        assert stored(tmp_path / "data", "SELECT status FROM games WHERE id = ?", table) == [("failed",)]
+
+
+class Withholding(FairSeat):
+    """A seat that commits as it should and then keeps its seed for hand ``hand``: it would rather see the others
+    first."""
+
+    def __init__(self, seat: int, rng: random.Random, hand: int) -> None:
+        super().__init__(seat, rng)
+        self.hand = hand
+
+    def answer(self, frame: dict[str, Any]) -> dict[str, Any] | None:
+        got = super().answer(frame)
+        if got is not None and got["type"] == "seed" and got["hand"] == self.hand:
+            return None
+        return got
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45", "END-3", "LOG-25")
+def test_a_seat_that_does_not_reveal_its_committed_seed_forfeits_and_the_log_says_so(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", *ARGS) as server:
+        made = server.table({"seed_timeout": 1, "seats": TWO_HUMANS})
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        ann, bob = Seat(server.ws), Seat(server.ws)
+        ann.hello(table, tokens[0])
+        bob.hello(table, tokens[1])
+        out: dict[int, Any] = {}
+        seats = ((ann, FairSeat(0, random.Random(4))), (bob, Withholding(1, random.Random(5), 2)))
+        threads = [threading.Thread(target=lambda i=i, s=s, f=f: out.__setitem__(i, play_seat(s, random.Random(i),
+                                                                                              fair=f)))
+                   for i, (s, f) in enumerate(seats)]  # fmt: skip
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(120)
+        offer = out[0][-1]
+        assert offer["type"] == "log_offered" and offer["verdict"] == "pass"
+        result = next(f for f in out[0] if f["type"] == "game_result")
+        assert result["ending"]["kind"] == "forfeit" and result["ending"]["seat"] == 1, result
+        status, log = server.get(offer["url"])
+        assert status == 200
+    assert judge(log).kind == "pass"
+    records = [e.record for e in LogReader(log).entries() if type(e.record) is list]
+    kinds = [r[0] for r in records]
+    assert kinds.count(T_SEAT_COMMITS) == kinds.count(T_SEEDS) == 1  # hand 2 was never dealt
+    assert kinds.index(T_SEAT_COMMITS) < kinds.index(T_SEEDS)
+    assert [r for r in records if r[0] == T_FORFEIT] == [[T_FORFEIT, 1, 1]]  # p1, no_reveal (END-3)
+
+
+@pytest.mark.rule("PROTO-46")
+def test_a_fair_table_refuses_a_client_older_than_1_4(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", *ARGS) as server:
+        fair = server.table({"seats": TWO_HUMANS})
+        plain = server.table({"fair": False, "seats": TWO_HUMANS})
+        old = Seat(server.ws)
+        answer = old.hello_as([1, 3], fair["table"], token=fair["seats"][0]["token"])
+        assert answer["code"] == "unsupported_protocol" and answer["rule"] == "PROTO-46" and answer["close"], answer
+        assert Seat(server.ws).hello_as([1, 3], plain["table"], token=plain["seats"][0]["token"])["type"] == "welcome"
