@@ -1,11 +1,15 @@
-// Fair dealing (spec/rules.md DEAL-5 .. DEAL-10): the derivation of engine/fairdeal.py in JavaScript, on Web
-// Crypto (crypto.subtle), so that a browser, or Node 20, recomputes a hand's deck from its seeds. A plain ES
-// module with no imports; spec/fair-vectors.json is checked against it by tests/spec/test_fair_vectors.py.
+// Fair dealing (spec/rules.md DEAL-5 .. DEAL-11): the derivation of engine/fairdeal.py in JavaScript, on Web
+// Crypto (crypto.subtle), so that a browser, or Node 20, recomputes a hand's deck from its seeds, and the hashes
+// of DEAL-11 by which every party commits before any seed is seen. A plain ES module with no imports;
+// spec/fair-vectors.json is checked against it by tests/spec/test_fair_vectors.py, the DEAL-11 hashes against
+// engine/fairdeal.py by tests/web/test_fair_page.py.
 
 const subtle = globalThis.crypto.subtle;
 const ascii = (text) => new TextEncoder().encode(text);
 const LABEL = ascii("knock-fair/1");
 const SEAT_LABEL = ascii("knock-fair-seat/1");
+const COMMIT_LABEL = ascii("knock-fair-commit/1");
+const SET_LABEL = ascii("knock-fair-set/1");
 export const SEED_SIZE = 32;
 export const DEAL = 0x44;
 export const DRAW = 0x43;
@@ -106,6 +110,18 @@ export async function commitment(server) {
 /** The seed the server supplies for a seat that sends none (DEAL-9). */
 export async function suppliedSeed(server, number, seat) {
   return hmac(await hmacKey(server), concat(SEAT_LABEL, u64(number), [seat]));
+}
+
+/** A seat's commitment to its seed for hand `number`, bound to the server's commitment `committed` (DEAL-11):
+ *  SHA-256(label ‖ committed ‖ number (8 bytes) ‖ seat (1 byte) ‖ seed). */
+export async function seatCommitment(committed, number, seat, seed) {
+  return new Uint8Array(await subtle.digest("SHA-256", concat(COMMIT_LABEL, committed, u64(number), [seat], seed)));
+}
+
+/** The hash of hand `number`'s commitment set (DEAL-11): SHA-256(label ‖ number (8 bytes) ‖ the server's
+ *  commitment ‖ every seat's, in seat order). */
+export async function setHash(number, committed, commitments) {
+  return new Uint8Array(await subtle.digest("SHA-256", concat(SET_LABEL, u64(number), committed, ...commitments)));
 }
 
 /** A seat's own seed: 32 bytes from the platform's cryptographic generator. */
