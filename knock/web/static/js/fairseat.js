@@ -1,14 +1,20 @@
-// A seat at a fair table (spec/protocol.md, "Fair dealing (1.3)"): it sends its own seed when the server has
-// committed to its seed (PROTO-36, PROTO-37), notes the cards it is shown, and after each hand's reveal (PROTO-39)
-// recomputes the deck with fair.js and checks them (DEAL-9, DEAL-10). It computes nothing the seat was not
-// shown: the deck is derived only once the server's seed is public.
+// A seat at a fair table (spec/protocol.md, "Fair dealing (1.3)" and PROTO-45): every party commits before any
+// seed is seen (DEAL-11). When the server has committed to its seed (`fair_commit`, PROTO-36) this page makes a
+// seed of its own and sends only its commitment (`commit`); when the server has sent every party's commitment
+// (`fair_set`) and the set checks out (fairset.js), it reveals the seed (`seed`, with the set's hash). It notes the
+// cards it is shown, and after each hand's reveal (PROTO-39) recomputes the deck with fair.js and checks them
+// (DEAL-9, DEAL-10) and every seat's seed against the set (DEAL-11). It computes nothing the seat was not shown:
+// the deck is derived only once the server's seed is public.
 //
-// It trusts the server for nothing it can check (the 1.3 hotfix of issue #57): the first commitment it is sent for
-// a hand is pinned, and kept with the seed it sent and the server's acknowledgement in the browser's storage
-// (localStorage, per table and seat), so that a reload forgets nothing; a second, different commitment for the
-// same hand, a seed acknowledged and then listed as supplied, and a hand whose commitment this page did not pin
-// before it sent its seed (opened or reloaded later, or its storage lost) all fail the hand's check.
-import { checkHand, drawCodes, fromHex, newSeed, toHex } from "./fair.js";
+// It trusts the server for nothing it can check: the first commitment and the first set it is sent for a hand are
+// pinned, and kept with its seed, its commitment and the server's acknowledgements in the browser's storage
+// (localStorage, per table and seat) before anything goes out, so that a reload forgets nothing and reveals the
+// seed it committed to. A second, different commitment or set for a hand, a set without this page's commitment,
+// a seed that is not the one its seat committed to, a seed acknowledged and then listed as supplied, a hand dealt
+// twice, and a hand whose commitments this page did not pin before the seeds (opened or reloaded later, or its
+// storage lost) all fail the hand's check; for a hand failed before its seeds, this page sends no seed.
+import { checkHand, drawCodes, fromHex, newSeed, seatCommitment, toHex } from "./fair.js";
+import { sameSet, seedsProblem, setProblem } from "./fairset.js";
 
 const RANKS = "A23456789TJQK";
 const SUITS = "cdhs";
@@ -17,6 +23,7 @@ export const cardCode = (text) => SUITS.indexOf(text[1]) * 13 + RANKS.indexOf(te
 const MOVES = new Set(["upcard_taken", "drew_stock", "drew_discard", "discarded", "knocked"]);
 /** The storage key's prefix: one entry per table and seat. */
 export const STORAGE_PREFIX = "knock-fair/1";
+const short = (text) => `${String(text).slice(0, 16)}…`;
 
 /** The browser's localStorage where there is one and it works (a private window may refuse it), else null. */
 function defaultStorage() {
@@ -38,16 +45,22 @@ export class FairSeat {
     this.seat = seat;
     this.table = table;
     this.storage = storage === undefined ? defaultStorage() : storage;
-    this.sent = new Map(); // hand -> the seed this page sent (hex)
-    this.pinned = new Map(); // hand -> the first commitment this page was sent for it, before it sent a seed
+    this.pinned = new Map(); // hand -> the first server commitment this page was sent for it, before any seed
+    this.mine = new Map(); // hand -> { seed, commitment }: the seed this page made and its commitment (DEAL-11)
+    this.commitAcked = new Map(); // hand -> the commitment the server said it stored (commit_taken)
+    this.sets = new Map(); // hand -> the first commitment set this page was sent for it: { commitment, commitments, set }
+    this.sent = new Map(); // hand -> the seed this page revealed (hex)
     this.acked = new Map(); // hand -> the seed the server said it stored (seed_taken)
-    this.refused = new Set(); // hands whose seed the server refused (bad_seed): a seed sent before, forgotten
-    this.violations = new Map(); // hand -> what the server did that the rules forbid, seen before the reveal
-    this.commits = new Map(); // hand -> a commitment seen in a view (after the deal: it proves no order)
+    this.refused = new Set(); // hands whose commitment the server refused (bad_seed): one sent before, forgotten
+    this.dealt = new Set(); // hands this page has seen dealt: their seeds are never gathered again
+    this.violations = new Map(); // hand -> { rule, reason }: what the server did that the rules forbid, before the reveal
     this.hands = new Map(); // hand -> what this seat was shown: dealt cards, upcard, stock draws by deck position
+    this.seen = new Map(); // hand -> the seeds a view showed, once checked against the set
     this.checks = new Map(); // hand -> { ok, text }
-    this.waiting = null; // the fair_commit of the hand whose seeds are gathered, until its deal
+    this.waiting = null; // { hand, commitment, set }: the hand whose seeds are gathered, until its deal
     this.drawn = null; // the draw for the deal: its cards' codes in order, from a view's \`draw\` (1.4)
+    this.last = null; // { type, hand }: the last message this page asked to send, for a refusal's meaning
+    this.queue = Promise.resolve(); // frames are handled one after another, in the order they came
     this.load();
   }
 
@@ -55,8 +68,8 @@ export class FairSeat {
     return `${STORAGE_PREFIX}:${this.table}:${this.seat === null ? "spectator" : this.seat}`;
   }
 
-  /** What an earlier page at this table and seat kept: the pinned commitments, the seeds sent and acknowledged,
-   *  the violations and the checks. */
+  /** What an earlier page at this table and seat kept: the pinned commitments and sets, its seeds and
+   *  commitments, the acknowledgements, the violations and the checks. */
   load() {
     if (!this.storage || this.table === null) return;
     let kept;
@@ -68,12 +81,17 @@ export class FairSeat {
     if (!kept || typeof kept !== "object") return;
     const restore = (into, what) => { for (const [n, v] of Object.entries(what || {})) into.set(Number(n), v); };
     restore(this.pinned, kept.pinned);
+    restore(this.mine, kept.mine);
+    restore(this.commitAcked, kept.commitAcked);
+    restore(this.sets, kept.sets);
     restore(this.sent, kept.sent);
     restore(this.acked, kept.acked);
     restore(this.violations, kept.violations);
+    for (const [n, v] of this.violations) if (typeof v === "string") this.violations.set(n, { rule: "DEAL-9", reason: v });
     restore(this.checks, kept.checks);
     if (Array.isArray(kept.drawn)) this.drawn = kept.drawn;
     for (const n of kept.refused || []) this.refused.add(Number(n));
+    for (const n of kept.dealt || []) this.dealt.add(Number(n));
   }
 
   save() {
@@ -81,43 +99,162 @@ export class FairSeat {
     const plain = (m) => Object.fromEntries(m);
     try {
       this.storage.setItem(this.key(), JSON.stringify({
-        pinned: plain(this.pinned), sent: plain(this.sent), acked: plain(this.acked),
-        violations: plain(this.violations), checks: plain(this.checks), refused: [...this.refused], drawn: this.drawn,
+        pinned: plain(this.pinned), mine: plain(this.mine), commitAcked: plain(this.commitAcked), sets: plain(this.sets),
+        sent: plain(this.sent), acked: plain(this.acked), violations: plain(this.violations), checks: plain(this.checks),
+        refused: [...this.refused], dealt: [...this.dealt], drawn: this.drawn,
       }));
     } catch {
       // storage full or refused: what this page saw is still held in memory until it is closed
     }
   }
 
-  fail(hand, reason) {
-    if (!this.violations.has(hand)) this.violations.set(hand, reason);
-    this.checks.set(hand, { ok: false, text: `Deal check FAILED, hand ${hand} (DEAL-9): ${reason}.` });
+  /** The hand's check fails: the first breach seen for it is the one it names. */
+  fail(hand, reason, rule = "DEAL-9") {
+    if (!this.violations.has(hand)) this.violations.set(hand, { rule, reason });
+    const first = this.violations.get(hand);
+    const text = `Deal check FAILED, hand ${hand} (${first.rule}): ${first.reason}.`;
+    if (this.checks.get(hand)?.text !== text) this.checks.set(hand, { ok: false, text });
     this.save();
   }
 
-  /** The server's commitment: pin the first for each hand, and the seed message to send (null for a spectator,
-   *  for a hand this page has sent a seed for, and for a commitment that differs from the one pinned). */
-  commit(m) {
+  /** A frame from the server, handled after those before it: gives ``send``, the message this page answers with
+   *  (or null), and ``said``, the hand's check in words when this frame changed it (or null). */
+  receive(m) {
+    const run = this.queue.then(async () => {
+      const hand = m.type === "view" ? m.fair?.hand : m.type === "error" ? this.last?.hand : m.hand;
+      const before = this.checks.get(hand);
+      let send = null;
+      try {
+        send = await this.handle(m);
+      } catch (error) { // a frame this page cannot read (not hex, not the shape the protocol gives)
+        if (Number.isInteger(hand)) this.fail(hand, `the server sent a ${m.type} this page cannot read (${error.message})`);
+      }
+      const after = this.checks.get(hand);
+      return { send, said: after && after !== before ? after.text : null };
+    });
+    this.queue = run.catch(() => {});
+    return run;
+  }
+
+  async handle(m) {
+    switch (m.type) {
+      case "fair_commit": return this.commit(m);
+      case "commit_taken": this.commitTaken(m); return null;
+      case "fair_set": return this.commitmentSet(m);
+      case "seed_taken": this.seedTaken(m); return null;
+      case "view": await this.view(m); return null;
+      case "fair_reveal": await this.reveal(m); return null;
+      case "error": if (m.code === "bad_seed") this.refusedLast(); return null;
+      default: return null;
+    }
+  }
+
+  learnTable(m) {
     if (m.table && this.table === null) { this.table = m.table; this.load(); }
-    const pinned = this.pinned.get(m.hand);
+  }
+
+  /** The server's commitment (PROTO-36): pin the first for each hand, and answer with this page's commitment to a
+   *  seed of its own, made and kept before it goes out (PROTO-45). Null for a spectator, for a hand whose set
+   *  this page already holds, and for a commitment that differs from the one pinned or comes for a hand dealt. */
+  async commit(m) {
+    this.learnTable(m);
+    const n = m.hand;
+    if (this.dealt.has(n)) {
+      this.fail(n, `the server gathered seeds for hand ${n} again after dealing it: each hand number is dealt once, `
+        + "and a server that may deal a hand again can choose among its decks", "DEAL-11");
+      return null;
+    }
+    const pinned = this.pinned.get(n);
     if (pinned !== undefined && pinned !== m.commitment) {
-      this.fail(m.hand, `the server sent a second, different commitment for this hand (${m.commitment.slice(0, 16)}… `
-        + `after ${pinned.slice(0, 16)}…): a server that may change its commitment can choose the deck`);
+      this.fail(n, `the server sent a second, different commitment for this hand (${short(m.commitment)} after `
+        + `${short(pinned)}): a server that may change its commitment can choose the deck`);
       return null;
     }
     if (pinned === undefined) {
-      if (this.sent.has(m.hand)) { // a seed sent, but no commitment pinned for it: cannot happen unless tampered
-        this.fail(m.hand, "this page sent its seed without a pinned commitment");
+      if (this.mine.has(n) || this.sent.has(n)) { // a seed made, but no commitment pinned for it: only if tampered
+        this.fail(n, "this page made its seed without a pinned commitment");
         return null;
       }
-      this.pinned.set(m.hand, m.commitment);
+      this.pinned.set(n, m.commitment);
     }
-    this.waiting = m;
-    if (this.seat === null || this.sent.has(m.hand)) { this.save(); return null; }
-    const seed = toHex(newSeed()); // Web Crypto: crypto.getRandomValues
-    this.sent.set(m.hand, seed);
+    this.waiting = { hand: n, commitment: m.commitment, set: null };
+    if (this.seat === null || this.sets.has(n) || this.violations.has(n)) { this.save(); return null; }
+    let mine = this.mine.get(n);
+    if (!mine) {
+      const seed = newSeed(); // Web Crypto: crypto.getRandomValues
+      mine = { seed: toHex(seed), commitment: toHex(await seatCommitment(fromHex(m.commitment), n, this.seat, seed)) };
+      this.mine.set(n, mine);
+    }
     this.save(); // kept before it is sent: a reload cannot lose it
-    return { type: "seed", hand: m.hand, seed };
+    this.last = { type: "commit", hand: n };
+    return { type: "commit", hand: n, commitment: mine.commitment };
+  }
+
+  /** The server's acknowledgement of this page's commitment (PROTO-45): kept, to hold the server to it. */
+  commitTaken(m) {
+    if (m.seat !== this.seat) return;
+    this.commitAcked.set(m.hand, m.commitment);
+    const mine = this.mine.get(m.hand);
+    if (mine && mine.commitment !== m.commitment) {
+      this.fail(m.hand, "the server acknowledged a commitment this page did not send", "DEAL-11");
+    }
+    this.save();
+  }
+
+  /** The commitment set (PROTO-45): the first for each hand is pinned and checked — the server's commitment the
+   *  one pinned, this page's own at its seat, the hash — and only then is this page's seed revealed, with the
+   *  set's hash. The same set again (after a reload or a hello) reveals the same seed again, unless it was taken. */
+  async commitmentSet(m) {
+    this.learnTable(m);
+    const n = m.hand;
+    const kept = this.sets.get(n);
+    if (kept) {
+      if (!Array.isArray(m.commitments) || !sameSet(kept, m)) {
+        this.fail(n, `the server sent a second, different commitment set for this hand (${short(m.set)} after `
+          + `${short(kept.set)}): a server that may change the set can let a seat choose its seed last`, "DEAL-11");
+        return null;
+      }
+      if (this.dealt.has(n)) return null;
+    } else {
+      const problem = await setProblem(m, this.pinned.get(n));
+      if (problem) {
+        this.fail(n, problem, "DEAL-11");
+        return null;
+      }
+      if (this.dealt.has(n)) {
+        this.fail(n, `the server sent a commitment set for hand ${n} after dealing it: each hand number is dealt once`,
+          "DEAL-11");
+        return null;
+      }
+      this.sets.set(n, { commitment: m.commitment, commitments: [...m.commitments], set: m.set });
+      if (!this.pinned.has(n)) this.pinned.set(n, m.commitment); // seen before any seed: it fixes the commitment too
+    }
+    this.waiting = { hand: n, commitment: m.commitment, set: m.set };
+    if (this.seat === null || this.violations.has(n)) { this.save(); return null; }
+    const mine = this.mine.get(n);
+    const listed = m.commitments[this.seat];
+    if (mine && listed !== mine.commitment) {
+      const at = listed === undefined ? "holds no commitment for your seat" : "holds another commitment for your seat "
+        + `(${short(listed)}) than the one this page sent (${short(mine.commitment)})`;
+      if (this.refused.has(n)) {
+        this.fail(n, `this page lost the commitment it sent before (the server refused its new one as a second one), `
+          + "so it cannot reveal the seed the set holds for your seat, nor check this hand", "DEAL-5");
+      } else if (this.commitAcked.get(n) === mine.commitment) {
+        this.fail(n, `the commitment set ${at}, though the server acknowledged it: a server that may replace a seat's `
+          + "commitment can choose that seat's seed", "DEAL-11");
+      } else {
+        this.fail(n, `the commitment set ${at}, and the server never acknowledged this page's: it came too late or was `
+          + "dropped, so your seat's seed is one the server may know in advance, and this page cannot tell that the "
+          + "deal was not chosen", "DEAL-11");
+      }
+      return null;
+    }
+    this.refused.delete(n); // the set holds this page's commitment: a refusal was only of the same one again
+    if (!mine || this.acked.has(n)) { this.save(); return null; }
+    this.sent.set(n, mine.seed);
+    this.save();
+    this.last = { type: "seed", hand: n };
+    return { type: "seed", hand: n, seed: mine.seed, set: m.set };
   }
 
   /** The server's acknowledgement of this page's seed (PROTO-37): kept, to hold the server to it. */
@@ -130,25 +267,32 @@ export class FairSeat {
     this.save();
   }
 
-  /** A seed refused (``bad_seed``, PROTO-38) while this page waited: it had sent one before that it has lost. */
-  seedRefused() {
-    if (this.waiting && this.sent.has(this.waiting.hand)) {
-      this.refused.add(this.waiting.hand);
+  /** A refusal (``bad_seed``, PROTO-38) of this page's commitment, never acknowledged nor in the hand's set: the
+   *  server holds another from this seat, one this page sent before and lost. (The same commitment sent again once
+   *  the commitments are in is refused too, and changes nothing.) A refused seed changes nothing: the checks decide. */
+  refusedLast() {
+    const last = this.last;
+    const mine = last && this.mine.get(last.hand);
+    const listed = last && this.sets.get(last.hand)?.commitments[this.seat];
+    if (last && last.type === "commit" && !this.commitAcked.has(last.hand) && !(mine && listed === mine.commitment)) {
+      this.refused.add(last.hand);
       this.save();
     }
   }
 
-  /** What a view shows of the deal: the first hand's cards if this seat has not moved since the deal, the
-   *  upcard, and each card it drew from the stock with its deck position (21 on, in the order of the draws). */
-  view(m) {
+  /** What a view shows of the deal: the seeds, checked against the pinned set at once (DEAL-11); the first hand's
+   *  cards if this seat has not moved since the deal, the upcard, and each card it drew from the stock with its
+   *  deck position (21 on, in the order of the draws). */
+  async view(m) {
     if (!m.fair) return;
     const n = m.fair.hand;
     if (this.waiting && this.waiting.hand <= n) this.waiting = null;
-    if (!this.commits.has(n)) this.commits.set(n, m.fair.commitment); // seen after the deal: proves no order
+    if (!this.dealt.has(n)) { this.dealt.add(n); this.save(); }
     const pinned = this.pinned.get(n);
     if (pinned !== undefined && pinned !== m.fair.commitment) {
       this.fail(n, "a view shows another commitment than the one the server sent before the seeds");
     }
+    await this.viewSeeds(n, m.fair.seeds, m.fair.supplied);
     let rec = this.hands.get(n);
     if (!rec) {
       rec = { dealt: null, dealer: m.view.dealer, upcard: m.view.upcard, draws: 0, pending: null, shown: new Map(), cards: [] };
@@ -162,9 +306,14 @@ export class FairSeat {
     if (events.length && events[0].kind === "hand_started") { rec.draws = 0; rec.pending = null; }
     const dealtAt = events.findIndex((e) => e.kind === "dealt");
     const mine = (e) => e.seat === this.seat && MOVES.has(e.kind);
-    if (dealtAt >= 0 && rec.dealt === null && this.seat !== null && m.view.seats.includes(this.seat)
-      && !events.slice(dealtAt + 1).some(mine)) {
-      rec.dealt = [...m.view.cards];
+    if (dealtAt >= 0 && this.seat !== null && m.view.seats.includes(this.seat) && !events.slice(dealtAt + 1).some(mine)) {
+      const cards = [...m.view.cards];
+      if (rec.dealt === null) {
+        rec.dealt = cards;
+      } else if (cards.length !== rec.dealt.length || !cards.every((c) => rec.dealt.includes(c))) {
+        this.fail(n, "a view shows other cards dealt to your seat than an earlier view of this hand: a hand dealt again "
+          + "can be chosen among its deals", "DEAL-10");
+      }
     }
     for (const e of events) {
       if (e.kind === "drew_stock" || e.kind === "hidden_draw") {
@@ -181,14 +330,52 @@ export class FairSeat {
     rec.cards = [...m.view.cards];
   }
 
+  /** A dealt hand's seeds, each set of them once: every seat's against the pinned set, this page's the one it sent. */
+  async viewSeeds(n, seeds, supplied) {
+    if (!Array.isArray(seeds)) return;
+    const key = seeds.join(" ");
+    if (this.seen.get(n) === key) return;
+    this.seen.set(n, key);
+    const sent = this.sent.get(n);
+    if (sent !== undefined && seeds[this.seat] !== sent) {
+      if (this.acked.has(n) && (supplied || []).includes(this.seat)) {
+        this.fail(n, "the server acknowledged your seed and then dealt from a seed it supplied for your seat");
+      } else {
+        this.fail(n, "the deal does not use the seed this page revealed", this.acked.has(n) ? "DEAL-9" : "DEAL-5");
+      }
+    }
+    const set = this.sets.get(n);
+    const problem = set ? await seedsProblem(set, n, seeds, this.seat) : null;
+    if (problem) this.fail(n, problem, "DEAL-11");
+  }
+
+  /** The hand whose seeds are gathered, in plain words (null when none is). */
+  stage() {
+    const w = this.waiting;
+    if (!w) return null;
+    const head = `Hand ${w.hand}: the server has committed to its seed (${short(w.commitment)})`;
+    if (this.violations.has(w.hand)) return `${head}; this page sends no seed for it, as its check failed.`;
+    const player = this.seat !== null;
+    if (!w.set) {
+      return `${head}; ${player && this.mine.has(w.hand) ? "your browser has committed to a seed of its own, and the "
+        + "other seats commit to theirs" : "the seats commit to their seeds"}.`;
+    }
+    return `${head}, and every seat to its own (set ${short(w.set)}); ${player && this.sent.has(w.hand)
+      ? "your browser has revealed its seed; the deal follows" : "the seats reveal their seeds"}.`;
+  }
+
   /** The reveal: recompute the hand's deck from the seeds and check everything this seat was shown. */
   async reveal(m) {
+    if (!this.dealt.has(m.hand)) this.dealt.add(m.hand);
+    if (this.waiting && this.waiting.hand <= m.hand) this.waiting = null;
     if (this.violations.has(m.hand)) { // what the server did before the reveal decides the check
-      this.fail(m.hand, this.violations.get(m.hand));
+      const { reason, rule } = this.violations.get(m.hand);
+      this.fail(m.hand, reason, rule);
       return this.checks.get(m.hand);
     }
     const rec = this.hands.get(m.hand) || { dealt: null, upcard: null, shown: new Map() };
     const pinned = this.pinned.get(m.hand);
+    const set = this.sets.get(m.hand);
     const sent = this.sent.get(m.hand);
     const supplied = m.supplied.includes(this.seat);
     const result = await checkHand({
@@ -202,42 +389,56 @@ export class FairSeat {
     }
     if (result.ok) {
       const deck = result.deck;
-      const problems = [];
+      const problems = []; // [rule, words]
       if (pinned === undefined) {
-        problems.push("this page did not see the server's commitment before the seats' seeds (it was opened or "
-          + "reloaded after them, or lost what it kept), so it cannot tell that the commitment came first");
+        problems.push(["DEAL-9", "this page did not see the server's commitment before the seats' seeds (it was "
+          + "opened or reloaded after them, or lost what it kept), so it cannot tell that the commitment came first"]);
       } else if (pinned !== m.commitment) {
-        problems.push("the reveal names another commitment than the one the server sent before the seeds");
+        problems.push(["DEAL-9", "the reveal names another commitment than the one the server sent before the seeds"]);
+      }
+      if (!set) {
+        problems.push(["DEAL-11", "this page did not see the hand's commitment set before the seeds were revealed (it "
+          + "was opened or reloaded after them, or lost what it kept), so it cannot tell that every party committed "
+          + "before any seed was seen"]);
+      } else {
+        const wrong = await seedsProblem(set, m.hand, m.seeds, this.seat);
+        if (wrong) problems.push(["DEAL-11", wrong]);
       }
       if (this.acked.has(m.hand) && supplied) {
-        problems.push("the server acknowledged your seed and then dealt from a seed it supplied for your seat");
+        problems.push(["DEAL-9", "the server acknowledged your seed and then dealt from a seed it supplied for your seat"]);
       }
       if (this.refused.has(m.hand)) {
-        problems.push("the server refused this page's seed as a second one: a seed sent before was lost by this page, "
-          + "so it cannot check which seed the deal used");
+        problems.push(["DEAL-5", "the server refused this page's commitment as a second one: one sent before was lost "
+          + "by this page, so it cannot check which seed the deal used"]);
       }
       if (rec.dealt) { // DEAL-3: one at a time, the non-dealer first: his the even positions, the dealer's the odd
         const parity = rec.dealer === this.seat ? 1 : 0;
         const dealt = new Set(deck.slice(0, 20).filter((_, i) => i % 2 === parity));
         if (rec.dealt.length !== 10 || !rec.dealt.every((c) => dealt.has(cardCode(c)))) {
-          problems.push("your ten cards are not the ones the seeds deal to your seat");
+          problems.push(["DEAL-10", "your ten cards are not the ones the seeds deal to your seat"]);
         }
       }
-      if (rec.upcard && deck[20] !== cardCode(rec.upcard)) problems.push("the upcard is not the seeds' 21st card");
+      if (rec.upcard && deck[20] !== cardCode(rec.upcard)) problems.push(["DEAL-10", "the upcard is not the seeds' 21st card"]);
       if (m.hand === 1 && this.drawn) { // the draw for the deal comes from the first hand's seeds (DEAL-8, DEAL-10)
         const draw = await drawCodes(fromHex(m.server), m.seeds.map(fromHex), 0);
-        if (this.drawn.some((code, i) => draw[i] !== code)) problems.push("the draw for the deal is not the one the first hand's seeds give");
+        if (this.drawn.some((code, i) => draw[i] !== code)) {
+          problems.push(["DEAL-10", "the draw for the deal is not the one the first hand's seeds give"]);
+        }
       }
       for (const [position, code] of rec.shown) {
-        if (deck[position] !== code) problems.push(`a card you drew (deck position ${position}) is not the seeds'`);
+        if (deck[position] !== code) problems.push(["DEAL-10", `a card you drew (deck position ${position}) is not the seeds'`]);
       }
-      const order = pinned === undefined || pinned !== m.commitment || (this.acked.has(m.hand) && supplied);
-      if (problems.length) check = { ok: false, rule: order ? "DEAL-9" : this.refused.has(m.hand) ? "DEAL-5" : "DEAL-10", reason: problems.join("; ") };
+      if (problems.length) {
+        const rules = [...new Set(problems.map(([rule]) => rule))].join(", ");
+        check = { ok: false, rule: rules, reason: problems.map(([, words]) => words).join("; ") };
+      }
     }
     const drew = m.hand === 1 && this.drawn ? ", the draw for the deal" : "";
     const what = this.seat === null ? `the upcard${drew} follows` : `your cards, the upcard${drew} and your draws follow`;
     const text = check.ok
-      ? `Deal checked, hand ${m.hand}: ${what} from the seeds, and the server's seed matches the commitment it sent before the seats' seeds${check.note ? ` (${check.note})` : ""}.`
+      ? `Deal checked, hand ${m.hand}: ${what} from the seeds, every seat's seed is the one it committed to before any `
+        + "seed was revealed, and the server's seed matches the commitment it sent before the seats' seeds"
+        + `${check.note ? ` (${check.note})` : ""}.`
       : `Deal check FAILED, hand ${m.hand} (${check.rule}): ${check.reason}.`;
     this.checks.set(m.hand, { ok: check.ok, text });
     this.save();

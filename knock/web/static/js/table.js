@@ -99,17 +99,13 @@ export function openTable(root, params) {
       soundButton();
       renderFair();
     },
-    fair_commit: (m) => { // the server's commitment: this page's seed goes back at once (PROTO-36, PROTO-37)
-      if (!state.fair) state.fair = new FairSeat(state.welcome ? state.welcome.seat : null, { table });
-      const message = state.fair.commit(m);
-      if (message) seat.send(message);
-      renderFair();
-    },
-    seed_taken: (m) => { state.fair?.seedTaken(m); renderFair(); },
-    fair_reveal: (m) => { // the server's seed: the hand's deal recomputed and checked here (PROTO-39)
-      if (!state.fair) return;
-      state.fair.reveal(m).then((check) => { renderFair(); announce(check.text); });
-    },
+    // Fair dealing (PROTO-36, PROTO-45): the server's commitment is answered with this page's commitment, and the
+    // commitment set, once checked, with this page's seed; the reveal's check is said aloud (PROTO-39).
+    fair_commit: (m) => fairFrame(m, true),
+    commit_taken: (m) => fairFrame(m),
+    fair_set: (m) => fairFrame(m, true),
+    seed_taken: (m) => fairFrame(m),
+    fair_reveal: (m) => fairFrame(m),
     rematch: (m) => {
       state.rematch = m;
       announce(`The rematch is ready: table ${m.table}.`);
@@ -138,8 +134,7 @@ export function openTable(root, params) {
         state.order = state.order.filter((c) => m.view.cards.includes(c));
         state.order.push(...m.view.cards.filter((c) => !state.order.includes(c)));
       }
-      state.fair?.view(m);
-      renderFair();
+      if (state.fair) fairFrame(m);
       state.message = m;
       state.viewAt = performance.now();
       state.view = m.view;
@@ -194,12 +189,25 @@ export function openTable(root, params) {
       announce("The game's log is offered for download.");
     },
     error: (m) => {
-      if (m.code === "bad_seed") { state.fair?.seedRefused(); renderFair(); }
+      if (m.code === "bad_seed" && state.fair) fairFrame(m);
       state.refusal = null;
       fill(els.refusal, h("p", {}, h("strong", {}, `Error (${m.code}): `), m.message));
     },
     closed: (code) => { state.closedFor = code; render(); },
   });
+
+  /** A frame for the seat's fair dealing (fairseat.js), handled in the order the frames came: what it answers is
+   *  sent, and a hand's check that changed is said aloud. ``open``: the frame makes the fair seat if there is none
+   *  yet (the server's commitment or the commitment set); any other frame is for a seat made before it. */
+  function fairFrame(m, open = false) {
+    if (!state.fair && !open) return;
+    if (!state.fair) state.fair = new FairSeat(me(), { table });
+    state.fair.receive(m).then(({ send, said }) => {
+      if (send) seat.send(send);
+      renderFair();
+      if (said) announce(said);
+    });
+  }
 
   function addEvent(said, hand) {
     const text = said.replace(/^you\b/, "You"); // the server's narration to this seat: "you discard 10♦"
@@ -230,8 +238,7 @@ export function openTable(root, params) {
     const box = h("details", { class: `fair-details${failed ? " failed" : ""}`, open: state.fairOpen || failed > 0 || null,
       ontoggle: () => { state.fairOpen = box.open; } },
     h("summary", {}, h("strong", {}, "Fair dealing: "), line),
-    w ? h("p", { class: "fair-waiting" }, `Hand ${w.hand}: the server has committed to its seed (${w.commitment.slice(0, 16)}…); `,
-      f.sent.has(w.hand) ? "your browser has sent its own seed; the deal follows." : "the seats' seeds are being gathered.") : null,
+    w ? h("p", { class: "fair-waiting" }, f.stage()) : null,
     all.length
       ? h("ul", { class: "fair-checks" }, [...f.checks].map(([n, c]) =>
         h("li", { class: `fair-check ${c.ok ? "ok" : "failed"}`, "data-hand": String(n) }, c.text)))
