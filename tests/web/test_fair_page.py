@@ -1,80 +1,620 @@
-"""The page's fair-dealing check against a malicious server (issue #57's 1.3 hotfix): Node runs the page's own
-modules (``knock/web/static/js/fairseat.js``, ``fair.js``) on forged frames — a second commitment for a hand, a seed
-acknowledged then dropped, a reload with and without what the page kept, a seed that matches no commitment — and
-the page must fail each hand the server cheated on, and pass the honest ones (PROTO-36, PROTO-37, PROTO-39, DEAL-9).
+"""The page's fair dealing against a malicious server (issue #57): Node runs the page's own modules
+(``knock/web/static/js/fairseat.js``, ``fairset.js``, ``fair.js``, through ``tests/support/fair_seat.mjs``) on frames
+forged here with the engine's hashes (``engine/fairdeal.py``), so page and engine must agree. Every party commits
+before any seed is seen (DEAL-11, PROTO-45): the page answers the server's commitment with its own, reveals its seed
+only for a commitment set that holds what it pinned and sent, and checks every seat's seed against the set. A server
+that cheats in any way here loses: the page fails the hand, sends no seed where it should not, and never says the
+deal was checked; an honest server passes, across a reload that kept what the page saw.
 """
 
 from __future__ import annotations
 
+import dataclasses
+import hashlib
 import json
+import re
 import shutil
 import subprocess
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from engine import fairdeal
+from engine.cards import DECK, to_mask
+from engine.errors import InvalidDeal
+from engine.melds import deadwood
+
 ROOT = Path(__file__).resolve().parents[2]
+TABLE = "t-forged"
+Frame = dict[str, Any]
+
+
+def seed(label: str) -> bytes:
+    """32 bytes named by ``label``: the scenarios are the same on every run."""
+    return hashlib.sha256(label.encode()).digest()
+
+
+@dataclass(frozen=True)
+class Hand:
+    """One fair hand of a two-seat table as its server deals it: the server's seed and each seat's, seat 0 the
+    page's, seat 1 the server's bot (its seed supplied, DEAL-9) or another human seat."""
+
+    server: bytes
+    seeds: tuple[bytes, ...]
+    supplied: tuple[int, ...] = (1,)
+    number: int = 1
+    dealer: int = 1  # the page's seat is the non-dealer: the deck's even positions are its ten cards (DEAL-3)
+
+    @classmethod
+    def of(cls, name: str, mine: bytes, *, number: int = 1, bot: bool = True) -> Hand:
+        server = seed(f"{name}/server/{number}")
+        other = fairdeal.supplied_seed(server, number, 1) if bot else seed(f"{name}/p1/{number}")
+        return cls(server, (mine, other), (1,) if bot else (), number)
+
+    @property
+    def commitment(self) -> bytes:
+        return fairdeal.commitment(self.server)
+
+    def commitments(self) -> list[bytes]:
+        return [fairdeal.seat_commitment(self.commitment, self.number, s, x) for s, x in enumerate(self.seeds)]
+
+    def set_hash(self, commitments: list[bytes] | None = None) -> bytes:
+        return fairdeal.set_hash(self.number, self.commitment, commitments or self.commitments())
+
+    def fair_commit(self) -> Frame:
+        return {"type": "fair_commit", "table": TABLE, "hand": self.number, "commitment": self.commitment.hex(),
+                "timeout": 10, "left": 10}  # fmt: skip
+
+    def commit_taken(self, seat: int = 0) -> Frame:
+        c = self.commitments()[seat].hex()
+        return {"type": "commit_taken", "hand": self.number, "seat": seat, "commitment": c}
+
+    def fair_set(self, commitments: list[bytes] | None = None, *, set_hash: bytes | None = None) -> Frame:
+        listed = commitments or self.commitments()
+        return {"type": "fair_set", "table": TABLE, "hand": self.number, "commitment": self.commitment.hex(),
+                "commitments": [c.hex() for c in listed], "set": (set_hash or self.set_hash(listed)).hex(),
+                "timeout": 10, "left": 10}  # fmt: skip
+
+    def seed_taken(self, seat: int = 0) -> Frame:
+        return {"type": "seed_taken", "hand": self.number, "seat": seat, "seed": self.seeds[seat].hex()}
+
+    def deck(self) -> tuple[int, ...]:
+        return fairdeal.deal_codes(self.server, self.seeds, self.number)
+
+    def cards(self, seat: int) -> list[str]:
+        parity = 1 if seat == self.dealer else 0
+        return [str(DECK[c]) for i, c in enumerate(self.deck()[:20]) if i % 2 == parity]
+
+    def fair(self, *, server: bool = False) -> Frame:
+        return {"hand": self.number, "commitment": self.commitment.hex(), "seeds": [s.hex() for s in self.seeds],
+                "supplied": list(self.supplied), "server": self.server.hex() if server else None}  # fmt: skip
+
+    def view(self, seat: int | None = 0, cards: list[str] | None = None) -> Frame:
+        """The first view of the hand: the deal's events and the cards the deck gives the seat."""
+        shown = cards if cards is not None else ([] if seat is None else self.cards(seat))
+        return {"type": "view", "record": 1, "fair": self.fair(),
+                "view": {"hand": self.number, "dealer": self.dealer, "upcard": str(DECK[self.deck()[20]]),
+                         "seats": [0, 1], "cards": shown},
+                "events": [{"kind": "hand_started", "hand": self.number}, {"kind": "dealt"}]}  # fmt: skip
+
+    def fair_reveal(self, seat: int | None = 0) -> Frame:
+        return {"type": "fair_reveal", "seat": seat, **self.fair(server=True)}
+
+
+def frame(f: Frame) -> dict[str, Any]:
+    return {"frame": f}
+
+
+def together(*fs: Frame) -> dict[str, Any]:
+    """Frames handed to the page at once: none is awaited before the next comes."""
+    return {"frames": list(fs)}
+
+
+def reload(kept: bool) -> dict[str, Any]:
+    return {"reload": "kept" if kept else "lost"}
+
+
+@dataclass
+class Scenario:
+    steps: list[dict[str, Any]]
+    randoms: list[bytes] = field(default_factory=list)  # what the page's crypto.getRandomValues gives, in order
+    seat: int | None = 0
+    storage: bool = True
+
+
+SCENARIOS: dict[str, Callable[[], Scenario]] = {}
+
+
+def scenario(make: Callable[[], Scenario]) -> Callable[[], Scenario]:
+    SCENARIOS[make.__name__] = make
+    return make
+
+
+MINE = seed("the page's seed")
+HONEST = Hand.of("honest", MINE)
+
+
+def honest_steps(h: Hand, seat: int = 0) -> list[dict[str, Any]]:
+    """Every frame an honest server sends the seat for the hand, in order."""
+    return [frame(h.fair_commit()), frame(h.commit_taken(seat)), frame(h.fair_set()), frame(h.seed_taken(seat)),
+            frame(h.view(seat)), frame(h.fair_reveal(seat))]  # fmt: skip
+
+
+@scenario
+def honest() -> Scenario:
+    return Scenario(honest_steps(HONEST), [MINE])
+
+
+@scenario
+def honest_no_storage() -> Scenario:
+    return Scenario(honest_steps(HONEST), [MINE], storage=False)
+
+
+@scenario
+def honest_spectator() -> Scenario:
+    h = HONEST
+    return Scenario([frame(h.fair_commit()), frame(h.fair_set()), frame(h.view(None)), frame(h.fair_reveal(None))],
+                    seat=None)  # fmt: skip
+
+
+@scenario
+def reload_kept_while_committing() -> Scenario:
+    """A reload after the page's commitment: the same commitment again, then the kept seed revealed."""
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), reload(kept=True), *honest_steps(h)]
+    return Scenario(steps, [MINE, seed("a second seed the page must not make")])
+
+
+@scenario
+def reload_kept_while_revealing() -> Scenario:
+    """A reload after the page revealed its seed and before the server said it took it: the hello sends the
+    commitment and the same set again, and the page reveals the seed it kept, once more, then no more."""
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(h.fair_set()), reload(kept=True),
+             frame(h.fair_commit()), frame(h.fair_set()), frame(h.seed_taken()), frame(h.fair_set()),
+             frame(h.view()), frame(h.fair_reveal())]  # fmt: skip
+    return Scenario(steps, [MINE, seed("a second seed the page must not make")])
+
+
+@scenario
+def reload_kept_before_the_acknowledgement() -> Scenario:
+    """A reload after the page's commitment went out and before the server's acknowledgement came: the commitment
+    sent again is refused once the commitments are in (after the set), which is no loss."""
+    h = HONEST
+    refused = {"type": "error", "code": "bad_seed", "message": "the commitments are in"}
+    steps = [frame(h.fair_commit()), reload(kept=True), frame(h.fair_commit()), frame(h.fair_set()), frame(refused),
+             *honest_steps(h)[3:]]  # fmt: skip
+    return Scenario(steps, [MINE, seed("a second seed the page must not make")])
+
+
+@scenario
+def reload_lost_after_deal() -> Scenario:
+    """The page's storage lost after the deal: it sees the hand only from its view on."""
+    h = HONEST
+    steps = [*honest_steps(h)[:5], reload(kept=False), frame(h.view()), frame(h.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def reload_lost_while_committing() -> Scenario:
+    """The page's storage lost after its commitment: its new one is refused as another for the hand, and the set
+    holds the one it lost."""
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), reload(kept=False), frame(h.fair_commit()),
+             frame({"type": "error", "code": "bad_seed", "message": "another commitment for hand 1"}),
+             frame(h.fair_set())]  # fmt: skip
+    return Scenario(steps, [MINE, seed("the seed of the page that forgot")])
+
+
+OTHER = Hand.of("other", MINE)  # the same hand under another server seed: the commitment a cheating server swaps in
+
+
+@scenario
+def recommit_before_the_commit() -> Scenario:
+    """Two commitments for the hand at once: the page answers the first, never the second."""
+    h, o = HONEST, OTHER
+    steps = [together(h.fair_commit(), o.fair_commit()), frame(o.commit_taken()), frame(o.fair_set()),
+             frame(o.view()), frame(o.fair_reveal())]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def recommit_after_the_commit() -> Scenario:
+    h, o = HONEST, OTHER
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(o.fair_commit()), frame(o.fair_set()),
+             frame(o.view()), frame(o.fair_reveal())]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def recommit_then_the_pinned_set() -> Scenario:
+    """A second commitment, then a set under the first: the hand has failed, and the page reveals nothing for it."""
+    h, o = HONEST, OTHER
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(o.fair_commit()), frame(h.fair_set())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def recommit_after_the_seed() -> Scenario:
+    h, o = HONEST, OTHER
+    steps = [*honest_steps(h)[:4], frame(o.fair_commit()), frame(o.view()), frame(o.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def recommit_after_a_kept_reload() -> Scenario:
+    h, o = HONEST, OTHER
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), reload(kept=True), frame(o.fair_commit()),
+             frame(o.fair_set()), frame(o.view()), frame(o.fair_reveal())]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def set_with_another_server_commitment() -> Scenario:
+    """The set names another server commitment than the one pinned (its hash right for what it lists)."""
+    h, o = HONEST, OTHER
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(o.fair_set()), frame(o.view()),
+             frame(o.fair_reveal())]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
+def replaced_commitments(h: Hand) -> list[bytes]:
+    """The set a server makes that puts the seed it supplies at the page's seat in place of the page's own."""
+    return [fairdeal.seat_commitment(h.commitment, h.number, 0, fairdeal.supplied_seed(h.server, h.number, 0)),
+            h.commitments()[1]]  # fmt: skip
+
+
+@scenario
+def set_replacing_an_acknowledged_commitment() -> Scenario:
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(h.fair_set(replaced_commitments(h)))]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def set_dropping_an_unacknowledged_commitment() -> Scenario:
+    h = HONEST
+    return Scenario([frame(h.fair_commit()), frame(h.fair_set(replaced_commitments(h)))], [MINE])
+
+
+@scenario
+def set_without_the_seats_commitment() -> Scenario:
+    h = HONEST
+    short = h.commitments()[1:]
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(h.fair_set(short))]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def set_with_a_wrong_hash() -> Scenario:
+    h = HONEST
+    wrong = fairdeal.set_hash(h.number + 1, h.commitment, h.commitments())  # another hand's hash of the same list
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(h.fair_set(set_hash=wrong))]
+    return Scenario(steps, [MINE])
+
+
+GRIND = Hand.of("grind", MINE, bot=False)  # seat 1 a human seat that plays with the server
+
+
+def ground(h: Hand, tries: int = 200) -> tuple[Hand, bytes]:
+    """What the server and its seat do when the set does not bind them: once the page's seed is revealed, seat 1
+    tries seeds until its own ten cards have the least deadwood, and the server deals from that one."""
+
+    def dealer_deadwood(s: bytes) -> int:
+        deck = fairdeal.deal_deck(h.server, (h.seeds[0], s), h.number)
+        return deadwood(to_mask(deck[1:20:2]))
+
+    best = min((seed(f"grind/try/{i}") for i in range(tries)), key=dealer_deadwood)
+    return dataclasses.replace(h, seeds=(h.seeds[0], best)), best
+
+
+@scenario
+def second_different_set() -> Scenario:
+    """After the page revealed its seed, another set in which seat 1 commits to a seed ground against it."""
+    h = GRIND
+    swapped, _ = ground(h)
+    steps = [*honest_steps(h)[:4], frame(swapped.fair_set())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def seat_seed_swapped_after_the_set() -> Scenario:
+    """Seat 1 committed, saw the page's seed, and the server deals from the seed it ground instead: every other
+    check holds (the deal follows from the seeds shown, the server's seed from its commitment)."""
+    h = GRIND
+    swapped, _ = ground(h)
+    steps = [*honest_steps(h)[:4], frame(swapped.view()), frame(swapped.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def acknowledged_then_supplied() -> Scenario:
+    h = HONEST
+    dropped = dataclasses.replace(h, seeds=(fairdeal.supplied_seed(h.server, 1, 0), h.seeds[1]), supplied=(0, 1))
+    steps = [*honest_steps(h)[:4], frame(dropped.view()), frame(dropped.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def deal_not_from_the_seeds() -> Scenario:
+    h = HONEST
+    cards = h.cards(0)
+    cards[3] = str(DECK[h.deck()[30]])  # a card of the stock dealt to the page in place of one the seeds gave it
+    steps = [*honest_steps(h)[:4], frame(h.view(cards=cards)), frame(h.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def server_seed_not_committed() -> Scenario:
+    h = HONEST
+    lie = {**h.fair_reveal(), "server": seed("another server seed").hex()}
+    return Scenario([*honest_steps(h)[:5], frame(lie)], [MINE])
+
+
+REDEAL = Hand.of("redeal", seed("the page's second seed"))
+
+
+@scenario
+def redealt_with_a_new_commitment() -> Scenario:
+    """Hand 1 dealt, checked and passed; then its seeds gathered again, with a new commitment."""
+    r = REDEAL
+    steps = [*honest_steps(HONEST), frame(r.fair_commit()), frame(r.fair_set())]
+    return Scenario(steps, [MINE, seed("the page's second seed")])
+
+
+@scenario
+def redealt_with_the_same_commitment() -> Scenario:
+    h = HONEST
+    steps = [*honest_steps(h), frame(h.fair_commit()), frame(h.fair_set())]
+    return Scenario(steps, [MINE, seed("the page's second seed")])
+
+
+@scenario
+def redealt_before_its_result() -> Scenario:
+    """Hand 1 dealt, then its seeds gathered again before its result: the server would choose between two decks."""
+    h = HONEST
+    steps = [*honest_steps(h)[:5], frame(h.fair_commit()), frame(h.fair_set()), frame(h.fair_reveal())]
+    return Scenario(steps, [MINE, seed("the page's second seed")])
+
+
+@scenario
+def redealt_in_a_view() -> Scenario:
+    """Hand 1 dealt again with no new commitment: a later view shows the page other cards dealt for hand 1."""
+    h = HONEST
+    other = h.cards(1)  # the cards the first deal gave seat 1
+    steps = [*honest_steps(h)[:5], frame(h.view(cards=other)), frame(h.fair_reveal())]
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def draw_honest() -> Scenario:
+    return draw_scenario(forged=False)
+
+
+@scenario
+def draw_forged() -> Scenario:
+    return draw_scenario(forged=True)
+
+
+def draw_scenario(*, forged: bool) -> Scenario:
+    """The draw for the deal (1.4: every view's ``draw``), checked at the first hand's reveal (DEAL-8, DEAL-10)."""
+    h = HONEST
+    draw = [str(DECK[c]) for c in fairdeal.draw_codes(h.server, h.seeds, 0)[:2]]
+    if forged:
+        draw.reverse()  # the server shows p0 the card the seeds gave p1, and p1 p0's
+    view = {**h.view(), "draw": [{"seats": [0, 1], "cards": draw}]}
+    return Scenario([*honest_steps(h)[:4], frame(view), frame(h.fair_reveal())], [MINE])
 
 
 @pytest.fixture(scope="module")
-def checks() -> dict[str, Any]:
+def page() -> dict[str, Any]:
     node = shutil.which("node")
     assert node is not None, "the page's modules run in Node 20 (globalThis.crypto.subtle)"
-    run = subprocess.run([node, str(ROOT / "tests" / "support" / "fair_seat.mjs")], capture_output=True, text=True,
-                         timeout=60)  # fmt: skip
+    scenarios = {}
+    for name, make in SCENARIOS.items():
+        s = make()
+        randoms = [r.hex() for r in s.randoms]
+        scenarios[name] = {"seat": s.seat, "table": TABLE, "storage": s.storage, "randoms": randoms, "steps": s.steps}
+    script = ROOT / "tests" / "support" / "fair_seat.mjs"
+    run = subprocess.run([node, str(script)], input=json.dumps({"scenarios": scenarios}), capture_output=True,
+                         text=True, timeout=120)  # fmt: skip
     assert run.returncode == 0, run.stderr + run.stdout
     found: dict[str, Any] = json.loads(run.stdout)
     return found
 
 
-@pytest.mark.rule("PROTO-39", "DEAL-9", "DEAL-10")
-def test_an_honest_server_passes_with_and_without_storage_and_across_a_reload(checks: dict[str, Any]) -> None:
-    for name in ("honest", "reload", "no_storage"):
-        assert checks[name]["ok"], (name, checks[name])
-        assert "matches the commitment it sent before the seats' seeds" in checks[name]["text"]
-    assert checks["reload_resend"] is None, "a reloaded page sends no second seed for a hand it has sent one for"
+def answers(result: dict[str, Any]) -> list[Frame]:
+    """Every message the page sent, in order."""
+    out: list[Frame] = []
+    for step in result["steps"]:
+        for one in step if isinstance(step, list) else [step]:
+            if one and one["send"]:
+                out.append(one["send"])
+    return out
 
 
-@pytest.mark.rule("PROTO-36", "DEAL-9")
-def test_a_second_commitment_for_a_hand_fails_it_even_after_a_reload(checks: dict[str, Any]) -> None:
-    assert checks["recommit_answer"] is None, "no seed goes out for a changed commitment"
-    for name in ("recommit", "reload_recommit"):
-        assert not checks[name]["ok"] and "(DEAL-9)" in checks[name]["text"], checks[name]
-        assert "second, different commitment" in checks[name]["text"]
+def said(result: dict[str, Any]) -> list[str]:
+    return [one["said"] for step in result["steps"] for one in (step if isinstance(step, list) else [step])
+            if one and one["said"]]  # fmt: skip
 
 
-@pytest.mark.rule("PROTO-37", "DEAL-9")
-def test_a_seed_acknowledged_then_supplied_fails(checks: dict[str, Any]) -> None:
-    assert (
-        not checks["dropped"]["ok"]
-        and "acknowledged your seed and then dealt from a seed it supplied" in (checks["dropped"]["text"])
-    )
+def check(result: dict[str, Any], hand: int = 1) -> dict[str, Any]:
+    found: dict[str, Any] = result["checks"][str(hand)]
+    return found
 
 
-@pytest.mark.rule("PROTO-36", "DEAL-9", "DEAL-5")
-def test_a_page_that_lost_what_it_saw_does_not_claim_the_order(checks: dict[str, Any]) -> None:
-    assert (
-        not checks["lost"]["ok"]
-        and "did not see the server's commitment before the seats' seeds" in (checks["lost"]["text"])
-    )
-    assert (
-        not checks["lost_gathering"]["ok"]
-        and "refused this page's seed as a second one" in (checks["lost_gathering"]["text"])
-    )
-    for name in ("lost", "lost_gathering"):
-        assert "matches the commitment" not in checks[name]["text"]
+def honest_answers(h: Hand) -> list[Frame]:
+    """What the page must send for the hand: its commitment, then its seed with the set's hash (PROTO-45)."""
+    mine = fairdeal.seat_commitment(h.commitment, h.number, 0, h.seeds[0])
+    return [{"type": "commit", "hand": h.number, "commitment": mine.hex()},
+            {"type": "seed", "hand": h.number, "seed": h.seeds[0].hex(), "set": h.set_hash().hex()}]  # fmt: skip
 
 
-@pytest.mark.rule("DEAL-9")
-def test_a_server_seed_that_matches_no_commitment_fails(checks: dict[str, Any]) -> None:
-    assert not checks["unmatched"]["ok"] and "does not match its commitment" in checks["unmatched"]["text"]
+def passed(result: dict[str, Any], hand: int = 1) -> None:
+    c = check(result, hand)
+    assert c["ok"], c
+    assert c["text"].startswith(f"Deal checked, hand {hand}: ")
+    assert "every seat's seed is the one it committed to before any seed was revealed" in c["text"]
+    assert "matches the commitment it sent before the seats' seeds" in c["text"]
+
+
+def lost(result: dict[str, Any], rule: str, words: str, hand: int = 1) -> None:
+    """The server lost: the hand's check failed naming ``rule`` and saying ``words``, and nothing the page said
+    of the hand ever called it checked."""
+    c = check(result, hand)
+    assert not c["ok"] and c["text"].startswith(f"Deal check FAILED, hand {hand} ("), c
+    assert rule in c["text"].split(":")[0] and words in c["text"], c
+    assert not [t for t in said(result) if t.startswith(f"Deal checked, hand {hand}")], said(result)
+    assert "matches the commitment" not in c["text"]
+
+
+def no_seed(result: dict[str, Any]) -> None:
+    assert not [a for a in answers(result) if a["type"] == "seed"], answers(result)
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45", "PROTO-39", "DEAL-9", "DEAL-10")
+def test_an_honest_hand_passes_end_to_end(page: dict[str, Any]) -> None:
+    """The page commits to its seed with DEAL-11's hash as the engine computes it, reveals the seed with the set's
+    hash only after the set, and passes the hand; so without storage, and for a spectator, who sends nothing."""
+    for name in ("honest", "honest_no_storage"):
+        assert answers(page[name]) == honest_answers(HONEST), name
+        passed(page[name])
+        assert said(page[name]) == [check(page[name])["text"]]
+    spectator = page["honest_spectator"]
+    assert answers(spectator) == []
+    passed(spectator)
+    assert "the upcard follows from the seeds" in check(spectator)["text"]
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45")
+def test_the_page_and_the_engine_agree_on_the_hashes(page: dict[str, Any]) -> None:
+    commit, reveal = answers(page["honest"])
+    h = HONEST
+    assert bytes.fromhex(commit["commitment"]) == fairdeal.seat_commitment(h.commitment, 1, 0, MINE)
+    assert bytes.fromhex(reveal["set"]) == fairdeal.set_hash(1, h.commitment, h.commitments())
+    fairdeal.check_commitments(h.commitment, 1, h.seeds, h.commitments())  # the engine takes what the page sent
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45", "PROTO-39")
+def test_a_reload_that_kept_storage_reveals_the_kept_seed_and_passes(page: dict[str, Any]) -> None:
+    while_committing = page["reload_kept_while_committing"]
+    commit, seed_message = honest_answers(HONEST)
+    assert answers(while_committing) == [commit, commit, seed_message], "the same commitment again, the kept seed"
+    passed(while_committing)
+    while_revealing = page["reload_kept_while_revealing"]
+    assert answers(while_revealing) == [commit, seed_message, seed_message], "the kept seed again, once: then taken"
+    passed(while_revealing)
+    unacknowledged = page["reload_kept_before_the_acknowledgement"]
+    assert answers(unacknowledged) == [commit, commit, seed_message]
+    passed(unacknowledged)
+
+
+@pytest.mark.rule("DEAL-11", "DEAL-9", "PROTO-39")
+def test_a_reload_that_lost_storage_cannot_tell(page: dict[str, Any]) -> None:
+    after = page["reload_lost_after_deal"]
+    lost(after, "DEAL-11", "cannot tell that every party committed before any seed was seen")
+    assert "cannot tell that the commitment came first" in check(after)["text"]
+    during = page["reload_lost_while_committing"]
+    new = [a for a in answers(during) if a["type"] == "commit"][1]
+    assert new["commitment"] != honest_answers(HONEST)[0]["commitment"], "the page that forgot made a new seed"
+    no_seed(during)
+    lost(during, "DEAL-5", "this page lost the commitment it sent before")
+
+
+@pytest.mark.rule("DEAL-9", "DEAL-11", "PROTO-36", "PROTO-45")
+def test_a_second_commitment_for_a_hand_loses_before_and_after_the_page_commits(page: dict[str, Any]) -> None:
+    first = honest_answers(HONEST)[0]
+    names = ("recommit_before_the_commit", "recommit_after_the_commit", "recommit_after_a_kept_reload",
+             "recommit_then_the_pinned_set")  # fmt: skip
+    for name in names:
+        assert answers(page[name]) == [first], (name, "one commitment, to the first; no seed for the changed one")
+        lost(page[name], "DEAL-9", "second, different commitment")
+    after = page["recommit_after_the_seed"]
+    assert answers(after) == honest_answers(HONEST)
+    lost(after, "DEAL-9", "second, different commitment")
+    assert "a server that may change its commitment can choose the deck" in check(after)["text"]
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45")
+def test_a_set_that_is_not_the_one_committed_to_gets_no_seed(page: dict[str, Any]) -> None:
+    cases = {
+        "set_with_another_server_commitment": "names another server commitment",
+        "set_replacing_an_acknowledged_commitment": "though the server acknowledged it",
+        "set_dropping_an_unacknowledged_commitment": "the server never acknowledged this page's",
+        "set_without_the_seats_commitment": "is not a commitment of 64 hex digits from the server and from each seat",
+        "set_with_a_wrong_hash": "hash is not the hash of its commitments",
+    }
+    for name, words in cases.items():
+        no_seed(page[name])
+        lost(page[name], "DEAL-11", words)
+    assert "holds another commitment for your seat" in check(page["set_replacing_an_acknowledged_commitment"])["text"]
+
+
+@pytest.mark.rule("DEAL-11", "PROTO-45")
+def test_a_second_different_set_for_a_hand_loses(page: dict[str, Any]) -> None:
+    result = page["second_different_set"]
+    assert answers(result) == honest_answers(GRIND), "the seed went out for the first set only"
+    lost(result, "DEAL-11", "second, different commitment set")
+
+
+@pytest.mark.rule("DEAL-11", "DEAL-10", "PROTO-39")
+def test_a_seat_that_grinds_its_seed_after_the_set_loses(page: dict[str, Any]) -> None:
+    """The attack DEAL-11 closes: seat 1 plays with the server, sees the page's seed and picks its own by the deal
+    it gives. The deal follows from the seeds shown and the server's seed from its commitment, so only the set
+    catches it, at the first view, before the hand is played."""
+    h = GRIND
+    swapped, best = ground(h)
+    assert best != h.seeds[1]
+    dealt = fairdeal.deal_deck(h.server, swapped.seeds, 1)[1:20:2]
+    assert deadwood(to_mask(dealt)) < deadwood(to_mask(fairdeal.deal_deck(h.server, h.seeds, 1)[1:20:2]))
+    fairdeal.check(list(swapped.seeds), [], h.server, h.commitment, 1)  # DEAL-9 and DEAL-10 alone would pass it
+    with pytest.raises(InvalidDeal, match="DEAL-11"):
+        fairdeal.check_commitments(h.commitment, 1, swapped.seeds, h.commitments())
+    result = page["seat_seed_swapped_after_the_set"]
+    assert answers(result) == honest_answers(h)
+    lost(result, "DEAL-11", "p1's seed is not the one committed to before any seed was revealed")
+    view_step = result["steps"][4]
+    assert view_step["said"] and view_step["said"].startswith("Deal check FAILED, hand 1 (DEAL-11)"), view_step
+
+
+@pytest.mark.rule("DEAL-9", "DEAL-11", "PROTO-37")
+def test_a_seed_acknowledged_then_supplied_loses(page: dict[str, Any]) -> None:
+    lost(page["acknowledged_then_supplied"], "DEAL-9", "acknowledged your seed and then dealt from a seed it supplied")
+
+
+@pytest.mark.rule("DEAL-10", "DEAL-9")
+def test_a_deal_not_from_the_seeds_loses(page: dict[str, Any]) -> None:
+    lost(page["deal_not_from_the_seeds"], "DEAL-10", "your ten cards are not the ones the seeds deal to your seat")
+    lost(page["server_seed_not_committed"], "DEAL-9", "does not match its commitment")
+
+
+@pytest.mark.rule("DEAL-11", "DEAL-10", "LOG-4")
+def test_a_hand_number_dealt_again_loses(page: dict[str, Any]) -> None:
+    for name in ("redealt_with_a_new_commitment", "redealt_with_the_same_commitment", "redealt_before_its_result"):
+        result = page[name]
+        assert answers(result) == honest_answers(HONEST), (name, "nothing sent for the hand dealt again")
+        c = check(result)
+        assert not c["ok"] and "(DEAL-11)" in c["text"] and "again after dealing it" in c["text"], c
+    lost(page["redealt_in_a_view"], "DEAL-10", "other cards dealt to your seat than an earlier view")
+
+
+@pytest.mark.rule("PROTO-46")
+def test_the_page_says_protocol_1_4_so_a_fair_table_takes_it() -> None:
+    """The page's ``hello`` names the protocol of ``net.js``'s ``PROTOCOL``: 1.4 or later, or a fair table closes it."""
+    text = (ROOT / "knock" / "web" / "static" / "js" / "net.js").read_text("utf-8")
+    found = re.search(r"^export const PROTOCOL = \[(\d+), (\d+)\];$", text, re.MULTILINE)
+    assert found, "net.js states its protocol as [major, minor]"
+    assert (int(found[1]), int(found[2])) >= (1, 4)
+    assert 'JSON.stringify({ type: "hello", protocol: PROTOCOL' in text
 
 
 @pytest.mark.rule("PROTO-39", "DEAL-10", "MATCH-2")
-def test_the_draw_for_the_deal_is_checked_from_its_fields(checks: dict[str, Any]) -> None:
+def test_the_draw_for_the_deal_is_checked_from_its_fields(page: dict[str, Any]) -> None:
     """1.4: the draw's cards reach a client in every view's ``draw``; the page checks them against the first hand's
     seeds (DEAL-8), and a draw the seeds did not give fails the hand (DEAL-10)."""
-    assert checks["draw_honest"]["ok"] and "the draw for the deal" in checks["draw_honest"]["text"]
-    forged = checks["draw_forged"]
-    assert not forged["ok"] and "(DEAL-10)" in forged["text"] and "draw for the deal is not" in forged["text"]
+    passed(page["draw_honest"])
+    assert "the draw for the deal" in check(page["draw_honest"])["text"]
+    lost(page["draw_forged"], "DEAL-10", "draw for the deal is not")
