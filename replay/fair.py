@@ -35,6 +35,8 @@ class FairCheck:
         self.ordered = version[0] >= 3  # the seats commit before the seeds (LOG-25): version 3.0 on
         self.committed: bytes | None = None  # the pending commitment, until its reveal
         self.commitments: tuple[bytes, ...] | None = None  # the hand's seats' commitments (DEAL-11)
+        #: whether the log's hands hold their seats' commitments (LOG-25): all or none, as the first hand decides
+        self.hands_ordered: bool | None = None
         self.seeds: tuple[bytes, ...] | None = None
         self.supplied: tuple[int, ...] = ()
         self.number = 0  # the hand the seeds are for
@@ -69,6 +71,8 @@ class FairCheck:
         self._declared("seats' commitments")
         if not self.ordered:
             raise FairError("LOG-25", "seats' commitments in a log of version 2.0: they came with version 3.0")
+        if self.hands_ordered is False:
+            raise FairError("LOG-25", "seats' commitments for a hand after a hand without them: all hands or none")
         commitments = record[1]
         if len(commitments) != self.players or any(len(c) != fairdeal.SEED_SIZE for c in commitments):
             raise FairError("DEAL-5", f"a fair hand takes one {fairdeal.SEED_SIZE}-byte commitment from each of the "
@@ -79,8 +83,9 @@ class FairCheck:
         """The seats' seeds (one a seat of the game, in seat order) and the seats whose seed the server supplied;
         in a log of version 3.0, each matching its seat's commitment (LOG-25, DEAL-11)."""
         self._declared("seats' seeds")
-        if self.ordered and self.commitments is None:
-            raise FairError("LOG-25", "seeds without the seats' commitments before them (a fair log of version 3.0)")
+        if self.hands_ordered and self.commitments is None:
+            raise FairError("LOG-25", "seeds without the seats' commitments, after a hand with them: all hands or none")
+        self.hands_ordered = self.commitments is not None
         seeds, supplied = record[1], record[2]
         if len(seeds) != self.players:
             raise FairError("DEAL-5", f"a fair deal takes one seed from each of the {self.players} seats, not "

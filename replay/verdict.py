@@ -202,6 +202,14 @@ def _judge(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = No
             if reader.header.view is None
             else (", fair: every card shown recomputed from the seeds")
         )
+        reading = progress.replayer or progress.public
+        fair = reading.model.fair if reading is not None else None
+        what += (
+            ", each seed the one its seat committed to before any seed was revealed (DEAL-11)"
+            if fair is not None and fair.hands_ordered
+            else " (no seats' commitments recorded: the log does not show that each seed was fixed before the others "
+            "were seen, DEAL-11)"
+        )
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip
 

@@ -117,24 +117,24 @@ class FairSeat:
         """The message to send for ``frame`` (None: nothing)."""
         from engine.fairdeal import seat_commitment, set_hash
 
-        hand = frame.get("hand")
+        hand: int = frame["hand"]
         if frame["type"] == "fair_commit":
-            pinned = self.pinned.setdefault(hand, frame["commitment"])
-            if pinned != frame["commitment"]:
+            first = self.pinned.setdefault(hand, frame["commitment"])
+            if first != frame["commitment"]:
                 self.breaches.append(f"hand {hand}: the server's commitment changed")
                 return None
             seed = self.seeds.setdefault(hand, self.rng.randbytes(32))
-            made = seat_commitment(bytes.fromhex(pinned), hand, self.seat, seed)
-            return {"type": "commit", "hand": hand, "commitment": made.hex()}
+            mine = seat_commitment(bytes.fromhex(first), hand, self.seat, seed)
+            return {"type": "commit", "hand": hand, "commitment": mine.hex()}
         if frame["type"] == "fair_set" and hand in self.seeds:
-            pinned, seed = bytes.fromhex(self.pinned[hand]), self.seeds[hand]
+            server, seed = bytes.fromhex(self.pinned[hand]), self.seeds[hand]
             made = [bytes.fromhex(c) for c in frame["commitments"]]
             if frame["commitment"] != self.pinned[hand] or made[self.seat] != seat_commitment(
-                pinned, hand, self.seat, seed
+                server, hand, self.seat, seed
             ):
                 self.breaches.append(f"hand {hand}: the set does not hold the commitments this seat pinned")
                 return None
-            if frame["set"] != set_hash(hand, pinned, made).hex():
+            if frame["set"] != set_hash(hand, server, made).hex():
                 self.breaches.append(f"hand {hand}: the set's hash is not its commitments'")
                 return None
             return {"type": "seed", "hand": hand, "seed": seed.hex(), "set": frame["set"]}

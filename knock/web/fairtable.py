@@ -140,13 +140,13 @@ class Seeding:
         Raises:
             SeedRefused: the set closed, a spectator's, a bot's seat, another hand's, another commitment.
         """
+        seat = self._sender(seat, number, "commitment")
+        if seat in self.commits and self.commits[seat] == value:
+            return True  # the same again (a page reloaded before its acknowledgement): answered again
         if self.closed:
             raise SeedRefused(f"hand {self.number}'s commitments are closed: its seeds are being revealed",
                               "PROTO-45")  # fmt: skip
-        seat = self._sender(seat, number, "commitment")
         if seat in self.commits:
-            if self.commits[seat] == value:
-                return True
             raise SeedRefused(f"p{seat} has committed for hand {self.number} already: a commitment does not change",
                               "DEAL-11")  # fmt: skip
         return False

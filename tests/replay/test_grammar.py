@@ -38,7 +38,7 @@ from replay.replayer import Replayer, drive
 
 GOLDEN = sorted((Path(__file__).resolve().parents[1] / "golden").glob("*.knock"))
 TABLES: list[tuple[str, Row]] = [(spec.name, r) for spec in (HAND, MATCH) for r in spec.table]
-LOG_ONLY = {At.COMMITTED, At.FAIR_COMMITTED, At.SEEDED, At.REVEALED, At.ENDED, At.END}
+LOG_ONLY = {At.COMMITTED, At.FAIR_COMMITTED, At.SEATS_COMMITTED, At.SEEDED, At.REVEALED, At.ENDED, At.END}
 
 
 def stands_for(states: tuple[At, ...]) -> set[enum.Enum]:
@@ -91,6 +91,7 @@ def test_every_step_of_the_grammar_is_a_transition_of_the_tables() -> None:
                 Kind.TRAILER,
                 Kind.FAIR_COMMIT,
                 Kind.SEEDS,
+                Kind.SEAT_COMMITS,
                 Kind.FAIR_REVEAL,
             ), g
 

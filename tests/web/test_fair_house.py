@@ -33,6 +33,12 @@ def stored(data: Path, query: str, *args: Any) -> list[Any]:
         return db.execute(query, args).fetchall()
 
 
+def answered(seat: FairSeat, frame: dict[str, Any]) -> dict[str, Any]:
+    got = seat.answer(frame)
+    assert got is not None, seat.breaches
+    return got
+
+
 def dealt_deadwood(server: bytes, seeds: list[bytes], seat: int) -> int:
     """The deadwood of the ten cards dealt to the places of the non-dealer (``seat`` 0: the even ones) or the dealer
     (1: the odd ones) in hand 1 (DEAL-3): a grinder aims at its own places, whichever the draw makes them."""
@@ -51,7 +57,7 @@ def test_a_confederate_seat_that_knows_every_other_seed_cannot_choose_the_deck(t
         bob.hello(table, tokens[1])
         asked = ann.until("fair_commit")
         assert bob.until("fair_commit") == asked
-        ann.send(honest.answer(asked))
+        ann.send(answered(honest, asked))
         assert ann.until("commit_taken")["seat"] == 0
         # the operator knows the server's seed: it is in its store
         (secret,) = stored(tmp_path / "data", "SELECT secret FROM games WHERE id = ?", table)[0]
@@ -61,7 +67,7 @@ def test_a_confederate_seat_that_knows_every_other_seed_cannot_choose_the_deck(t
         bob.send({"type": "commit", "hand": 1, "commitment": made_b.hex()})
         closed = bob.until("fair_set")
         assert ann.until("fair_set") == closed and closed["commitments"][1] == made_b.hex()
-        ann.send(honest.answer(closed))
+        ann.send(answered(honest, closed))
         assert ann.until("seed_taken")["seat"] == 0
         # ... and ann's seed, once she has revealed it: the confederate grinds its own against both
         (ann_seed,) = stored(tmp_path / "data", "SELECT seed FROM seeds WHERE game = ? AND seat = 0", table)[0]

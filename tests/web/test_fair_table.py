@@ -113,11 +113,11 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
             answer = seat.until("error")
             assert answer["code"] == "bad_message" and answer["close"] is False, answer
         mine = random.Random(5).randbytes(32)
-        made = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 0, mine).hex()
-        seat.send({"type": "commit", "hand": 1, "commitment": made})
-        assert seat.recv() == {"type": "commit_taken", "hand": 1, "seat": 0, "commitment": made}
+        pledged = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 0, mine).hex()
+        seat.send({"type": "commit", "hand": 1, "commitment": pledged})
+        assert seat.recv() == {"type": "commit_taken", "hand": 1, "seat": 0, "commitment": pledged}
         closed = seat.recv()  # the bot's seed is supplied: the set closes at once
-        assert closed["type"] == "fair_set" and closed["commitments"][0] == made
+        assert closed["type"] == "fair_set" and closed["commitments"][0] == pledged
         assert closed["commitment"] == asked["commitment"] and 0 < closed["left"] <= 10.0
         server_c = bytes.fromhex(asked["commitment"])
         assert closed["set"] == set_hash(1, server_c, [bytes.fromhex(c) for c in closed["commitments"]]).hex()
@@ -164,7 +164,7 @@ def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(t
         asked = ann.recv()
         commitment = asked["commitment"]
         mine = bytes(range(32))
-        made = commit(ann, asked, 1, 0, mine)
+        pledged = commit(ann, asked, 1, 0, mine)
         first.kill()  # SIGKILL while the first hand's commitments are gathered: ann's is stored
         second = ServerProcess(data, *args).start()
         stack.callback(second.kill)
@@ -173,12 +173,12 @@ def test_a_killed_fair_server_keeps_its_commitment_the_seeds_sent_and_the_game(t
         ann.hello(table, tokens[0])
         assert ann.recv()["commitment"] == commitment  # the same server seed, from the stored secret
         bad_seed(ann, {"hand": 1, "commitment": "22" * 32}, "DEAL-11", kind="commit")  # hers is in already
-        assert commit(ann, asked, 1, 0, mine) == made  # the same again: acknowledged again
+        assert commit(ann, asked, 1, 0, mine) == pledged  # the same again: acknowledged again
         bob.hello(table, tokens[1])
         assert bob.recv()["type"] == "fair_commit"
         # bob sends nothing: after the seed timeout (1 s) the set closes, his seed supplied; ann reveals hers
         closed = ann.until("fair_set", timeout=10)
-        assert closed["commitments"][0] == made
+        assert closed["commitments"][0] == pledged
         ann.send({"type": "seed", "hand": 1, "seed": mine.hex(), "set": closed["set"]})
         view = bob.until("view", timeout=10)
         assert view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]

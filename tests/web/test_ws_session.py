@@ -21,6 +21,8 @@ ELSEWHERE = {
     "frame.flood": "a hundred frames a second (tests/web/test_hostile.py)",
     "hello.failed": "a table that failed at a restart (tests/web/test_restart.py)",
     "internal": "a failure of the server itself",
+    "hello.fair": "a client older than 1.4 at a fair table (tests/web/test_fair_house.py)",
+    "seed.commitment": "a seed that is not the one committed to, with the set's hash (tests/web/test_fair_table.py)",
 }
 
 
