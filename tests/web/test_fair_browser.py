@@ -94,6 +94,7 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     (tmp_path / "fair.knock").write_bytes(log)
     ok = knock("verify", str(tmp_path / "fair.knock"))
     assert ok.returncode == 0 and "recomputed" in ok.stdout, ok.stdout + ok.stderr
+    assert "committed to before any seed was revealed" in ok.stdout, ok.stdout  # the seats committed first (LOG-25)
 
     def other_seed(record: list[Any]) -> list[Any]:
         record[1] = [bytes(32), *record[1][1:]]
@@ -102,7 +103,8 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     def other_server(record: list[Any]) -> list[Any]:
         return [record[0], bytes(32)]
 
-    for name, kind, change, rule in (("seed", T_SEEDS, other_seed, "DEAL-10"),
+    # a seat's seed changed: it no longer matches the commitment recorded before the seeds (DEAL-11, 1.4)
+    for name, kind, change, rule in (("seed", T_SEEDS, other_seed, "DEAL-11"),
                                      ("reveal", T_FAIR_REVEAL, other_server, "DEAL-9")):  # fmt: skip
         path = tmp_path / f"{name}.knock"
         path.write_bytes(tampered(log, kind, change))
