@@ -50,7 +50,7 @@ def test_the_session_records_every_websocket_refusal_and_is_shipped() -> None:
     kinds = {m for s in parse(SESSION.read_text("utf-8")) if s.kind == "expect"
              for m in re.findall(r'^\{"type":"([a-z_]+)"', s.text)}  # fmt: skip
     assert {"welcome", "view", "ack", "refusal", "error", "hand_result", "game_result", "log_offered",
-            "fair_commit", "seed_taken"} <= kinds, kinds  # fmt: skip
+            "fair_commit", "commit_taken", "fair_set"} <= kinds, kinds  # fmt: skip
 
 
 def _blocks(text: str) -> list[tuple[str, list[dict[str, object]]]]:
