@@ -1,12 +1,15 @@
-"""Fair dealing at a table: the server's commitment, every seat's seed, the deal, the reveal. Rules: PROTO-35 ..
-PROTO-40 (spec/protocol.md, "Fair dealing (1.3)"), DEAL-5 .. DEAL-10 (spec/rules.md).
+"""Fair dealing at a table: the server's commitment, every seat's commitment and then its seed, the deal, the
+reveal. Rules: PROTO-35 .. PROTO-40, PROTO-45, PROTO-46 (spec/protocol.md, "Fair dealing"), DEAL-5 .. DEAL-11
+(spec/rules.md).
 
 A fair table's server seeds come from one secret of 32 random bytes made with the table and kept in the store's
 record of it (never in a log, a view or a frame): hand N's server seed is HMAC-SHA256(secret, label ‖ N), so a
-restarted server finds the seed it committed to. Before each deal the table is *seeding*: the server has sent its
-commitment (``fair_commit``) and waits for every human seat's seed until the seed timeout (PROTO-37); a bot's seat,
-a seat that sends none in time and a seat that refuses (``"seed": null``) get the seed DEAL-9 gives. ``Seeding``
-is that wait; ``TableChance`` is the game's chance, which deals a hand only once its seeds are settled.
+restarted server finds the seed it committed to. Before each deal the table is *seeding*, in two rounds (PROTO-45):
+the server has sent its commitment (``fair_commit``) and waits for every human seat's commitment until the seed
+timeout (a bot's seat, a seat that sends none in time and a seat that refuses, ``"commitment": null``, get the seed
+DEAL-9 gives); then, the set closed (``fair_set``), for the seeds of the seats that committed, each matching its
+commitment (DEAL-11). ``Seeding`` is that wait; ``TableChance`` is the game's chance, which deals a hand only once
+its seeds are settled.
 """
 
 from __future__ import annotations

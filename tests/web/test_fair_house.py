@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
 from typing import Any
 
@@ -147,3 +148,24 @@ def test_a_fair_table_refuses_a_client_older_than_1_4(tmp_path: Path) -> None:
         answer = old.hello_as([1, 3], fair["table"], token=fair["seats"][0]["token"])
         assert answer["code"] == "unsupported_protocol" and answer["rule"] == "PROTO-46" and answer["close"], answer
         assert Seat(server.ws).hello_as([1, 3], plain["table"], token=plain["seats"][0]["token"])["type"] == "welcome"
+
+
+@pytest.mark.rule("PROTO-44", "PROTO-45", "DEAL-11")
+def test_a_fair_table_left_after_a_commitment_ends_with_no_game_and_supplies_no_seed(tmp_path: Path) -> None:
+    """A seat that committed and left is never given a supplied seed: when nobody attends the table before its first
+    deal, it ends with no game rather than deal from seeds the committed seat did not reveal."""
+    with ServerProcess(tmp_path / "data", *ARGS, "--abandon-after", "1") as server:
+        made = server.table({"seed_timeout": 300, "seats": TWO_HUMANS})
+        table, tokens = made["table"], [s["token"] for s in made["seats"]]
+        ann = Seat(server.ws)
+        ann.hello(table, tokens[0])
+        ann.send(answered(FairSeat(0, random.Random(6)), ann.until("fair_commit")))
+        assert ann.until("commit_taken")["seat"] == 0
+        ann.close()  # bob never comes; nobody is at the table
+        for _ in range(300):  # watched in the store: a hello would be a person at the table
+            if stored(tmp_path / "data", "SELECT status FROM games WHERE id = ?", table) == [("failed",)]:
+                break
+            time.sleep(0.1)
+        answer = Seat(server.ws).hello(table, tokens[1])
+        assert answer["code"] == "table_failed" and "nobody attended" in answer["message"], answer
+        assert stored(tmp_path / "data", "SELECT count(*) FROM seeds WHERE game = ?", table) == [(0,)]

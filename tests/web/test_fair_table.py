@@ -1,5 +1,5 @@
 """Fair dealing at ``knock serve``'s tables: the commitment, the seats' seeds, the deal, the reveal, a restart
-(spec/protocol.md, "Fair dealing (1.3)", PROTO-35 .. PROTO-40; the deal itself DEAL-5 .. DEAL-10)."""
+(spec/protocol.md, "Fair dealing", PROTO-35 .. PROTO-40 and PROTO-45; the deal itself DEAL-5 .. DEAL-11)."""
 
 from __future__ import annotations
 
