@@ -65,6 +65,9 @@ class Verdict:
     signed_through: int | None = None
     table: str | None = None  #: the table a signed view names (LOG-23)
     made: int | None = None  #: when a signed view was made, seconds since 1970-01-01 UTC (LOG-23)
+    #: In a fair log, whether its hands hold the seats' commitments made before any seed was revealed (LOG-25);
+    #: None when the log is not fair or no hand's seeds were read.
+    seats_committed: bool | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as a JSON object (``knock verify --json``)."""
@@ -83,6 +86,7 @@ class Verdict:
             "signed_through": self.signed_through,
             "table": self.table,
             "made": self.made,
+            "seats_committed": self.seats_committed,
         }
 
 
@@ -171,8 +175,10 @@ class _Progress:
         sealed = reader.sealed if reader is not None else None
         table = reader.header.table if reader is not None else None
         made = reader.header.made if reader is not None else None
+        reading = self.replayer or self.public
+        committed = reading.model.fair.hands_ordered if reading is not None and reader and reader.header.fair else None
         return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal, signer,
-                       sealed, table, made)  # fmt: skip
+                       sealed, table, made, committed)  # fmt: skip
 
 
 def _judge(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = None) -> Verdict:

@@ -608,6 +608,7 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
                     "signed_through": nullable(count),
                     "table": nullable(text),
                     "made": nullable(count),
+                    "seats_committed": nullable({"type": "boolean"}),  # 1.4: a fair log's seats committed first
                     "summary": text,
                 }
             ),

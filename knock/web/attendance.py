@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import logging
 
+from knock.web import fairflow
 from knock.web.protocol import ProtocolError
 from knock.web.table import Table
 
@@ -65,10 +66,10 @@ async def _abandon(table: Table, attended: int) -> None:
         if seeding is not None and not seeding.committed:  # a fair hand's seeds being gathered, nobody committed:
             with contextlib.suppress(ProtocolError):  # it is dealt with those the server supplies (DEAL-9), then
                 seeding.close()  # the game is abandoned
-                await table.deal()
+                await fairflow.deal(table)
         elif seeding is not None:  # a seat committed: no seed is supplied for it (DEAL-11); the game is abandoned
             if table.game is None:  # before the hand is dealt, and before the first deal there is none
-                await table.end_unplayed("nobody attended the table before its first deal (PROTO-44)")
+                await fairflow.end_unplayed(table, "nobody attended the table before its first deal (PROTO-44)")
                 return
             table.seeding = None
         game = table.game

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from knock.web import attendance, protocol
+from knock.web import attendance, fairflow, protocol
 from knock.web.botwork import BotRunner, ThreadBots
 from knock.web.fairtable import FAIR_PROTOCOL
 from knock.web.game import Game
@@ -106,7 +106,7 @@ class Hub:
             table.schedule()
             attendance.unattended(table)  # a restart leaves nobody at any table (PROTO-44)
             if table.seeding is not None and table.seeding.number > 1:  # the wait for a fair hand's seeds restarts
-                table.start_seeding()
+                fairflow.start_seeding(table)
 
     async def stop(self) -> None:
         for table in self.tables.values():
@@ -147,7 +147,7 @@ class Hub:
         attendance.unattended(table)  # nobody has taken a seat yet (PROTO-44)
         if table.seeding is not None and not table.seeding.humans:  # bots only: every seed supplied, dealt at once
             async with table.lock:
-                await table.deal()
+                await fairflow.deal(table)
         return table_id, tokens
 
     def _earlier(self, table_id: str, than: str) -> bool:
@@ -293,8 +293,8 @@ class Hub:
 
     async def commit(self, conn: Connection, message: protocol.Commit) -> None:
         """A seat's commitment to its seed for its table's hand being seeded (``Table.commit``). Rule: PROTO-45."""
-        await self.tables[conn.table or ""].take_commit(conn, message)
+        await fairflow.take_commit(self.tables[conn.table or ""], conn, message)
 
     async def seed(self, conn: Connection, message: protocol.Seed) -> None:
         """A seat's seed for its table's hand being seeded (``Table.seed``). Rules: PROTO-37, PROTO-38, PROTO-45."""
-        await self.tables[conn.table or ""].seed(conn, message)
+        await fairflow.take_seed(self.tables[conn.table or ""], conn, message)

@@ -10,9 +10,8 @@ persistence), and only then is it acknowledged and every connection at the table
 The server's shared services — the store and its commit thread, the signing key, the digests file, the bot
 runner — are its ``House``; routing connections to tables is ``knock.web.hub.Hub``'s.
 
-Fair dealing (PROTO-35 .. PROTO-40): before each hand of a fair table the table sends the server's commitment
-(``fair_commit``) to every connection, takes each human seat's ``seed`` (stored before it is acknowledged,
-PROTO-9), and deals once every one is in or the seed timeout has passed, supplying the others (DEAL-9).
+Fair dealing (PROTO-35 .. PROTO-40, PROTO-45): before each hand of a fair table its seeds are gathered in two
+rounds, every party's commitment and then the seeds (``knock.web.fairflow``), and the hand dealt from them.
 """
 
 from __future__ import annotations
@@ -28,22 +27,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from knock.web import protocol
+from knock.web import fairflow, protocol
 from knock.web.botwork import BotRunner
 from knock.web.fairtable import (
     Seeding,
-    SeedRefused,
     TableChance,
-    commit_taken,
-    fair_commit,
-    fair_set,
-    read_seed,
-    seed_taken,
 )
 from knock.web.game import Clock, Game, Key, Outcome, wall_clock
 from knock.web.protocol import Message, ProtocolError
 from knock.web.recovery import rebuild, rebuild_fair
-from knock.web.store import Append, Committed, Dealt, Fail, GroupCommit, SeedSent, Store
+from knock.web.store import Append, GroupCommit, Store
 from knock.web.tablespec import TableSpec
 from replay.signing import SigningKey
 from replay.verdict import judge
@@ -170,8 +163,8 @@ class Table:
             conn.send(protocol.welcome(self.id, seat, spec.seats, spec.rules.to_dict(), spec.turn_timeout,
                                        spec.series, fair=True))  # fmt: skip
             if seat is not None and self.seeding.deadline is None:  # the wait starts with the first seat's hello
-                self.start_seeding(announce=False)
-            self.send_fair(conn)
+                fairflow.start_seeding(self, announce=False)
+            fairflow.send_fair(self, conn)
             return
         if game is None:  # over, loaded from the store: the summary and where the log is
             conn.send(self.welcome_stored(seat))
@@ -183,7 +176,7 @@ class Table:
                                    spec.series, spec.fair))  # fmt: skip
         conn.send(game.full_view(seat, self.turn_left()))
         if self.seeding is not None:
-            self.send_fair(conn)
+            fairflow.send_fair(self, conn)
         if game.over:
             conn.send(game.game_result(seat))
             conn.send(self.offer())
@@ -196,7 +189,7 @@ class Table:
         if self.game is not None:
             conn.send(self.game.full_view(conn.key, self.turn_left()))
         elif self.seeding is not None:
-            self.send_fair(conn)
+            fairflow.send_fair(self, conn)
         elif not self.failed:
             conn.send(self.offer())
 
@@ -268,9 +261,9 @@ class Table:
         self.schedule()  # first: the views shown carry the next turn's clock (PROTO-33)
         self.show()
         if game.awaiting_seeds is not None:  # a fair hand ended: the next one's seeds (PROTO-36)
-            self.start_seeding(fresh=True)
+            fairflow.start_seeding(self, fresh=True)
             if self.seeding is not None and self.seeding.complete:
-                await self.deal()
+                await fairflow.deal(self)
 
     # --- presence (``knock.web.attendance`` keeps the table's record of it) -----------------------------
 
@@ -386,188 +379,6 @@ class Table:
                     conn.send(protocol.timed_out(seat, action if key == seat else None))
             with contextlib.suppress(ProtocolError):
                 await self.apply(seat, action, game.record)
-
-    # --- fair dealing ------------------------------------------------------------------------------
-
-    def fair_messages(self) -> list[Message]:
-        """What a connection is sent of the hand being seeded: the server's commitment, and once the commitments
-        are closed, the set (PROTO-36, PROTO-45)."""
-        seeding = self.seeding
-        assert seeding is not None
-        left = None if seeding.deadline is None else round(max(0.0, seeding.deadline - time.monotonic()), 1)
-        timeout = self.spec.seed_timeout
-        out = [fair_commit(self.id, seeding, timeout, left)]
-        if seeding.closed:
-            out.append(fair_set(self.id, seeding, timeout, left))
-        return out
-
-    def send_fair(self, conn: Connection) -> None:
-        for message in self.fair_messages():
-            conn.send(message)
-
-    def start_seeding(self, *, fresh: bool = False, announce: bool = True) -> None:
-        """Begin the wait for a fair hand's seeds (``fresh``: the next hand's, the one before dealt), or begin it
-        again (a restart, a deal not stored): its timer, and what it has gathered sent to every connection at the
-        table. Rules: PROTO-36, PROTO-37, PROTO-45."""
-        game = self.game
-        if fresh:
-            assert game is not None and game.fair is not None
-            hand = game.awaiting_seeds
-            assert hand is not None
-            self.seeding = game.fair.seeding(hand, game.humans)
-        seeding = self.seeding
-        assert seeding is not None
-        self._wait(seeding)
-        if announce:
-            for message in self.fair_messages():
-                self.send_all(message)
-
-    def _wait(self, seeding: Seeding) -> None:
-        seeding.deadline = time.monotonic() + self.spec.seed_timeout
-        self.spawn(self._seed_timer(seeding, seeding.deadline))
-
-    async def take_commit(self, conn: Connection, message: protocol.Commit) -> None:
-        """A seat's commitment to its seed for the hand being seeded: checked, stored, acknowledged
-        (``commit_taken``); the set closed once every human seat's is in. Rules: PROTO-38, PROTO-45.
-
-        Raises:
-            ProtocolError: ``bad_seed``: not hex of 32 bytes, no commitments gathered now, another hand's, another
-                commitment than the seat's first, a spectator's; nothing changes.
-        """
-        async with self.lock:
-            seeding = self.seeding
-            try:
-                made = read_seed(message.commitment, "commitment")
-                again = self._seeding(seeding).check_commit(conn.seat, message.hand, made)
-            except SeedRefused as err:
-                raise ProtocolError("bad_seed", err.reason, rule=err.rule) from None
-            assert seeding is not None and conn.seat is not None
-            if not again:
-                try:
-                    await self.house.committer.write(Committed(self.id, seeding.number, conn.seat, made))
-                except Exception:  # not stored: not taken (PROTO-9)
-                    raise ProtocolError("internal", "the commitment could not be stored; it was not taken") from None
-                seeding.commits[conn.seat] = made
-            conn.send(commit_taken(seeding.number, conn.seat, made))
-            if not again and seeding.closed:
-                await self.close_set()
-
-    def _seeding(self, seeding: Seeding | None) -> Seeding:
-        if seeding is None:
-            fair = self.game is not None and self.game.fair is not None
-            raise SeedRefused("no hand's seeds are being gathered now" if fair else "this table does not deal fairly")
-        return seeding
-
-    async def close_set(self) -> None:
-        """Under the lock: close the hand's commitments (a human seat that sent none gets a supplied seed, stored
-        as such first), send every connection the set, and wait for the reveals; deal at once when nobody owes
-        one. Rules: PROTO-45, DEAL-11."""
-        seeding = self.seeding
-        assert seeding is not None
-        for seat in [s for s in seeding.humans if s not in seeding.commits]:
-            await self.house.committer.write(Committed(self.id, seeding.number, seat, None))
-        seeding.close()
-        self._wait(seeding)
-        self.send_all(fair_set(self.id, seeding, self.spec.seed_timeout, self.spec.seed_timeout))
-        if seeding.complete:
-            await self.deal()
-
-    async def seed(self, conn: Connection, message: protocol.Seed) -> None:
-        """A seat's seed for the hand being seeded, revealed once the set is closed: checked against its
-        commitment, stored, acknowledged (``seed_taken``); the deal once every seat that committed has revealed.
-        Rules: PROTO-37, PROTO-38, PROTO-45, DEAL-11.
-
-        Raises:
-            ProtocolError: ``bad_seed``: not hex of 32 bytes, no seeds gathered now, before the set, another
-                hand's or set's, a seed that does not match the seat's commitment, a spectator's; nothing changes.
-        """
-        async with self.lock:
-            seeding = self.seeding
-            try:
-                seed = read_seed(message.seed)
-                again = self._seeding(seeding).check_seed(conn.seat, message.hand, seed, message.set)
-            except SeedRefused as err:
-                raise ProtocolError("bad_seed", err.reason, rule=err.rule) from None
-            assert seeding is not None and conn.seat is not None and seed is not None
-            if not again:
-                try:
-                    await self.house.committer.write(SeedSent(self.id, seeding.number, conn.seat, seed))
-                except Exception:  # not stored: not taken (PROTO-9)
-                    raise ProtocolError("internal", "the seed could not be stored; it was not taken") from None
-                seeding.sent[conn.seat] = seed
-            conn.send(seed_taken(seeding.number, conn.seat, seed))
-            if not again and seeding.complete:
-                await self.deal()
-
-    async def _seed_timer(self, seeding: Seeding, deadline: float) -> None:
-        await asyncio.sleep(max(0.0, deadline - time.monotonic()))
-        async with self.lock:
-            if self.seeding is not seeding or seeding.deadline != deadline:  # dealt, or a later wait runs
-                return
-            with contextlib.suppress(ProtocolError):  # not stored: the wait starts again (``deal``)
-                if not seeding.closed:
-                    await self.close_set()
-                elif seeding.missing:
-                    await self.no_reveal()
-                else:
-                    await self.deal()
-
-    async def no_reveal(self) -> None:
-        """Under the lock: a seat that committed has not revealed its seed in time: it forfeits (END-3,
-        ``no_reveal``) — no seed is supplied for it — and before the first deal the table ends with no game.
-        Rules: DEAL-11, PROTO-45."""
-        seeding = self.seeding
-        assert seeding is not None and seeding.missing
-        seat = seeding.missing[0]
-        if self.game is None:
-            await self.end_unplayed(f"p{seat} committed to a seed for hand 1 and did not reveal it in time (DEAL-11): "
-                                    "no game was played")  # fmt: skip
-            return
-        self.seeding = None
-        await self.host(f"p{seat} forfeit no_reveal")
-
-    async def end_unplayed(self, note: str) -> None:
-        """Under the lock: end a fair table before its first deal, with no game (stored first): every connection
-        is told and closed. Rules: PROTO-44, PROTO-45."""
-        await self.house.committer.write(Fail(self.id, note))
-        self.seeding, self.failed = None, note
-        self.summary = {**self.summary, "failed": note}
-        for conns in self.conns.values():
-            for conn in list(conns):
-                conn.close(protocol.CLOSE_POLICY, ProtocolError("table_failed", f"this table cannot go on: {note}",
-                                                                close=True, rule="DEAL-11"))  # fmt: skip
-
-    async def deal(self) -> None:
-        """Under the lock: deal the hand being seeded from the seeds sent and those the server supplies (DEAL-9),
-        store it, show it. Rule: PROTO-37."""
-        seeding = self.seeding
-        assert seeding is not None
-        seeds = seeding.seeds()
-        if self.game is None:
-            game, chunk = Game.new(self.id, self.spec, self.secret, self.house.key, seeds)
-            first = 0
-        else:
-            game, first = self.game, self.game.record
-            chunk = game.deal(seeds)
-        try:
-            await self.house.committer.write(Dealt(self.id, first, game.record, chunk))
-        except Exception:  # not stored: the game goes back to what the store holds, and the wait starts again
-            if self.game is not None:
-                self.reload()
-            self.start_seeding(announce=False)
-            raise ProtocolError("internal", "the deal could not be stored; the seeds are gathered again") from None
-        self.seeding = None
-        if self.game is None:
-            self.adopt(game)
-            self.summary = game.summary()
-            self.schedule()
-            for key, conns in self.conns.items():
-                for conn in list(conns):
-                    conn.send(game.full_view(key, self.turn_left()))
-            return
-        self.summary = game.summary()
-        self.schedule()
-        self.show()
 
 
 def pending_summary(table: str, spec: TableSpec) -> dict[str, Any]:

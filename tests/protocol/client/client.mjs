@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// A client of the Knock table protocol 1.1, written from spec/protocol.md, spec/protocol.schema.json and
-// spec/notation.md alone. Two transports: stdio (`knock engine` as a child process) and WebSocket
+// A client of the Knock table protocol 1.1 (1.4 at a fair table, PROTO-46), written from spec/protocol.md,
+// spec/protocol.schema.json and spec/notation.md alone (and rules.md's DEAL-5 .. DEAL-11 for fair dealing).
+// Two transports: stdio (`knock engine` as a child process) and WebSocket
 // (`knock serve`'s /ws, tables made over its HTTP API). Every frame received and sent, and every HTTP body,
 // is validated against protocol.schema.json with Ajv (draft 2020-12, strict mode).
 import { spawn } from "node:child_process";
@@ -47,12 +48,17 @@ const typeDefs = (union) => Object.fromEntries(schema.$defs[union].oneOf.map((b)
 }));
 const SERVER_DEF = typeDefs("server_message");
 const CLIENT_DEF = typeDefs("client_message");
-const SCHEMA_MINOR = PROTOCOL[1];
-// PROTO-20: the version the server named (GET /api's `protocol`, `welcome`, `started`). With only this
-// (1.1) schema and a server of a higher minor, the only failures an addition may cause are a key that
+// the version spec/protocol.schema.json describes: its definition `protocol_version`, the constant [1, 4]
+// (PROTO-20). A client validates what it receives against the schema of the version the server named when it
+// has that schema: this client has 1.4's, so against a server of 1.4 every failure is an invalid frame.
+const SCHEMA_VERSION = schema.$defs.protocol_version.const;
+if (!Array.isArray(SCHEMA_VERSION) || SCHEMA_VERSION[0] !== PROTOCOL[0] || SCHEMA_VERSION[1] < 4) fail(`spec/protocol.schema.json describes protocol ${JSON.stringify(SCHEMA_VERSION)}; this client needs 1.4's (fair dealing in two rounds)`);
+const SCHEMA_MINOR = SCHEMA_VERSION[1];
+// PROTO-20: the version the server named (GET /api's `protocol`, `welcome`, `started`). With only an earlier
+// minor's schema and a server of a higher minor, the only failures an addition may cause are a key that
 // `additionalProperties` refuses and a `type` no branch of `server_message` takes: the client reads past
 // exactly those (drops the key, ignores the message); any other failure is an invalid frame. Against a
-// server of this minor, every failure is one.
+// server of the schema's minor (or a lower one), every failure is one.
 let serverMinor = SCHEMA_MINOR;
 function noteServerVersion(protocol, where) {
   if (!Array.isArray(protocol) || protocol[0] !== PROTOCOL[0]) fail(`${where}: the server speaks protocol ${JSON.stringify(protocol)}, this client ${PROTOCOL.join(".")}`);
@@ -108,10 +114,11 @@ function checkClientFrame(msg, where) {
   return msg;
 }
 
-// ---------------------------------------------------------------- fair dealing (protocol 1.3)
-// The deck's derivation written from spec/rules.md's words alone (DEAL-6 .. DEAL-9), on node:crypto: not the web
-// client's fair.js, so that a second reading of the rules checks the server's.
-const FAIR_PROTOCOL = [1, 3];
+// ---------------------------------------------------------------- fair dealing (protocol 1.4: two rounds)
+// The deck's derivation and the commitments written from spec/rules.md's words alone (DEAL-6 .. DEAL-9, DEAL-11),
+// on node:crypto: not the web client's fair.js, so that a second reading of the rules checks the server's.
+// PROTO-46: a fair table takes only clients of 1.4 or later; this client says 1.4 in its hello there.
+const FAIR_PROTOCOL = [1, 4];
 const u64 = (n) => { const b = Buffer.alloc(8); b.writeBigUInt64BE(BigInt(n)); return b; };
 const u32 = (n) => { const b = Buffer.alloc(4); b.writeUInt32BE(n); return b; };
 // DEAL-6: B_i = HMAC-SHA256(server seed, "knock-fair/1" || P || N (8 bytes) || k (1 byte) || seeds || i (4 bytes))
@@ -129,9 +136,11 @@ function uniform(next, n) {
   const limit = 256 - (256 % n);
   for (;;) { const b = next(); if (b < limit) return b % n; }
 }
-// DEAL-8: Fisher-Yates over the codes 0..51, i from 51 down to 1; hand N's deck from purpose D (0x44)
-function fairDeck(server, seeds, number) {
-  const next = fairBytes(server, seeds, 0x44, number);
+// DEAL-8: Fisher-Yates over the codes 0..51, i from 51 down to 1; hand N's deck from purpose D (0x44), the draw
+// deck number N from purpose C (0x43)
+const PURPOSE_DECK = 0x44, PURPOSE_DRAW = 0x43;
+function fairDeck(server, seeds, number, purpose = PURPOSE_DECK) {
+  const next = fairBytes(server, seeds, purpose, number);
   const deck = [...Array(52).keys()];
   for (let i = 51; i >= 1; i--) { const j = uniform(next, i + 1); [deck[i], deck[j]] = [deck[j], deck[i]]; }
   return deck;
@@ -141,7 +150,16 @@ const suppliedSeed = (server, number, seat) => createHmac("sha256", server)
   .update(Buffer.concat([Buffer.from("knock-fair-seat/1", "ascii"), u64(number), Buffer.from([seat])])).digest();
 // DEAL-8's card code: suit x 13 + rank - 1, suits c d h s, ace 1 .. king 13
 const cardCode = (c) => "cdhs".indexOf(c[1]) * 13 + "A23456789TJQK".indexOf(c[0]);
+const codeCard = (n) => "A23456789TJQK"[n % 13] + "cdhs"[Math.floor(n / 13)];
 const hex = (h) => Buffer.from(h, "hex");
+const sha256 = (...parts) => createHash("sha256").update(Buffer.concat(parts)).digest();
+// DEAL-11: a seat's commitment c = SHA-256("knock-fair-commit/1" || C || N (8 bytes) || s (1 byte) || seed), C the
+// server's commitment's 32 bytes, the seed's 32 bytes
+const seatCommitment = (C, number, seat, seed) =>
+  sha256(Buffer.from("knock-fair-commit/1", "ascii"), C, u64(number), Buffer.from([seat]), seed);
+// DEAL-11: the commitment set's hash, SHA-256("knock-fair-set/1" || N (8 bytes) || C || c0 || c1 || ...)
+const setHash = (number, C, commitments) =>
+  sha256(Buffer.from("knock-fair-set/1", "ascii"), u64(number), C, ...commitments);
 
 // ---------------------------------------------------------------- strategy
 const RANKS = "A23456789TJQK";
@@ -288,6 +306,13 @@ async function verify(knockCmd, files) {
     else if (f.records !== undefined && o.record !== f.records) problems.push(`${f.file}: knock verify's record ${o.record}, the log has ${f.records} records`);
     // LOG-13: `hands` the hands begun, `scores` the totals after a game over, `winner` the seat; for a finished
     // game, what its game_result said (PROTO-10: the number of hands, the totals, the winner)
+    // LOG-25: a fair log's verdict says which it is: "each seed the one its seat committed to before any seed was
+    // revealed", or "no commitments recorded"; a log of a table of 1.4 (which writes the seats' commitments for
+    // every hand) says the first, never the second. Since round 5's report the verdict has the key for it too
+    // (LOG-13's `seats_committed`: true), which this client checks with the words
+    else if (f.words && o.seats_committed !== true) problems.push(`${f.file}: the verdict's seats_committed is ${o.seats_committed}, not true (LOG-13, LOG-25)`);
+    else if (f.words && !f.words.every((w) => o.message.includes(w))) problems.push(`${f.file}: the verdict does not say ${f.words.map((w) => JSON.stringify(w)).join(" and ")} (LOG-25): ${o.message}`);
+    else if (f.notWords && f.notWords.some((w) => o.message.includes(w))) problems.push(`${f.file}: the verdict says ${JSON.stringify(f.notWords.find((w) => o.message.includes(w)))} (LOG-25): ${o.message}`);
     else if (f.expect && (o.hands !== f.expect.hands || JSON.stringify(o.scores) !== JSON.stringify(f.expect.totals) || o.winner !== f.expect.winner)) {
       problems.push(`${f.file}: knock verify says ${o.hands} hand(s), scores ${JSON.stringify(o.scores)}, winner ${o.winner}; game_result said ${f.expect.hands}, ${JSON.stringify(f.expect.totals)}, ${f.expect.winner}`);
     }
@@ -295,6 +320,10 @@ async function verify(knockCmd, files) {
   if (problems.length) fail(`knock verify: ${problems.join("; ")} ${r.err.trim()}`.slice(0, 2000));
   return objs;
 }
+
+// LOG-25's words for the two kinds of fair log
+const LOG25_COMMITTED = "each seed the one its seat committed to before any seed was revealed";
+const LOG25_NONE = "no commitments recorded";
 
 // ---------------------------------------------------------------- stdio: knock engine
 class Engine {
@@ -575,7 +604,9 @@ class Seat {
 class WsGame {
   constructor(base, preset, seed, options, reconnect, outDir, tag, fair = false) {
     Object.assign(this, { base, preset, seed, options, reconnect, outDir, tag, fair });
-    this.fairChecked = 0; // hands whose deal this client recomputed and checked (PROTO-39, DEAL-10)
+    this.fairChecked = 0; // seat-hands whose deal this client recomputed and checked (PROTO-39, DEAL-10)
+    this.setsChecked = 0; // seat-hands whose commitment set this client checked before revealing (PROTO-45)
+    this.seedsChecked = 0; // seeds (every seat's, in views and reveals) checked against the pinned set (PROTO-45)
     this.wsUrl = base.replace(/^http/, "ws") + "/ws";
     this.views = new Map();
     this.gameRecord = 0;
@@ -607,11 +638,14 @@ class WsGame {
   order(s, f) {
     const bad = (why) => fail(`p${s.seat}: ${f.type} out of PROTO-28's order: ${why}`);
     const st = s.order; // null | "result" | "game" | "over"
-    // PROTO-36: a fair hand's commitment comes before its deal, after the change that ended the hand before (or
-    // after welcome, before the first view); seed_taken answers this client's seed; neither is a change's frame
-    if (f.type === "fair_commit" || f.type === "seed_taken") return;
-    // PROTO-39: fair_reveal right after the hand's hand_result
-    if (f.type === "fair_reveal") { if (st !== "result") bad("PROTO-39: fair_reveal comes right after hand_result"); return; }
+    // PROTO-36, PROTO-45: a fair hand's commitment, the commitment set and the answers to this client's commit and
+    // seed come before its deal, after the change that ended the hand before (or after welcome, before the first
+    // view); none is a change's frame
+    if (["fair_commit", "commit_taken", "fair_set", "seed_taken"].includes(f.type)) return;
+    // an error answers a message of this client's, whenever it comes: reported by onFrame as what it is
+    if (f.type === "error") return;
+    // PROTO-39: fair_reveal is sent after the hand's hand_result (checked in fairReveal); it is not a change's frame
+    if (f.type === "fair_reveal") return;
     if (f.type === "welcome") { if (st) bad(`after ${st}`); s.order = "welcome"; return; }
     // PROTO-24: after a restart a finished table is kept as its summary only: welcome, then log_offered alone
     if (st === "welcome" && f.type === "log_offered") { s.order = "over"; return; }
@@ -638,6 +672,9 @@ class WsGame {
       case "welcome":
         if (s.welcome) fail(`p${s.seat}: second welcome`);
         if (this.fair && f.fair !== true) fail(`p${s.seat}: welcome's fair is ${f.fair} at a fair table (PROTO-35)`);
+        // PROTO-46: a fair table takes clients of 1.4 or later; the commit round is 1.4's (PROTO-20: a client sends
+        // nothing the minor named in welcome lacks)
+        if (this.fair && !(f.protocol[0] === FAIR_PROTOCOL[0] && f.protocol[1] >= FAIR_PROTOCOL[1])) fail(`p${s.seat}: a fair table's welcome names protocol ${f.protocol.join(".")}: fair dealing in two rounds is 1.4's`);
         if (f.seat !== s.seat) fail(`p${s.seat}: welcome for seat ${f.seat}`);
         if (f.table !== this.table) fail(`welcome for table ${f.table}`);
         s.welcome = f;
@@ -690,57 +727,176 @@ class WsGame {
         break;
       case "hand_result":
         if (f.seat !== s.seat) fail(`p${s.seat}: hand_result for seat ${f.seat}`);
+        (s.handResults ||= new Set()).add(f.hand);
         break;
       case "fair_commit": this.fairCommit(s, f); break;
-      case "seed_taken":
-        if (f.seat !== s.seat || f.seed !== (s.sent || {})[f.hand]) fail(`p${s.seat}: seed_taken ${JSON.stringify(f)} for the seed it sent`);
-        break;
+      case "commit_taken": this.commitTaken(s, f); break;
+      case "fair_set": this.fairSet(s, f); break;
+      case "seed_taken": this.seedTaken(s, f); break;
       case "fair_reveal": this.fairReveal(s, f); break;
       default:
         break; // timed_out and anything a later minor adds: ignored
     }
     this.wake();
   }
-  // PROTO-36, PROTO-37: the server committed to its seed for a hand; this seat answers with its own, 32 random
-  // bytes in hex, once
+  // ---- fair dealing in two rounds (PROTO-36, PROTO-37, PROTO-39, PROTO-45; rules.md DEAL-9 .. DEAL-11). Each seat
+  // keeps, per hand, what it was sent and what it sent: the server's commitment it was sent first (pinned), its own
+  // seed and commitment, and the first commitment set it was sent (pinned). A breach fails the game before this seat
+  // sends anything more (PROTO-45: a client that finds a breach sends no seed).
+  fairHand(s, n) {
+    s.fair = s.fair || {};
+    return s.fair[n];
+  }
+  // PROTO-36, PROTO-45 (1): the server committed to its seed for hand n; this seat commits to a seed of its own,
+  // 32 random bytes, by DEAL-11's commitment over the server's commitment it pinned
   fairCommit(s, f) {
     if (!this.fair) fail(`p${s.seat}: fair_commit at a table not fair`);
-    s.commits = s.commits || {};
-    s.sent = s.sent || {};
-    if (s.sent[f.hand]) return; // sent again after a hello or a view request (PROTO-36): answered already
-    if (s.commits[f.hand] && s.commits[f.hand] !== f.commitment) fail(`p${s.seat}: hand ${f.hand}'s commitment changed`);
-    s.commits[f.hand] = f.commitment;
-    s.sent[f.hand] = randomBytes(32).toString("hex");
-    s.send({ type: "seed", hand: f.hand, seed: s.sent[f.hand] });
+    if (f.table !== this.table) fail(`p${s.seat}: fair_commit for table ${f.table}`);
+    const n = f.hand;
+    const st = this.fairHand(s, n);
+    if (st) {
+      // PROTO-39: the client holds the server to the first fair_commit it was sent for a hand
+      if (st.C !== f.commitment) fail(`p${s.seat}: hand ${n}: a second fair_commit names commitment ${f.commitment}, the first ${st.C} (PROTO-39: a breach of DEAL-9)`);
+      // sent again after a hello or a view request (PROTO-36): the same commit again if it was never answered
+      // (PROTO-45: answered again, in either round)
+      if (!st.commitTaken) s.send({ type: "commit", hand: n, commitment: st.c });
+      return;
+    }
+    const later = Object.keys(s.fair).map(Number).filter((h) => h >= n);
+    if (later.length) fail(`p${s.seat}: fair_commit for hand ${n} after hand ${Math.max(...later)}'s`);
+    // PROTO-36: a later hand's commitment comes once the hand before has its result, after its fair_reveal
+    if (n > 1 && !(s.fair[n - 1] && s.fair[n - 1].revealed)) fail(`p${s.seat}: fair_commit for hand ${n} before hand ${n - 1}'s fair_reveal (PROTO-36)`);
+    const seed = randomBytes(32);
+    const c = seatCommitment(hex(f.commitment), n, s.seat, seed).toString("hex");
+    s.fair[n] = { C: f.commitment, seed: seed.toString("hex"), c, commitTaken: false, set: null, seedTaken: false, draws: [] };
+    s.send({ type: "commit", hand: n, commitment: c });
   }
-  // PROTO-39: every view of a fair hand carries its seeds; the first view of a hand holds the cards dealt
+  // PROTO-45 (1): the commitment is stored; the answer names this seat and the commitment it sent
+  commitTaken(s, f) {
+    const st = this.fairHand(s, f.hand);
+    if (!st) fail(`p${s.seat}: commit_taken for hand ${f.hand}, which this seat never committed to`);
+    if (f.seat !== s.seat || f.commitment !== st.c) fail(`p${s.seat}: commit_taken ${JSON.stringify(f)} for the commitment ${st.c} it sent`);
+    st.commitTaken = true;
+  }
+  // PROTO-45 (2): the set. Checked before anything is revealed: its server commitment is the one pinned, it holds
+  // this seat's own commitment at its seat, one commitment a seat, and its hash is DEAL-11's, recomputed; the first
+  // set for a hand is pinned and a different one later is a breach (DEAL-11). Then (3): the seed, with the set's hash
+  fairSet(s, f) {
+    if (!this.fair) fail(`p${s.seat}: fair_set at a table not fair`);
+    if (f.table !== this.table) fail(`p${s.seat}: fair_set for table ${f.table}`);
+    const n = f.hand;
+    const st = this.fairHand(s, n);
+    if (!st) fail(`p${s.seat}: hand ${n}'s commitment set came before its fair_commit (PROTO-45)`);
+    if (st.set) {
+      if (st.set.commitment !== f.commitment || st.set.set !== f.set || JSON.stringify(st.set.commitments) !== JSON.stringify(f.commitments)) {
+        fail(`p${s.seat}: hand ${n}: a second commitment set differs from the first (DEAL-11: a second set for the same hand)`);
+      }
+      if (!st.seedTaken) s.send({ type: "seed", hand: n, seed: st.seed, set: st.set.set }); // its answer was never read
+      return;
+    }
+    if (f.commitment !== st.C) fail(`p${s.seat}: hand ${n}'s set names server commitment ${f.commitment}, the one pinned is ${st.C} (PROTO-45, DEAL-9)`);
+    if (f.commitments.length !== this.seats.length) fail(`p${s.seat}: hand ${n}'s set holds ${f.commitments.length} commitments for ${this.seats.length} seats (DEAL-11)`);
+    if (f.commitments[s.seat] !== st.c) fail(`p${s.seat}: hand ${n}'s set holds ${f.commitments[s.seat]} at this seat, which committed to ${st.c} (PROTO-45)`);
+    const h = setHash(n, hex(f.commitment), f.commitments.map(hex)).toString("hex");
+    if (h !== f.set) fail(`p${s.seat}: hand ${n}'s set hash is ${f.set}, DEAL-11 gives ${h}`);
+    st.set = { commitment: f.commitment, commitments: [...f.commitments], set: f.set };
+    this.setsChecked += 1;
+    s.send({ type: "seed", hand: n, seed: st.seed, set: f.set });
+  }
+  // PROTO-37, PROTO-45 (3): the seed is stored; it answers the seed this seat revealed, after the set
+  seedTaken(s, f) {
+    const st = this.fairHand(s, f.hand);
+    if (!st || !st.set) fail(`p${s.seat}: seed_taken for hand ${f.hand} before this seat revealed anything`);
+    if (f.seat !== s.seat || f.seed !== st.seed) fail(`p${s.seat}: seed_taken ${JSON.stringify(f)} for the seed ${st.seed} it sent`);
+    st.seedTaken = true;
+  }
+  // PROTO-45: every seat's seed, in a view or the reveal, matches the set pinned (DEAL-11's commitment, recomputed);
+  // this seat's is the one it sent, and it is not listed as supplied (a seat that committed never is)
+  checkSeeds(s, n, st, fair, where) {
+    if (fair.commitment !== st.C) fail(`p${s.seat}: hand ${n}: ${where} names server commitment ${fair.commitment}, the one pinned is ${st.C} (PROTO-39)`);
+    if (fair.seeds.length !== this.seats.length) fail(`p${s.seat}: hand ${n}: ${where} holds ${fair.seeds.length} seeds for ${this.seats.length} seats (DEAL-5)`);
+    if (fair.seeds[s.seat] !== st.seed) fail(`p${s.seat}: hand ${n}: ${where} holds seed ${fair.seeds[s.seat]} at this seat, which revealed ${st.seed}`);
+    if (fair.supplied.includes(s.seat)) fail(`p${s.seat}: hand ${n}: ${where} lists this seat, which committed and revealed, as supplied (PROTO-39, PROTO-45)`);
+    const C = hex(st.C);
+    fair.seeds.forEach((seed, i) => {
+      const c = seatCommitment(C, n, i, hex(seed)).toString("hex");
+      if (c !== st.set.commitments[i]) fail(`p${s.seat}: hand ${n}: ${where}: p${i}'s seed does not match p${i}'s commitment in the set (DEAL-11)`);
+    });
+    this.seedsChecked += fair.seeds.length;
+  }
+  // PROTO-39, PROTO-45: every view of a fair hand carries its seeds and its commitments; the first view of a hand
+  // holds the cards dealt; a stock draw of this seat shows the card at the stock's top (DEAL-3)
   fairView(s, f) {
     const fair = f.fair;
     if (!fair || fair.hand !== f.view.hand) fail(`p${s.seat}: a fair table's view without its hand's seeds: ${JSON.stringify(fair)}`);
-    if (fair.seeds[s.seat] !== (s.sent || {})[fair.hand]) fail(`p${s.seat}: hand ${fair.hand} dealt with seed ${fair.seeds[s.seat]}, this client sent ${(s.sent || {})[fair.hand]}`);
-    if (fair.commitment !== s.commits[fair.hand]) fail(`p${s.seat}: hand ${fair.hand}'s view names another commitment`);
-    s.dealt = s.dealt || {};
-    if (!s.dealt[fair.hand] && f.events.some((e) => e.kind === "dealt")) {
-      s.dealt[fair.hand] = { cards: [...f.view.cards], upcard: f.view.upcard, dealer: f.view.dealer };
+    const n = fair.hand;
+    const st = this.fairHand(s, n);
+    if (!st || !st.set || !st.seedTaken) fail(`p${s.seat}: hand ${n} dealt before this seat's seed was taken after its commitment set (PROTO-45)`);
+    if (!Array.isArray(fair.commitments) || JSON.stringify(fair.commitments) !== JSON.stringify(st.set.commitments)) {
+      fail(`p${s.seat}: hand ${n}'s view holds commitments ${JSON.stringify(fair.commitments)}, the set pinned ${JSON.stringify(st.set.commitments)} (PROTO-45)`);
     }
+    this.checkSeeds(s, n, st, fair, "a view");
+    if (fair.server !== null && f.view.result === null) fail(`p${s.seat}: hand ${n}'s server seed shown before the hand's result (PROTO-39)`);
+    if (fair.server !== null && sha256(hex(fair.server)).toString("hex") !== st.C) fail(`p${s.seat}: hand ${n}'s view reveals a server seed whose SHA-256 is not the commitment pinned (DEAL-9)`);
+    // 1.4's `draw`: the game's rounds of the draw for the deal, the same in every view; checked at hand 1's reveal
+    if (s.draw === undefined) s.draw = JSON.stringify(f.draw);
+    else if (s.draw !== JSON.stringify(f.draw)) fail(`p${s.seat}: the draw for the deal changed between views: ${s.draw} then ${JSON.stringify(f.draw)}`);
+    if (!st.dealt && f.events.some((e) => e.kind === "dealt")) {
+      // the cards this seat is shown (PROTO-5: its own; a sitter who sees them, the captain's; else none) and whose
+      // they are
+      const v = f.view;
+      const owner = v.seats.includes(s.seat) ? s.seat : v.cards.length ? v.roles.captain : null;
+      st.dealt = { cards: [...v.cards], upcard: v.upcard, dealer: v.dealer, owner };
+    }
+    // a stock draw by the seat whose cards this seat is shown: views come after every change (PROTO-28), so the view
+    // at the next record shows the one card gained, none lost and the stock one smaller; the stock's top was at
+    // position 52 - stock (DEAL-3: the stock is positions 21 .. 51, the top drawn first)
+    const p = s.fairPrev;
+    if (p && st.dealt && st.dealt.owner !== null && p.view.hand === f.view.hand && f.record === p.record + 1 && p.view.stock - f.view.stock === 1) {
+      const gained = f.view.cards.filter((c) => !p.view.cards.includes(c));
+      if (gained.length === 1 && p.view.cards.every((c) => f.view.cards.includes(c))) st.draws.push({ pos: 52 - p.view.stock, card: gained[0] });
+    }
+    s.fairPrev = f;
   }
-  // PROTO-39, DEAL-9, DEAL-10: the reveal, checked against the commitment this seat was sent before its seed; the
-  // supplied seeds; the deck recomputed and this seat's ten dealt cards and the upcard found in it (DEAL-3: one
-  // at a time, the non-dealer first: the non-dealer's the even positions 0..18, the dealer's the odd, the upcard
-  // at 20)
+  // PROTO-39, PROTO-45, DEAL-9, DEAL-10: the reveal, checked against the commitment this seat pinned before it
+  // committed, every seed against the set pinned, the supplied seeds against DEAL-9; then the deck recomputed and
+  // what this seat was shown found in it: its ten dealt cards (DEAL-3: one at a time, the non-dealer first: the
+  // non-dealer's the even positions 0..18, the dealer's the odd), the upcard at 20, its stock draws, and in the
+  // first hand the draw for the deal (every view's `draw`: the first cards of the draw deck, DEAL-8)
   fairReveal(s, f) {
-    const server = hex(f.server);
     const n = f.hand;
-    if (createHash("sha256").update(server).digest("hex") !== s.commits[n]) fail(`p${s.seat}: hand ${n}'s revealed seed does not match the commitment sent before its deal (DEAL-9)`);
+    const st = this.fairHand(s, n);
+    if (!st || !st.set) fail(`p${s.seat}: hand ${n} revealed, this seat never checked its set`);
+    if (f.seat !== s.seat) fail(`p${s.seat}: fair_reveal for seat ${f.seat} (PROTO-39: the seat it is for)`);
+    if (!s.handResults || !s.handResults.has(n)) fail(`p${s.seat}: hand ${n}'s fair_reveal before its hand_result (PROTO-39)`);
+    if (st.revealed) return; // sent again (a reconnect): checked already
+    st.revealed = true;
+    const server = hex(f.server);
+    if (sha256(server).toString("hex") !== st.C) fail(`p${s.seat}: hand ${n}'s revealed seed does not match the commitment pinned before this seat committed (DEAL-9)`);
+    if (f.commitments !== null && JSON.stringify(f.commitments) !== JSON.stringify(st.set.commitments)) fail(`p${s.seat}: hand ${n}'s reveal holds commitments ${JSON.stringify(f.commitments)}, the set pinned ${JSON.stringify(st.set.commitments)}`);
+    this.checkSeeds(s, n, st, f, "the reveal");
     const seeds = f.seeds.map(hex);
     for (const seat of f.supplied) if (!suppliedSeed(server, n, seat).equals(seeds[seat])) fail(`p${s.seat}: hand ${n}: p${seat}'s supplied seed is not DEAL-9's`);
-    if (f.supplied.includes(s.seat) || f.seeds[s.seat] !== s.sent[n]) fail(`p${s.seat}: hand ${n} was not dealt with the seed this seat sent`);
     const deck = fairDeck(server, seeds, n);
-    const dealt = s.dealt[n];
+    const dealt = st.dealt;
     if (!dealt) fail(`p${s.seat}: hand ${n} revealed, its deal never seen`);
-    const mine = new Set(deck.slice(0, 20).filter((_, i) => i % 2 === (dealt.dealer === s.seat ? 1 : 0)));
-    if (dealt.cards.length !== 10 || !dealt.cards.every((c) => mine.has(cardCode(c)))) fail(`p${s.seat}: hand ${n}: the cards dealt are not the ones the seeds give (DEAL-10)`);
+    if (dealt.owner !== null) {
+      const mine = new Set(deck.slice(0, 20).filter((_, i) => i % 2 === (dealt.dealer === dealt.owner ? 1 : 0)));
+      if (dealt.cards.length !== 10 || !dealt.cards.every((c) => mine.has(cardCode(c)))) fail(`p${s.seat}: hand ${n}: the cards dealt ${dealt.owner === s.seat ? "to this seat" : `to p${dealt.owner}`} are not the ones the seeds give (DEAL-10)`);
+    }
     if (deck[20] !== cardCode(dealt.upcard)) fail(`p${s.seat}: hand ${n}: the upcard is not the seeds' (DEAL-10)`);
+    for (const d of st.draws) if (deck[d.pos] !== cardCode(d.card)) fail(`p${s.seat}: hand ${n}: drew ${d.card} from the stock at position ${d.pos}, the seeds give ${codeCard(deck[d.pos])} (DEAL-10)`);
+    this.stockChecked = (this.stockChecked || 0) + st.draws.length;
+    if (n === 1) {
+      // DEAL-8: the draw takes its cards in order from the draw deck of purpose C, number 0 (then 1, ...) from the
+      // first hand's seeds; the rounds in order, each round's cards in its seats' order
+      const drawn = JSON.parse(s.draw || "[]").flatMap((r) => r.cards);
+      if (!drawn.length) fail(`p${s.seat}: no draw for the deal in the first hand's views (1.4's \`draw\`)`);
+      let codes = [];
+      for (let k = 0; codes.length < drawn.length; k++) codes = codes.concat(fairDeck(server, seeds, k, PURPOSE_DRAW));
+      drawn.forEach((c, i) => { if (cardCode(c) !== codes[i]) fail(`p${s.seat}: the draw for the deal's card ${i + 1} is ${c}, the seeds give ${codeCard(codes[i])} (DEAL-8, DEAL-10)`); });
+      this.drawChecked = (this.drawChecked || 0) + drawn.length;
+    }
     this.fairChecked += 1;
   }
   async connectSeat(s) {
@@ -918,13 +1074,15 @@ class WsGame {
     for (const g of this.gameResults.values()) {
       if (g.winner !== gr0.winner || g.hands !== gr0.hands || JSON.stringify(g.totals) !== JSON.stringify(gr0.totals)) fail("the seats were sent different game_results");
     }
-    files.push({ file: fullFile, view: null, digest: offered.digest, expect: gr0, records: offered.records });
+    // a fair table of 1.4 records every seat's commitment before any seed (LOG-25): its verdict says so
+    const words = this.fair ? { words: [LOG25_COMMITTED], notWords: [LOG25_NONE] } : {};
+    files.push({ file: fullFile, view: null, digest: offered.digest, expect: gr0, records: offered.records, ...words });
     for (const s of this.seats) {
       const v = await http("GET", `${this.base}/api/tables/${this.table}/log`, { raw: true, token: s.token });
       if (!v.ctype.startsWith("application/x-knock-log")) fail(`p${s.seat}'s view of the log served as ${v.ctype} (PROTO-23)`);
       const vf = path.join(this.outDir, `${this.tag}.p${s.seat}.knock`);
       writeFileSync(vf, v.buf);
-      files.push({ file: vf, view: s.seat, digest: null, expect: gr0 });
+      files.push({ file: vf, view: s.seat, digest: null, expect: gr0, ...words });
     }
     // PROTO-24: a seat reconnecting to a finished table is sent welcome, the final view, game_result and
     // log_offered (the order is checked by order())
@@ -936,7 +1094,8 @@ class WsGame {
     for (const s of this.seats) { s.conn += 1; s.ws.close(1000); }
     const gr = this.gameResults.get(0);
     if (this.fair && this.fairChecked !== gr.hands * this.seats.length) fail(`${this.fairChecked} fair deals checked, ${gr.hands} hand(s) of ${this.seats.length} seats`);
-    const extra = this.fair ? `fair: ${this.fairChecked} seat-hands' deals recomputed by this client's own derivation (DEAL-6 .. DEAL-8) and checked` : this.reconnect ? `dropped mid-hand and reconnected ${dropped}x; resent a lost act (${resent.lost.action} at ${resent.lost.record}: applied, duplicate=${resent.lost.duplicate}) and an applied one (${resent.applied.action} at ${resent.applied.record}: duplicate=${resent.applied.duplicate})` : "";
+    if (this.fair && this.setsChecked !== gr.hands * this.seats.length) fail(`${this.setsChecked} commitment sets checked, ${gr.hands} hand(s) of ${this.seats.length} seats`);
+    const extra = this.fair ? `fair (1.4, two rounds): ${this.setsChecked} commitment sets checked before revealing (own commitment, pinned server commitment, DEAL-11 hash recomputed), ${this.seedsChecked} seeds checked against the sets; ${this.fairChecked} seat-hands' deals recomputed by this client's own derivation (DEAL-6 .. DEAL-8) and checked (dealt cards, upcards, ${this.stockChecked || 0} stock draws, ${this.drawChecked || 0} cards of the draw), server seeds against their commitments, supplied seeds against DEAL-9` : this.reconnect ? `dropped mid-hand and reconnected ${dropped}x; resent a lost act (${resent.lost.action} at ${resent.lost.record}: applied, duplicate=${resent.lost.duplicate}) and an applied one (${resent.applied.action} at ${resent.applied.record}: duplicate=${resent.applied.duplicate})` : "";
     return { extra, tag: this.tag, files, acts, hands: gr.hands, winner: gr.winner, totals: gr.totals, records: offered.records, ms: Date.now() - t0, notes: this.notes, table: this.table };
   }
 }
