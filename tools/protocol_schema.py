@@ -512,7 +512,7 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
                 ),
             },
             "spectate": {"type": "string", "pattern": "^/#table=[A-Za-z0-9_-]+&spectate=1$"},
-            "seed": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
+            "seed": nullable({"type": "integer", "minimum": 0, "maximum": 2**63 - 1}),  # 1.4: null unless chosen
         }
     )
     D["http_error"] = obj(

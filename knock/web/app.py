@@ -186,8 +186,10 @@ def make_app(store: Store, settings: Settings | None = None) -> Starlette:
              "link": f"/#table={table_id}&seat={i}&token={tokens[i]}" if i in tokens else None}
             for i, s in enumerate(spec.seats)
         ]  # fmt: skip
+        # a seed the server chose is never shown while the game runs: whoever knew it would know every card (PROTO-2)
+        chosen = spec.seed if isinstance(body, dict) and body.get("seed") is not None else None
         return JSONResponse({"table": table_id, "seats": seats, "spectate": f"/#table={table_id}&spectate=1",
-                             "seed": spec.seed}, status_code=201)  # fmt: skip
+                             "seed": chosen}, status_code=201)  # fmt: skip
 
     async def one_table(request: Request) -> Response:
         table = hub.tables.get(request.path_params["table"])

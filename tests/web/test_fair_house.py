@@ -5,6 +5,7 @@ DEAL-11; spec/protocol.md, PROTO-45, PROTO-46)."""
 
 from __future__ import annotations
 
+import json
 import random
 import sqlite3
 import threading
@@ -169,3 +170,22 @@ def test_a_fair_table_left_after_a_commitment_ends_with_no_game_and_supplies_no_
         answer = Seat(server.ws).hello(table, tokens[1])
         assert answer["code"] == "table_failed" and "nobody attended" in answer["message"], answer
         assert stored(tmp_path / "data", "SELECT count(*) FROM seeds WHERE game = ?", table) == [(0,)]
+
+
+@pytest.mark.rule("PROTO-2")
+def test_a_seed_the_server_chose_is_never_shown_while_the_game_runs(tmp_path: Path) -> None:
+    """At a seeded table whoever knows the seed knows every card (Match.new(seed) deals them): the table's creator
+    is told a seed only when it chose one itself, and nothing the server serves during the game names it."""
+    with ServerProcess(tmp_path / "data", "--bot-delay", "0", "--table-rate", "0", "--address-tables", "0") as server:
+        status, made = server.post("/api/tables", {"seats": TWO_HUMANS})
+        assert status == 201 and made["seed"] is None
+        status, chosen = server.post("/api/tables", {"seed": 77, "seats": TWO_HUMANS})
+        assert status == 201 and chosen["seed"] == 77  # its creator chose it: nothing new is told
+        (spec,) = stored(tmp_path / "data", "SELECT spec FROM games WHERE id = ?", made["table"])[0]
+        seed = str(json.loads(spec)["seed"])
+        seat = Seat(server.ws)
+        frames = [seat.hello(made["table"], made["seats"][0]["token"]), seat.recv()]
+        _, one = server.get(f"/api/tables/{made['table']}")
+        _, listed = server.get("/api/tables")
+        served = [json.dumps(f) for f in frames] + [one.decode(), listed.decode()]
+        assert not [text for text in served if seed in text]

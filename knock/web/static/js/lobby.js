@@ -133,7 +133,8 @@ export async function openLobby(root) {
   function showCreated(made) {
     const names = made.seats.map((s) => s.name);
     fill(created, h("section", { class: "links", "aria-labelledby": "links-title" },
-      h("h4", { id: "links-title" }, `Table ${made.table} is ready (seed ${made.seed})`),
+      h("h4", { id: "links-title" }, made.seed === null ? `Table ${made.table} is ready`
+        : `Table ${made.table} is ready (seed ${made.seed}, which you chose: whoever knows it knows every card)`),
       h("p", {}, "These links are shown only once: each is a seat's key."),
       h("ul", {}, made.seats.filter((s) => s.link).map((s) => {
         const url = new URL(s.link, location.href).href;
