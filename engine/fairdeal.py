@@ -28,6 +28,8 @@ LABEL = b"knock-fair/1"  #: the derivation's domain label (DEAL-6)
 SEAT_LABEL = b"knock-fair-seat/1"  #: the label of a seed the server supplies for a seat (DEAL-9)
 COMMIT_LABEL = b"knock-fair-commit/1"  #: the label of a seat's commitment to its seed (DEAL-11)
 SET_LABEL = b"knock-fair-set/1"  #: the label of a hand's commitment set's hash (DEAL-11)
+STATEMENT_LABEL = b"knock-fair-statement/1"  #: the label of a seat's signed statement (DEAL-12)
+RECEIPT_LABEL = b"knock-fair-receipt/1"  #: the label of the server's receipts (DEAL-12)
 DEAL, DRAW = 0x44, 0x43  #: the purpose byte: ``D`` a hand's deck, ``C`` a draw deck (DEAL-6, DEAL-8)
 
 
@@ -108,6 +110,23 @@ def set_hash(number: int, committed: bytes, commitments: Sequence[bytes]) -> byt
     return hashlib.sha256(SET_LABEL + number.to_bytes(8, "big") + committed + b"".join(commitments)).digest()
 
 
+def statement_message(set_digest: bytes, seat: int, seed: bytes) -> bytes:
+    """What a seat signs when it reveals its seed: label ‖ the set's hash ‖ seat (1 byte) ‖ seed. Rule: DEAL-12."""
+    return STATEMENT_LABEL + set_digest + bytes([seat]) + seed
+
+
+def commit_receipt_message(committed: bytes, number: int, seat: int, made: bytes) -> bytes:
+    """What the server signs when it stores a seat's commitment: label ‖ ``C`` ‖ the server's commitment ‖ number
+    (8 bytes) ‖ seat ‖ the commitment. Rule: DEAL-12."""
+    return RECEIPT_LABEL + b"C" + committed + number.to_bytes(8, "big") + bytes([seat]) + made
+
+
+def seed_receipt_message(set_digest: bytes, seat: int, seed: bytes) -> bytes:
+    """What the server signs when it stores a seat's seed: label ‖ ``S`` ‖ the set's hash ‖ seat ‖ seed. Rule:
+    DEAL-12."""
+    return RECEIPT_LABEL + b"S" + set_digest + bytes([seat]) + seed
+
+
 def check_commitments(committed: bytes, number: int, seeds: Sequence[bytes], commitments: Sequence[bytes]) -> None:
     """Every seat's seed against its commitment. Rule: DEAL-11.
 
@@ -136,12 +155,23 @@ class FairSeeds:
     #: every seat's commitment to its seed, made before any seed was revealed (DEAL-11); None where the seats did
     #: not commit first (a demonstration's seeds, all supplied, and a log of version 2.0)
     commitments: tuple[bytes, ...] | None = None
+    #: the seats' signed statements of what they saw, (seat, public key, signature), ascending (DEAL-12)
+    statements: tuple[tuple[int, bytes, bytes], ...] = ()
 
     @classmethod
-    def gather(cls, number: int, server: bytes, sent: Sequence[bytes | None], *, committed: bool = False) -> FairSeeds:
+    def gather(
+        cls,
+        number: int,
+        server: bytes,
+        sent: Sequence[bytes | None],
+        *,
+        committed: bool = False,
+        statements: Sequence[tuple[int, bytes, bytes]] = (),
+    ) -> FairSeeds:
         """A hand's seeds from what each seat sent (None: nothing, in time or at all); the server supplies the
         rest (DEAL-9); ``committed``: the seats committed first, and the hand holds every seat's commitment
-        (DEAL-11: the server commits to the seeds it supplies).
+        (DEAL-11: the server commits to the seeds it supplies); ``statements``: the seats' signed statements,
+        (seat, key, signature) (DEAL-12), kept in seat order.
 
         Raises:
             InvalidDeal: DEAL-5, a seed that is not 32 bytes (the server's or a seat's).
@@ -150,7 +180,8 @@ class FairSeeds:
         _check_seeds(server, seats)
         c = commitment(server)
         made = tuple(seat_commitment(c, number, i, s) for i, s in enumerate(seats)) if committed else None
-        return cls(number, server, seats, tuple(i for i, s in enumerate(sent) if s is None), made)
+        signed = tuple(sorted(statements)) if committed else ()
+        return cls(number, server, seats, tuple(i for i, s in enumerate(sent) if s is None), made, signed)
 
     @property
     def commitment(self) -> bytes:

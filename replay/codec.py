@@ -92,6 +92,8 @@ T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK = 16, 17, 18, 19, 20, 21
 T_ABANDON = 22
 # A fair hand's seats' commitments, made before any seed is revealed (DEAL-11; version 3.0, LOG-25).
 T_SEAT_COMMITS = 23
+# A seat's signed statement of what it saw when it revealed its seed (DEAL-12; version 3.0, LOG-26).
+T_STATEMENT = 24
 #: The records of the wave's step (spec/versions.md): in a log of version 3.0 only (LOG-24).
 WAVE_RECORDS = frozenset((T_RESIGN, T_ABORT, T_FORFEIT, T_CLAIM, T_AWAY, T_BACK, T_ABANDON))
 RECORD_NAMES = {
@@ -119,6 +121,7 @@ RECORD_NAMES = {
     T_BACK: "back",
     T_ABANDON: "abandon",
     T_SEAT_COMMITS: "seat commitments",
+    T_STATEMENT: "statement",
 }
 KINDS = [k.value for k in ResultKind]  # gin, big_gin, knock, undercut, tie, dead
 REASONS = ["", "stock", "pickup cap", "last discard declined"]
@@ -501,6 +504,8 @@ FORMS: dict[int, tuple[int | None, Callable[[list[Any], bool], bool], str]] = {
     # how many commitments, of how many bytes: content (DEAL-5, ``replay.fair``)
     T_SEAT_COMMITS: (2, lambda v, _: type(v[1]) is list and all(type(x) is bytes for x in v[1]),
                      "[23, [bin commitment, …]]"),
+    T_STATEMENT: (4, lambda v, _: _n(v[1]) and type(v[2]) is bytes and type(v[3]) is bytes,
+                  "[24, seat, bin key, bin signature]"),  # the lengths: LOG-17's, under DEAL-12
 }  # fmt: skip
 
 

@@ -14,6 +14,7 @@ from typing import Any
 from engine import fairdeal
 from engine.errors import InvalidDeal
 from replay.codec import UNKNOWN
+from replay.ed25519_verify import is_public_key, verify
 
 
 class FairError(Exception):
@@ -37,6 +38,11 @@ class FairCheck:
         self.commitments: tuple[bytes, ...] | None = None  # the hand's seats' commitments (DEAL-11)
         #: whether the log's hands hold their seats' commitments (LOG-25): all or none, as the first hand decides
         self.hands_ordered: bool | None = None
+        self.last_signed: (
+            int | None
+        ) = -1  # the seat of the hand's last statement read; None once the hand's draw or hand began
+        self.revealed_by: dict[int, int] = {}  # seat -> the seeds it sent (not supplied), over the log
+        self.signed_by: dict[int, int] = {}  # seat -> its statements that verified, over the log (LOG-26)
         self.seeds: tuple[bytes, ...] | None = None
         self.supplied: tuple[int, ...] = ()
         self.number = 0  # the hand the seeds are for
@@ -86,6 +92,7 @@ class FairCheck:
         if self.hands_ordered and self.commitments is None:
             raise FairError("LOG-25", "seeds without the seats' commitments, after a hand with them: all hands or none")
         self.hands_ordered = self.commitments is not None
+        self.last_signed = -1
         seeds, supplied = record[1], record[2]
         if len(seeds) != self.players:
             raise FairError("DEAL-5", f"a fair deal takes one seed from each of the {self.players} seats, not "
@@ -102,18 +109,45 @@ class FairCheck:
             except InvalidDeal as err:
                 raise FairError(err.rule, err.reason) from None
         self.seeds, self.supplied = tuple(seeds), tuple(supplied)
+        for seat in range(self.players):
+            if seat not in self.supplied:
+                self.revealed_by[seat] = self.revealed_by.get(seat, 0) + 1
+
+    def take_statement(self, record: Any) -> None:
+        """A seat's signed statement of what it saw (LOG-26, DEAL-12): right after its hand's seeds, in seat order,
+        of a seat that revealed its own seed, in a hand whose seats committed first; its signature verified."""
+        self._declared("a seat's statement")
+        seat, key, signature = record[1], record[2], record[3]
+        if self.commitments is None or self.seeds is None or self.committed is None or self.last_signed is None:
+            raise FairError("LOG-26", "a statement comes right after the seeds of a hand whose seats committed first")
+        if seat >= self.players or seat in self.supplied or seat <= self.last_signed:
+            raise FairError("LOG-26", f"a statement of p{seat}: a seat of the game that sent its own seed, after the "
+                            "seats before it")  # fmt: skip
+        digest = fairdeal.set_hash(self.number + 1, self.committed, self.commitments)
+        message = fairdeal.statement_message(digest, seat, self.seeds[seat])
+        if len(key) != 32 or len(signature) != 64 or not is_public_key(key) or not verify(key, message, signature):
+            raise FairError("DEAL-12", f"p{seat}'s statement does not verify with the key it names")
+        self.last_signed = seat
+        self.signed_by[seat] = self.signed_by.get(seat, 0) + 1
+
+    @property
+    def seats_signed(self) -> tuple[int, ...]:
+        """The seats that signed every seed of their own the log holds (LOG-26)."""
+        return tuple(s for s, n in sorted(self.revealed_by.items()) if self.signed_by.get(s, 0) == n)
 
     def cut(self, cards: bytes) -> None:
         """A round of the draw: in a fair log only after the first hand's commitment and seeds (its cards follow
         from them, DEAL-8), so a log that begins with one is refused there, not left unfinished."""
         if self.fair and self.seeds is None:
             raise FairError("LOG-20", "a round of the draw before the first hand's server commitment and seeds")
+        self.last_signed = None
         self.drawn.extend(cards)
 
     def hand(self, number: int) -> None:
         """A hand record: in a fair log its commitment and seeds came before it."""
         if self.fair and (self.committed is None or self.seeds is None):
             raise FairError("LOG-20", "a hand without its server commitment and seats' seeds")
+        self.last_signed = None
         self.number = number
 
     def deal(self, codes: Any) -> None:

@@ -58,6 +58,7 @@ from replay.codec import (
     T_SEEDS,
     T_SEEN_DRAW,
     T_SPREAD,
+    T_STATEMENT,
     T_TRAILER,
     TAKE,
 )
@@ -89,6 +90,7 @@ class Kind(enum.Enum):
     FAIR_COMMIT = "server commitment"  #: a fair hand's commitment to the server's seed (LOG-20)
     SEEDS = "seeds"  #: a fair hand's seats' seeds (LOG-21)
     SEAT_COMMITS = "seat commitments"  #: a fair hand's seats' commitments, before its seeds (LOG-25)
+    STATEMENT = "statement"  #: a seat's signed statement of what it saw, after the seeds (LOG-26)
     FAIR_REVEAL = "server seed"  #: a fair hand's server seed, revealed after its result (LOG-22)
     RESIGN = "resign"  #: a seat resigns (END-1)
     ABORT = "abort"  #: a seat aborts the game (END-2)
@@ -138,10 +140,11 @@ def _array_kinds(view: bool) -> tuple[Kind, ...]:
                T_REVEAL: Kind.REVEAL, T_FAIR_COMMIT: Kind.FAIR_COMMIT, T_SEEDS: Kind.SEEDS,
                T_FAIR_REVEAL: Kind.FAIR_REVEAL, T_RESIGN: Kind.RESIGN, T_ABORT: Kind.ABORT,
                T_FORFEIT: Kind.FORFEIT, T_CLAIM: Kind.CLAIM, T_AWAY: Kind.AWAY, T_BACK: Kind.BACK,
-               T_ABANDON: Kind.ABANDON, T_SEAT_COMMITS: Kind.SEAT_COMMITS}  # fmt: skip
+               T_ABANDON: Kind.ABANDON, T_SEAT_COMMITS: Kind.SEAT_COMMITS,
+               T_STATEMENT: Kind.STATEMENT}  # fmt: skip
     if view:
         by_type[T_SEEN_DRAW] = Kind.SEEN_DRAW
-    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_SEAT_COMMITS + 1))
+    return tuple(by_type.get(t, Kind.BAD_FORM) for t in range(T_STATEMENT + 1))
 
 
 _INT_KINDS = {False: _int_kinds(False), True: _int_kinds(True)}
@@ -198,7 +201,7 @@ MEANING: dict[At, str] = {
     At.COMMITTED: "a shuffle commitment read: its hand comes next (LOG-10)",
     At.FAIR_COMMITTED: "a fair hand's server commitment read: its seats' commitments (LOG-25) or seeds next (LOG-20)",
     At.SEATS_COMMITTED: "a fair hand's seats' commitments read: its seeds come next (LOG-25)",
-    At.SEEDED: "a fair hand's seeds read: (the first hand's draw, then) its hand comes next (LOG-20)",
+    At.SEEDED: "a fair hand's seeds read: (its seats' statements, LOG-26; the first hand's draw, then) its hand next",
     At.DEAL: "a hand record read: its deal comes next",
     At.UPCARD_OFFER: "the first upcard is offered (OFFER-1, OFFER-2)",
     At.DRAW: "the seat to act draws (TURN-1)",
@@ -268,6 +271,7 @@ GRAMMAR: tuple[Row, ...] = (
     Row(A.FAIR_COMMITTED, K.SEEDS, (A.SEEDED,), ()),
     Row(A.FAIR_COMMITTED, K.SEAT_COMMITS, (A.SEATS_COMMITTED,), ()),
     Row(A.SEATS_COMMITTED, K.SEEDS, (A.SEEDED,), ()),
+    Row(A.SEEDED, K.STATEMENT, (A.SEEDED,), ()),
     Row(A.SEEDED, K.CUT, (A.SEEDED,), ("draw_cut",)),
     Row(A.SEEDED, K.HAND, (A.DEAL,), ("start", "rotate")),
     Row(A.DEAL, K.DEAL, (A.UPCARD_OFFER,), ("deal",)),

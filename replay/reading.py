@@ -64,6 +64,7 @@ class Reading(ABC):
             Kind.FAIR_COMMIT: self.take_fair_record,
             Kind.SEEDS: self.take_fair_record,
             Kind.SEAT_COMMITS: self.take_fair_record,
+            Kind.STATEMENT: self.take_fair_record,
             Kind.FAIR_REVEAL: self.take_fair_reveal,
             Kind.CHECKPOINT: self.take_checkpoint,
             Kind.TRAILER: self.take_trailer,
@@ -94,6 +95,8 @@ class Reading(ABC):
             self.check_fair(entry, lambda: self.fair.commit(entry.record, self.started, len(self.cuts)))
         elif row.kind is Kind.SEAT_COMMITS:
             self.check_fair(entry, lambda: self.fair.take_commitments(entry.record))
+        elif row.kind is Kind.STATEMENT:
+            self.check_fair(entry, lambda: self.fair.take_statement(entry.record))
         else:
             self.check_fair(entry, lambda: self.fair.take_seeds(entry.record))
         self.keep(entry)

@@ -68,6 +68,8 @@ class Verdict:
     #: In a fair log, whether its hands hold the seats' commitments made before any seed was revealed (LOG-25);
     #: None when the log is not fair or no hand's seeds were read.
     seats_committed: bool | None = None
+    #: In a fair log, the seats that signed every seed of their own it holds (LOG-26); None when not fair.
+    seats_signed: tuple[int, ...] | None = None
 
     def to_json(self) -> dict[str, Any]:
         """The verdict as a JSON object (``knock verify --json``)."""
@@ -87,6 +89,7 @@ class Verdict:
             "table": self.table,
             "made": self.made,
             "seats_committed": self.seats_committed,
+            "seats_signed": list(self.seats_signed) if self.seats_signed is not None else None,
         }
 
 
@@ -176,9 +179,11 @@ class _Progress:
         table = reader.header.table if reader is not None else None
         made = reader.header.made if reader is not None else None
         reading = self.replayer or self.public
-        committed = reading.model.fair.hands_ordered if reading is not None and reader and reader.header.fair else None
+        fair = reading.model.fair if reading is not None and reader and reader.header.fair else None
+        committed = fair.hands_ordered if fair is not None else None
+        signed = fair.seats_signed if fair is not None else None
         return Verdict(kind, record, rule, message, digest, view, hands, tuple(scores), winner, internal, signer,
-                       sealed, table, made, committed)  # fmt: skip
+                       sealed, table, made, committed, signed)  # fmt: skip
 
 
 def _judge(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = None) -> Verdict:
@@ -216,6 +221,8 @@ def _judge(source: bytes | BinaryIO, progress: _Progress, walk: Walk | None = No
             else " (no seats' commitments recorded: the log does not show that each seed was fixed before the others "
             "were seen, DEAL-11)"
         )
+        if fair is not None and fair.seats_signed:
+            what += f", {' and '.join(f'p{s}' for s in fair.seats_signed)} signed each reveal (DEAL-12)"
     return progress.verdict("pass", reader.index, "", f"{reader.index} records, {reader.checkpoints} checkpoints, "
                             f"{what}")  # fmt: skip
 

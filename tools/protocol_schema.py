@@ -609,6 +609,7 @@ def http(D: dict[str, Any], ref: Any, obj: Any, nullable: Any, digest: Any, verd
                     "table": nullable(text),
                     "made": nullable(count),
                     "seats_committed": nullable({"type": "boolean"}),  # 1.4: a fair log's seats committed first
+                    "seats_signed": nullable({"type": "array", "items": ref("seat")}),  # 1.4: LOG-26
                     "summary": text,
                 }
             ),
