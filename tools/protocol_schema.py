@@ -186,6 +186,7 @@ def build() -> dict[str, Any]:
         return obj(p, req, extra)
 
     hex32 = {"type": "string", "pattern": "^[0-9a-f]{64}$"}
+    hex64 = {"type": "string", "pattern": "^[0-9a-f]{128}$"}  # an Ed25519 signature (DEAL-12, PROTO-47)
     fair_seats = {"type": "array", "items": hex32, "minItems": 2, "maxItems": 3}
     supplied = {"type": "array", "items": ref("seat"), "maxItems": 3, "uniqueItems": True}
     hand_no = {"type": "integer", "minimum": 1}
@@ -201,6 +202,7 @@ def build() -> dict[str, Any]:
                 "table": ref("table_id"),
                 "token": {"type": "string", "minLength": 1, "maxLength": 256},
                 "spectate": {"type": "boolean"},
+                "key": hex32,  # 1.4: the seat's statement key at a fair table (PROTO-47)
             },
             ["protocol", "table"],
             True,
@@ -227,7 +229,7 @@ def build() -> dict[str, Any]:
         "rematch": msg("rematch", {}, [], True),  # 1.2 (PROTO-29)
         "seed": msg(  # 1.3 (PROTO-37); "set" 1.4 (PROTO-45)
             "seed",
-            {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32), "set": hex32},
+            {"hand": {"type": "integer", "minimum": 1}, "seed": nullable(hex32), "set": hex32, "statement": hex64},
             ["hand", "seed"],
             True,
         ),
@@ -265,6 +267,7 @@ def build() -> dict[str, Any]:
                 "turn_timeout": nullable({"type": "number", "exclusiveMinimum": 0}),
                 "series": nullable(series),  # 1.2 (PROTO-31)
                 "fair": {"type": "boolean"},  # 1.3 (PROTO-35)
+                "receipts": nullable(hex32),  # 1.4 (PROTO-47)
             },
         ),
         "fair_commit": msg(  # 1.3 (PROTO-36)
@@ -278,10 +281,11 @@ def build() -> dict[str, Any]:
             },
         ),
         "seed_taken": msg(  # 1.3 (PROTO-37)
-            "seed_taken", {"hand": hand_no, "seat": ref("seat"), "seed": nullable(hex32)}
+            "seed_taken", {"hand": hand_no, "seat": ref("seat"), "seed": nullable(hex32), "receipt": nullable(hex64)}
         ),
-        "commit_taken": msg(  # 1.4 (PROTO-45)
-            "commit_taken", {"hand": hand_no, "seat": ref("seat"), "commitment": nullable(hex32)}
+        "commit_taken": msg(  # 1.4 (PROTO-45, PROTO-47)
+            "commit_taken",
+            {"hand": hand_no, "seat": ref("seat"), "commitment": nullable(hex32), "receipt": nullable(hex64)},
         ),
         "fair_set": msg(  # 1.4 (PROTO-45)
             "fair_set",

@@ -27,6 +27,7 @@ from engine.actions import Discard, Knock, parse_match_action, shown_mask
 from engine.cards import Card, to_mask
 from engine.melds import deadwood, knock_deadwood, value
 from knock.web.protocol import PROTOCOL, Message
+from replay.signing import SigningKey
 
 
 def choose(frame: Message, rng: random.Random | None = None, *, advise: float = 0.0) -> str | None:
@@ -91,9 +92,12 @@ class Client:
             if frame["type"] == kind:
                 return frame
 
-    def hello(self, table: str, token: str | None = None) -> Message:
+    def hello(self, table: str, token: str | None = None, *, key: bytes | None = None) -> Message:
+        """Take seat ``token`` (or watch), naming ``key`` for the seat's statements at a fair table (PROTO-47)."""
         msg: dict[str, Any] = {"type": "hello", "protocol": list(PROTOCOL), "table": table}
         msg.update({"token": token} if token is not None else {"spectate": True})
+        if key is not None:
+            msg["key"] = key.hex()
         self.send(msg)
         return self.recv()
 
@@ -104,18 +108,20 @@ class Client:
 class FairSeat:
     """A seat's half of fair dealing (PROTO-45): it commits to a fresh seed when a hand's commitment is sent
     (``fair_commit``), and reveals it when the set holds the server's commitment it was first sent and its own
-    (``fair_set``); any other set is a breach (DEAL-11), answered with nothing."""
+    (``fair_set``); any other set is a breach (DEAL-11), answered with nothing. With ``signer`` (the key its hello
+    named, PROTO-47) it signs each reveal (DEAL-12)."""
 
-    def __init__(self, seat: int, rng: random.Random) -> None:
+    def __init__(self, seat: int, rng: random.Random, signer: SigningKey | None = None) -> None:
         self.seat = seat
         self.rng = rng
+        self.signer = signer
         self.pinned: dict[int, str] = {}  #: hand -> the server's first commitment
         self.seeds: dict[int, bytes] = {}  #: hand -> the seed committed to
         self.breaches: list[str] = []
 
     def answer(self, frame: Message) -> Message | None:
         """The message to send for ``frame`` (None: nothing)."""
-        from engine.fairdeal import seat_commitment, set_hash
+        from engine.fairdeal import seat_commitment, set_hash, statement_message
 
         hand: int = frame["hand"]
         if frame["type"] == "fair_commit":
@@ -137,7 +143,12 @@ class FairSeat:
             if frame["set"] != set_hash(hand, server, made).hex():
                 self.breaches.append(f"hand {hand}: the set's hash is not its commitments'")
                 return None
-            return {"type": "seed", "hand": hand, "seed": seed.hex(), "set": frame["set"]}
+            out = {"type": "seed", "hand": hand, "seed": seed.hex(), "set": frame["set"]}
+            if self.signer is not None:
+                out["statement"] = self.signer.sign(
+                    statement_message(bytes.fromhex(frame["set"]), self.seat, seed)
+                ).hex()
+            return out
         return None
 
 

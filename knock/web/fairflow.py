@@ -85,7 +85,7 @@ async def take_commit(table: Table, conn: Connection, message: protocol.Commit) 
             except Exception:  # not stored: not taken (PROTO-9)
                 raise ProtocolError("internal", "the commitment could not be stored; it was not taken") from None
             seeding.commits[conn.seat] = made
-        conn.send(commit_taken(seeding.number, conn.seat, made))
+        conn.send(commit_taken(seeding, conn.seat, made, table.receipts))
         if not again and seeding.closed:
             await close_set(table)
 
@@ -115,27 +115,33 @@ async def close_set(table: Table) -> None:
 async def take_seed(table: Table, conn: Connection, message: protocol.Seed) -> None:
     """A seat's seed for the hand being seeded, revealed once the set is closed: checked against its
     commitment, stored, acknowledged (``seed_taken``); the deal once every seat that committed has revealed.
-    Rules: PROTO-37, PROTO-38, PROTO-45, DEAL-11.
+    With the seed, the seat's signed statement of what it saw, where its connection named a key (PROTO-47), stored
+    with it. Rules: PROTO-37, PROTO-38, PROTO-45, PROTO-47, DEAL-11, DEAL-12.
 
     Raises:
         ProtocolError: ``bad_seed``: not hex of 32 bytes, no seeds gathered now, before the set, another
-            hand's or set's, a seed that does not match the seat's commitment, a spectator's; nothing changes.
+            hand's or set's, a seed that does not match the seat's commitment, a statement missing or false, a
+            spectator's; nothing changes.
     """
     async with table.lock:
         seeding = table.seeding
         try:
             seed = read_seed(message.seed)
             again = _gathering(table, seeding).check_seed(conn.seat, message.hand, seed, message.set)
+            assert seeding is not None and conn.seat is not None and seed is not None
+            signature = None if again else seeding.check_statement(conn.seat, seed, conn.signer, message.statement)
         except SeedRefused as err:
             raise ProtocolError("bad_seed", err.reason, rule=err.rule) from None
-        assert seeding is not None and conn.seat is not None and seed is not None
         if not again:
+            stated = (conn.signer, signature) if signature is not None and conn.signer is not None else None
             try:
-                await table.house.committer.write(SeedSent(table.id, seeding.number, conn.seat, seed))
+                await table.house.committer.write(SeedSent(table.id, seeding.number, conn.seat, seed, stated))
             except Exception:  # not stored: not taken (PROTO-9)
                 raise ProtocolError("internal", "the seed could not be stored; it was not taken") from None
             seeding.sent[conn.seat] = seed
-        conn.send(seed_taken(seeding.number, conn.seat, seed))
+            if stated is not None:
+                seeding.statements[conn.seat] = stated
+        conn.send(seed_taken(seeding, conn.seat, seed, table.receipts))
         if not again and seeding.complete:
             await deal(table)
 

@@ -25,11 +25,16 @@ from engine.fairdeal import (
     SEED_SIZE,
     FairChance,
     FairSeeds,
+    commit_receipt_message,
     commitment,
     seat_commitment,
+    seed_receipt_message,
     set_hash,
+    statement_message,
     supplied_seed,
 )
+from replay.ed25519_verify import verify
+from replay.signing import SigningKey
 
 #: The label of a fair table's server seeds (PROTO-40): HMAC-SHA256(table secret, label ‖ hand, 8 bytes).
 SERVER_LABEL = b"knock-fair-server/1"
@@ -39,6 +44,7 @@ FAIR_PROTOCOL = (1, 4)
 SEED_TIMEOUT, SEED_TIMEOUT_RANGE = 10.0, (1.0, 300.0)
 
 _HEX = re.compile(r"[0-9a-f]{64}")
+_SIGNATURE = re.compile(r"[0-9a-f]{128}")
 
 
 def server_seed(secret: bytes, number: int) -> bytes:
@@ -84,6 +90,8 @@ class Seeding:
     humans: tuple[int, ...]
     commits: dict[int, bytes | None] = field(default_factory=dict)
     sent: dict[int, bytes] = field(default_factory=dict)
+    #: each seat's signed statement with its reveal, (key, signature) (DEAL-12, PROTO-47)
+    statements: dict[int, tuple[bytes, bytes]] = field(default_factory=dict)
     deadline: float | None = None
 
     @property
@@ -179,8 +187,29 @@ class Seeding:
 
     def seeds(self) -> FairSeeds:
         """The hand's seeds: those revealed, the server's for the others (DEAL-9), with every seat's commitment."""
+        signed = [(s, key, signature) for s, (key, signature) in self.statements.items()]
         return FairSeeds.gather(self.number, self.server, [self.sent.get(s) for s in range(self.players)],
-                                committed=True)  # fmt: skip
+                                committed=True, statements=signed)  # fmt: skip
+
+    def check_statement(self, seat: int, seed: bytes, key: bytes | None, text: object) -> bytes | None:
+        """The statement a seat's reveal carries (None: none), checked against the key its connection named.
+        Rules: DEAL-12, PROTO-47.
+
+        Raises:
+            SeedRefused: none from a connection that named a key, one that does not verify; one from a connection
+                that named none.
+        """
+        if key is None:
+            if text is not None:
+                raise SeedRefused("a statement comes from a connection whose hello named its key", "PROTO-47")
+            return None
+        if type(text) is not str or not _SIGNATURE.fullmatch(text):
+            raise SeedRefused("this connection named a key: its reveal carries its statement, 128 lowercase hex "
+                              "digits", "DEAL-12")  # fmt: skip
+        signature = bytes.fromhex(text)
+        if not verify(key, statement_message(self.set_hash(), seat, seed), signature):
+            raise SeedRefused(f"p{seat}'s statement does not verify with the key its hello named", "DEAL-12")
+        return signature
 
 
 class TableChance:
@@ -232,9 +261,13 @@ def fair_commit(table: str, seeding: Seeding, timeout: float, left: float | None
             "timeout": timeout, "left": left}  # fmt: skip
 
 
-def commit_taken(number: int, seat: int, made: bytes | None) -> dict[str, Any]:
-    """A seat's commitment is stored (null: it sent none, the server supplies its seed). Rule: PROTO-45."""
-    return {"type": "commit_taken", "hand": number, "seat": seat, "commitment": made.hex() if made else None}
+def commit_taken(seeding: Seeding, seat: int, made: bytes | None, key: SigningKey | None) -> dict[str, Any]:
+    """A seat's commitment is stored (null: it sent none, the server supplies its seed), with the server's receipt
+    by ``key``. Rules: PROTO-45, PROTO-47."""
+    n = seeding.number
+    receipt = key.sign(commit_receipt_message(seeding.commitment, n, seat, made)) if key and made else None
+    return {"type": "commit_taken", "hand": n, "seat": seat, "commitment": made.hex() if made else None,
+            "receipt": receipt.hex() if receipt is not None else None}  # fmt: skip
 
 
 def fair_set(table: str, seeding: Seeding, timeout: float, left: float | None) -> dict[str, Any]:
@@ -244,9 +277,11 @@ def fair_set(table: str, seeding: Seeding, timeout: float, left: float | None) -
             "timeout": timeout, "left": left}  # fmt: skip
 
 
-def seed_taken(number: int, seat: int, seed: bytes | None) -> dict[str, Any]:
-    """A seat's seed is stored (null: it refused, the server supplies it). Rule: PROTO-37."""
-    return {"type": "seed_taken", "hand": number, "seat": seat, "seed": seed.hex() if seed is not None else None}
+def seed_taken(seeding: Seeding, seat: int, seed: bytes, key: SigningKey | None) -> dict[str, Any]:
+    """A seat's seed is stored, with the server's receipt by ``key``. Rules: PROTO-37, PROTO-47."""
+    receipt = key.sign(seed_receipt_message(seeding.set_hash(), seat, seed)) if key is not None else None
+    return {"type": "seed_taken", "hand": seeding.number, "seat": seat, "seed": seed.hex(),
+            "receipt": receipt.hex() if receipt is not None else None}  # fmt: skip
 
 
 def fair_info(seeds: FairSeeds, revealed: bool) -> dict[str, Any]:

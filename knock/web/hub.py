@@ -243,7 +243,7 @@ class Hub:
                                 f"{hello.protocol[1]}: an earlier client sends its seed before every party has "
                                 "committed (DEAL-11)", close=True, rule="PROTO-46")  # fmt: skip
         async with table.lock:
-            conn.table, conn.key, conn.seat = hello.table, seat, seat
+            conn.table, conn.key, conn.seat, conn.signer = hello.table, seat, seat, hello.key
             if seat is not None:
                 await attendance.returning(table, seat)  # back, if the host had it away (PROTO-43)
             table.seat(conn, seat, self._rematch_message(table))

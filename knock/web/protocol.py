@@ -31,6 +31,7 @@ from typing import Any, Literal, TypeAlias
 from engine import __version__ as ENGINE_VERSION
 from engine.errors import KnockError, render
 from knock.bots import BOT_NAMES
+from replay.ed25519_verify import is_public_key
 
 #: The bots a table seats: the engine's but ``simple``, which remembers its hand between its moves, where a table
 #: makes its bot afresh for every move (``knock.web.botwork.choose``). The search levels came with 1.3 (PROTO-20).
@@ -93,6 +94,7 @@ class Hello:
     table: str
     token: str | None
     spectate: bool = False
+    key: bytes | None = None  #: 1.4: the seat's Ed25519 key for its statements at a fair table (PROTO-47)
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,6 +158,7 @@ class Seed:
     hand: object
     seed: object
     set: object = None  #: 1.4: the hash of the commitment set the seat was sent (PROTO-45)
+    statement: object = None  #: 1.4: the seat's signature of what it saw (DEAL-12, PROTO-47)
 
 
 @dataclass(frozen=True, slots=True)
@@ -193,6 +196,7 @@ ClientMessage: TypeAlias = (
 
 #: The longest text a ``seed`` field may hold before its form is judged (its form is 64 hex digits: PROTO-38).
 MAX_SEED_TEXT = 256
+_KEY = re.compile(r"[0-9a-f]{64}")
 #: The deepest nesting of arrays and objects a JSON body or message may have (a table's request needs 3).
 MAX_DEPTH = 32
 
@@ -330,7 +334,12 @@ def _hello(f: _Fields) -> Hello:
     table = f.text("table", MAX_ID, "a table id")
     spectate = f.flag("spectate")
     token = None if spectate else f.text("token", MAX_TOKEN, "the seat's token (or spectate: true)")
-    return Hello(version, table, token, spectate)
+    key = f.value.get("key")
+    if key is not None:
+        if type(key) is not str or not _KEY.fullmatch(key) or not is_public_key(bytes.fromhex(key)):
+            raise f.bad("key", "an Ed25519 public key, 64 lowercase hex digits (PROTO-47)")
+        key = bytes.fromhex(key)
+    return Hello(version, table, token, spectate, key)
 
 
 def _act(f: _Fields) -> Act:
@@ -381,7 +390,10 @@ def _seed(f: _Fields) -> Seed:
     committed = f.value.get("set")
     if committed is not None and (type(committed) is not str or len(committed) > MAX_SEED_TEXT):
         raise f.bad("set", "text (64 lowercase hex digits)")
-    return Seed(hand, seed, committed)
+    statement = f.value.get("statement")
+    if statement is not None and (type(statement) is not str or len(statement) > MAX_SEED_TEXT):
+        raise f.bad("statement", "text (128 lowercase hex digits)")
+    return Seed(hand, seed, committed, statement)
 
 
 def _commit(f: _Fields) -> Commit:
@@ -472,13 +484,16 @@ def welcome(
     turn_timeout: float | None,
     series: Mapping[str, Any] | None = None,
     fair: bool = False,
+    receipts: bytes | None = None,
 ) -> Message:
     """The answer to ``hello``; ``series`` the games before this one of a rematched table (PROTO-31), ``fair``
-    whether the table deals fairly (PROTO-35). Rule: PROTO-3."""
+    whether the table deals fairly (PROTO-35), ``receipts`` the key of a fair table's receipts (PROTO-47). Rule:
+    PROTO-3."""
     return {
         "type": "welcome", "protocol": list(PROTOCOL), "server": SERVER, "table": table, "seat": seat,
         "players": [s.name for s in seats], "seats": seat_info(seats), "rules": dict(rules),
         "turn_timeout": turn_timeout, "series": dict(series) if series is not None else None, "fair": fair,
+        "receipts": receipts.hex() if receipts is not None else None,
     }  # fmt: skip
 
 

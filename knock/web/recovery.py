@@ -19,7 +19,7 @@ from knock.web.fairtable import server_seed
 from knock.web.game import Applied, Game, Sink
 from knock.web.tablespec import TableSpec, commit_key_of, meta_of, players_of
 from replay import ResumeError, resume
-from replay.codec import T_SEAT_COMMITS, T_SEEDS
+from replay.codec import T_SEAT_COMMITS, T_SEEDS, T_STATEMENT
 from replay.log import LogError, LogReader, LogTruncated
 from replay.signing import SigningKey
 from replay.verdict import Verdict, judge
@@ -96,23 +96,27 @@ def rebuild_fair(
     verdict = judge(data)
     if verdict.kind == "fail":
         raise RecoveryError(table, f"its log fails at record {verdict.record}: {verdict.message}", verdict)
-    hands: list[FairSeeds] = []
-    committed = False  # the hand's seats committed first (LOG-25): its seeds record follows their commitments
+    # each hand's seeds as sent, whether its seats committed first (LOG-25) and their statements (LOG-26)
+    read: list[tuple[list[bytes | None], bool, list[tuple[int, bytes, bytes]]]] = []
+    committed = False
     try:
         for entry in LogReader(data).entries():
-            if type(entry.record) is list and entry.record[0] == T_SEAT_COMMITS:
+            record = entry.record
+            if type(record) is list and record[0] == T_SEAT_COMMITS:
                 committed = True
-            elif type(entry.record) is list and entry.record[0] == T_SEEDS:
-                number = len(hands) + 1
-                seats, supplied = entry.record[1], set(entry.record[2])
-                sent = [None if s in supplied else bytes(seed) for s, seed in enumerate(seats)]
-                hands.append(FairSeeds.gather(number, server_seed(secret, number), sent, committed=committed))
+            elif type(record) is list and record[0] == T_SEEDS:
+                supplied = set(record[2])
+                read.append(([None if s in supplied else bytes(x) for s, x in enumerate(record[1])], committed, []))
                 committed = False
+            elif type(record) is list and record[0] == T_STATEMENT and read:
+                read[-1][2].append((record[1], bytes(record[2]), bytes(record[3])))
     except LogTruncated as err:  # a game in progress: its log has no trailer yet
         if not err.clean:
             raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
     except LogError as err:
         raise RecoveryError(table, f"its log cannot be read: {err}", verdict) from None
+    hands = [FairSeeds.gather(n, server_seed(secret, n), sent, committed=ordered, statements=signed)
+             for n, (sent, ordered, signed) in enumerate(read, 1)]  # fmt: skip
     if not hands:
         raise RecoveryError(table, "a fair table's stored log holds no seeds", verdict)
     rebuilt, out = Game.new(table, spec, secret, key, hands[0])

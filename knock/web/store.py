@@ -72,12 +72,14 @@ class Dealt:
 @dataclass(frozen=True, slots=True)
 class SeedSent:
     """A seat's seed for a fair hand not dealt yet (None: it refused), stored before it is acknowledged
-    (PROTO-37, PROTO-40)."""
+    (PROTO-37, PROTO-40), with the seat's signed statement of what it saw when it gave one, (key, signature)
+    (DEAL-12, PROTO-47), in the same transaction."""
 
     game: str
     hand: int
     seat: int
     seed: bytes | None
+    statement: tuple[bytes, bytes] | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,10 @@ class Store(Protocol):
         """The commitments the seats sent for a fair hand (None: a seat marked as having none, PROTO-45)."""
         ...
 
+    def statements(self, game: str, hand: int) -> dict[int, tuple[bytes, bytes]]:
+        """The statements the seats signed with their seeds for a fair hand, (key, signature) (PROTO-47)."""
+        ...
+
     def close(self) -> None: ...
 
 
@@ -157,6 +163,10 @@ CREATE TABLE IF NOT EXISTS acts (
 CREATE TABLE IF NOT EXISTS tokens (hash TEXT PRIMARY KEY, game TEXT NOT NULL, seat INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS seeds (
     game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, seed BLOB, PRIMARY KEY (game, hand, seat)
+) WITHOUT ROWID;
+CREATE TABLE IF NOT EXISTS statements (
+    game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, key BLOB NOT NULL, signature BLOB NOT NULL,
+    PRIMARY KEY (game, hand, seat)
 ) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS commits (
     game TEXT NOT NULL, hand INTEGER NOT NULL, seat INTEGER NOT NULL, commitment BLOB, PRIMARY KEY (game, hand, seat)
@@ -229,6 +239,8 @@ class SQLiteStore:
                 db.execute("UPDATE games SET records = ? WHERE id = ?", (w.records, w.game))
             case SeedSent():
                 db.execute("INSERT INTO seeds VALUES (?, ?, ?, ?)", (w.game, w.hand, w.seat, w.seed))
+                if w.statement is not None:  # the seat's statement, in the same transaction (PROTO-47)
+                    db.execute("INSERT INTO statements VALUES (?, ?, ?, ?, ?)", (w.game, w.hand, w.seat, *w.statement))
             case Committed():
                 db.execute("INSERT INTO commits VALUES (?, ?, ?, ?)", (w.game, w.hand, w.seat, w.commitment))
             case Fail():
@@ -265,6 +277,12 @@ class SQLiteStore:
         with self._lock:
             rows = self._db.execute("SELECT seat, seed FROM seeds WHERE game = ? AND hand = ?", (game, hand)).fetchall()
         return {s: d for s, d in rows}
+
+    def statements(self, game: str, hand: int) -> dict[int, tuple[bytes, bytes]]:
+        with self._lock:
+            rows = self._db.execute("SELECT seat, key, signature FROM statements WHERE game = ? AND hand = ?",
+                                    (game, hand)).fetchall()  # fmt: skip
+        return {s: (k, g) for s, k, g in rows}
 
     def commits(self, game: str, hand: int) -> dict[int, bytes | None]:
         with self._lock:

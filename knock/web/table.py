@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import hmac
 import logging
 import secrets
 import time
@@ -56,6 +57,7 @@ class Connection:
         self.table: str | None = None
         self.key: Key = None
         self.seat: int | None = None  #: the seat it plays (None: a spectator, or not joined yet)
+        self.signer: bytes | None = None  #: the Ed25519 key its hello named for its statements (PROTO-47)
 
 
 @dataclass
@@ -82,6 +84,10 @@ class House:
                 f.write(f"{digest}  {table_id}\n")
         except OSError as err:
             log.error("table %s: its digest could not be appended to %s: %s", table_id, self.digests, err)
+
+
+#: The label of the key a fair table signs its receipts with when the server has none (PROTO-47).
+RECEIPTS_LABEL = b"knock-fair-receipts/1"
 
 
 @dataclass(eq=False)
@@ -122,6 +128,19 @@ class Table:
         return tuple(i for i in range(len(self.spec.seats)) if self.spec.human(i))
 
     @property
+    def receipts(self) -> SigningKey | None:
+        """The key a fair table signs its receipts with: the server's, else one of the table's own from its secret,
+        the same after a restart (PROTO-47)."""
+        if not self.spec.fair or self.secret is None:
+            return None
+        return self.house.key or SigningKey.from_seed(hmac.digest(self.secret, RECEIPTS_LABEL, "sha256"))
+
+    @property
+    def receipt_key(self) -> bytes | None:
+        key = self.receipts
+        return key.public if key is not None else None
+
+    @property
     def over(self) -> bool:
         return bool(self.summary.get("over"))
 
@@ -138,7 +157,7 @@ class Table:
         s = self.summary
         seats = [protocol.SeatSpec(x["player"], x["name"], x["bot"]) for x in s["seats"]]
         return protocol.welcome(self.id, seat, seats, s["rules"], s.get("turn_timeout"), self.spec.series,
-                                bool(s.get("fair")))  # fmt: skip
+                                bool(s.get("fair")), self.receipt_key)  # fmt: skip
 
     def offer(self) -> Message:
         s = self.summary
@@ -161,7 +180,7 @@ class Table:
         game, spec = self.game, self.spec
         if game is None and self.seeding is not None:  # a fair table before its first deal (PROTO-36)
             conn.send(protocol.welcome(self.id, seat, spec.seats, spec.rules.to_dict(), spec.turn_timeout,
-                                       spec.series, fair=True))  # fmt: skip
+                                       spec.series, True, self.receipt_key))  # fmt: skip
             if seat is not None and self.seeding.deadline is None:  # the wait starts with the first seat's hello
                 fairflow.start_seeding(self, announce=False)
             fairflow.send_fair(self, conn)
@@ -173,7 +192,7 @@ class Table:
                 conn.send(told)
             return
         conn.send(protocol.welcome(game.id, seat, spec.seats, game.match.rules.to_dict(), spec.turn_timeout,
-                                   spec.series, spec.fair))  # fmt: skip
+                                   spec.series, spec.fair, self.receipt_key))  # fmt: skip
         conn.send(game.full_view(seat, self.turn_left()))
         if self.seeding is not None:
             fairflow.send_fair(self, conn)
@@ -422,6 +441,7 @@ def gathered(seeding: Seeding, store: Store, table_id: str) -> None:
     has one, or is stored as having none) and the seeds revealed. Rules: PROTO-40, PROTO-45."""
     seeding.commits.update(store.commits(table_id, seeding.number))
     seeding.sent.update({s: seed for s, seed in store.seeds(table_id, seeding.number).items() if seed is not None})
+    seeding.statements.update(store.statements(table_id, seeding.number))
 
 
 def _turn(game: Game) -> tuple[int, int, int] | None:

@@ -5,6 +5,7 @@ DEAL-11; spec/protocol.md, PROTO-45, PROTO-46)."""
 
 from __future__ import annotations
 
+import io
 import json
 import random
 import sqlite3
@@ -16,12 +17,15 @@ from typing import Any
 import pytest
 
 from engine.cards import to_mask
-from engine.fairdeal import deal_deck, seat_commitment
+from engine.fairdeal import commit_receipt_message, deal_deck, seat_commitment, seed_receipt_message
 from engine.melds import deadwood
+from knock.conformance.tamper import rechain
 from knock.web.client import FairSeat, ServerProcess, play_seat
 from knock.web.fairtable import server_seed
-from replay.codec import T_FORFEIT, T_SEAT_COMMITS, T_SEEDS
+from replay.codec import T_FORFEIT, T_SEAT_COMMITS, T_SEEDS, T_STATEMENT, pack, unpacked
+from replay.ed25519_verify import verify
 from replay.log import LogReader
+from replay.signing import SigningKey
 from replay.verdict import judge
 from tests.web.support import Seat
 
@@ -189,3 +193,64 @@ def test_a_seed_the_server_chose_is_never_shown_while_the_game_runs(tmp_path: Pa
         _, listed = server.get("/api/tables")
         served = [json.dumps(f) for f in frames] + [one.decode(), listed.decode()]
         assert not [text for text in served if seed in text]
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47", "LOG-26", "LOG-13")
+def test_a_seat_signs_what_it_saw_and_a_log_whose_seeds_were_changed_fails_at_its_statement(tmp_path: Path) -> None:
+    """Each reveal carries the seat's signature of the set it saw and its seed (DEAL-12); the log holds it
+    (LOG-26). A server that rewrites a seat's seed and commitment afterwards — recomputing every digest and its
+    own signatures — is caught at the statement, which only the seat's key could make again."""
+    key = SigningKey.generate()
+    with ServerProcess(tmp_path / "data", *ARGS) as server:
+        made = server.table({"options": {"target": 10}, "seats": [TWO_HUMANS[0], {"player": "bot"}]})
+        table, token = made["table"], made["seats"][0]["token"]
+        unsigned = Seat(server.ws)
+        welcome = unsigned.hello(table, token)
+        receipts = bytes.fromhex(welcome["receipts"])  # a table's own key: the server has no --key
+        ann, mine = Seat(server.ws), FairSeat(0, random.Random(7), key)
+        assert ann.hello(table, token, key=key.public)["receipts"] == welcome["receipts"]
+        ann.send(answered(mine, ann.until("fair_commit")))
+        taken = ann.until("commit_taken")
+        closed = ann.until("fair_set")
+        reveal = answered(mine, closed)
+        stored_c = commit_receipt_message(bytes.fromhex(closed["commitment"]), 1, 0, bytes.fromhex(taken["commitment"]))
+        assert verify(receipts, stored_c, bytes.fromhex(taken["receipt"]))
+        for wrong in ({**reveal, "statement": None}, {**reveal, "statement": "00" * 64}):  # none, or one not the seat's
+            ann.send({k: v for k, v in wrong.items() if v is not None})
+            refused = ann.until("error")
+            assert refused["code"] == "bad_seed" and refused["rule"] == "DEAL-12", refused
+        ann.send(reveal)
+        seed_receipt = bytes.fromhex(ann.until("seed_taken")["receipt"])
+        assert verify(receipts, seed_receipt_message(bytes.fromhex(closed["set"]), 0, mine.seeds[1]), seed_receipt)
+        frames = list(play_seat(ann, random.Random(8), fair=mine))
+        status, log = server.get(frames[-1]["url"])
+        assert status == 200
+    verdict = judge(log)
+    assert verdict.kind == "pass" and verdict.seats_signed == (0,) and verdict.seats_committed, verdict
+    statements = [e.record for e in LogReader(log).entries() if type(e.record) is list and e.record[0] == T_STATEMENT]
+    assert statements and all(s[1] == 0 and s[2] == key.public for s in statements)
+    # the house rewrites p0's first seed and its commitment, and every digest after it: the statement fails
+    items = [(v, raw) for v, raw in unpacked(io.BytesIO(log))]
+    first = next(i for i, (v, _) in enumerate(items) if type(v) is list and v and v[0] == T_SEAT_COMMITS)
+    server_c = items[first - 1][0][1]
+    other = bytes(32)
+    items[first] = (c := [T_SEAT_COMMITS, [seat_commitment(server_c, 1, 0, other), *items[first][0][1][1:]]], pack(c))
+    items[first + 1] = (s := [T_SEEDS, [other, *items[first + 1][0][1][1:]], items[first + 1][0][2]], pack(s))
+    forged = b"".join(raw for _, raw in rechain(items))
+    failed = judge(forged)
+    assert failed.kind == "fail" and failed.rule == "DEAL-12" and failed.record == first + 2, failed
+
+
+@pytest.mark.rule("PROTO-47")
+def test_a_statement_from_a_connection_that_named_no_key_is_refused(tmp_path: Path) -> None:
+    with ServerProcess(tmp_path / "data", *ARGS) as server:
+        made = server.table({"seats": [TWO_HUMANS[0], {"player": "bot"}]})
+        ann, mine = Seat(server.ws), FairSeat(0, random.Random(9))
+        ann.hello(made["table"], made["seats"][0]["token"])
+        ann.send(answered(mine, ann.until("fair_commit")))
+        reveal = answered(mine, ann.until("fair_set"))
+        ann.send({**reveal, "statement": "00" * 64})
+        refused = ann.until("error")
+        assert refused["code"] == "bad_seed" and refused["rule"] == "PROTO-47", refused
+        ann.send(reveal)
+        assert ann.until("seed_taken")["seat"] == 0

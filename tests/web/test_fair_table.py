@@ -12,9 +12,17 @@ from typing import Any
 
 import pytest
 
-from engine.fairdeal import deal_deck, seat_commitment, set_hash, supplied_seed
+from engine.fairdeal import (
+    commit_receipt_message,
+    deal_deck,
+    seat_commitment,
+    seed_receipt_message,
+    set_hash,
+    supplied_seed,
+)
 from knock.web.client import ServerProcess, play_seat
 from replay.codec import T_SEEDS
+from replay.ed25519_verify import verify
 from replay.log import LogReader
 from replay.verdict import judge
 from tests.cli.support import run as knock
@@ -36,8 +44,15 @@ def commit(seat: Seat, asked: dict[str, Any], number: int, me: int, seed: bytes)
     """Commit ``seed`` for hand ``number`` against the server's commitment in ``asked``; the commitment sent."""
     made = seat_commitment(bytes.fromhex(asked["commitment"]), number, me, seed).hex()
     seat.send({"type": "commit", "hand": number, "commitment": made})
-    assert seat.until("commit_taken") == {"type": "commit_taken", "hand": number, "seat": me, "commitment": made}
+    taken = seat.until("commit_taken")
+    assert without_receipt(taken) == {"type": "commit_taken", "hand": number, "seat": me, "commitment": made}
     return made
+
+
+def without_receipt(frame: dict[str, Any]) -> dict[str, Any]:
+    """A ``commit_taken`` or ``seed_taken`` without its receipt (PROTO-47, checked where the key is known)."""
+    assert len(frame["receipt"]) == 128
+    return {k: v for k, v in frame.items() if k != "receipt"}
 
 
 def own_cards_follow(frames: list[dict[str, Any]], seat: int) -> int:
@@ -115,7 +130,12 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         mine = random.Random(5).randbytes(32)
         pledged = seat_commitment(bytes.fromhex(asked["commitment"]), 1, 0, mine).hex()
         seat.send({"type": "commit", "hand": 1, "commitment": pledged})
-        assert seat.recv() == {"type": "commit_taken", "hand": 1, "seat": 0, "commitment": pledged}
+        taken = seat.recv()
+        assert without_receipt(taken) == {"type": "commit_taken", "hand": 1, "seat": 0, "commitment": pledged}
+        receipts = bytes.fromhex(welcome["receipts"])  # the server's own key (--key): the log's signer, PROTO-47
+        committed_c = bytes.fromhex(asked["commitment"])
+        message = commit_receipt_message(committed_c, 1, 0, bytes.fromhex(pledged))
+        assert verify(receipts, message, bytes.fromhex(taken["receipt"]))
         closed = seat.recv()  # the bot's seed is supplied: the set closes at once
         assert closed["type"] == "fair_set" and closed["commitments"][0] == pledged
         assert closed["commitment"] == asked["commitment"] and 0 < closed["left"] <= 10.0
@@ -125,7 +145,10 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
         bad_seed(seat, {"hand": 1, "seed": mine.hex()}, "PROTO-45")  # without the set's hash
         bad_seed(seat, {"hand": 1, "seed": "22" * 32, "set": closed["set"]}, "DEAL-11")  # not the seed committed to
         seat.send({"type": "seed", "hand": 1, "seed": mine.hex(), "set": closed["set"]})
-        assert seat.recv() == {"type": "seed_taken", "hand": 1, "seat": 0, "seed": mine.hex()}
+        taken = seat.recv()
+        assert without_receipt(taken) == {"type": "seed_taken", "hand": 1, "seat": 0, "seed": mine.hex()}
+        message = seed_receipt_message(bytes.fromhex(closed["set"]), 0, mine)
+        assert verify(receipts, message, bytes.fromhex(taken["receipt"]))
         view = seat.recv()  # dealt at once: the bot's seed is supplied
         assert view["type"] == "view" and view["fair"]["seeds"][0] == mine.hex() and view["fair"]["supplied"] == [1]
         assert view["fair"]["server"] is None and view["fair"]["commitment"] == asked["commitment"]
@@ -147,7 +170,7 @@ def test_a_fair_signed_table_commits_takes_seeds_deals_and_reveals(tmp_path: Pat
     (tmp_path / "fair.knock").write_bytes(log)
     ok = knock("verify", str(tmp_path / "fair.knock"), "--key", str(tmp_path / "server.pub"))
     assert ok.returncode == 0 and "recomputed" in ok.stdout, ok.stdout + ok.stderr
-    assert judge(log).signer is not None
+    assert judge(log).signer == receipts
 
 
 @pytest.mark.rule("PROTO-40", "PROTO-13", "PROTO-37", "PROTO-45", "PROTO-9", "DEAL-9")
