@@ -314,10 +314,17 @@ def _load_tamper(table: object, players: int, path: Path) -> dict[str, Any]:
         return tab
 
     if "fair" in t:
-        tab = fields(t["fair"], "fair", ("server", "sent"), ("committed",))
+        tab = fields(t["fair"], "fair", ("server", "sent"), ("committed", "signers"))
         servers, sent = tab["server"], tab["sent"]
         if type(tab.get("committed", False)) is not bool:
             raise CaseError(path, "[tamper] fair's committed is true or false (the seats commit first, LOG-25)")
+        signers = tab.get("signers", [""] * players)
+        if not tab.get("committed", False) and "signers" in tab:
+            raise CaseError(path, "[tamper] fair's signers need committed = true (a statement signs the set, LOG-26)")
+        if not isinstance(signers, list) or len(signers) != players:
+            raise CaseError(path, "[tamper] fair's signers: for each seat the 32-byte seed of its statement key, or ''")
+        if any(x and len(_hex(x, "fair signers", path)) != 32 for x in signers):
+            raise CaseError(path, "[tamper] fair's signers: a key's seed is 32 bytes in hex, or '' for none")
         if not isinstance(servers, list) or not isinstance(sent, list) or len(servers) != len(sent) or not servers:
             raise CaseError(path, "[tamper] fair gives each hand's server seed and the seeds its seats sent: fair = "
                             "{ server = ['hex'], sent = [['hex', '']] } ('': the server supplies it)")  # fmt: skip

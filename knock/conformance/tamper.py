@@ -5,11 +5,12 @@ Rule: CONF-7.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from pathlib import Path
 from typing import Any
 
-from engine.fairdeal import FairSeeds
+from engine.fairdeal import FairSeeds, statement_message
 from knock.conformance.cases import CaseError
 from replay.codec import (
     NAMED_VERSION,
@@ -22,6 +23,7 @@ from replay.codec import (
     T_RESULT,
     T_SEAT_COMMITS,
     T_SEEDS,
+    T_STATEMENT,
     T_TRAILER,
     chain,
     header_digest,
@@ -95,7 +97,8 @@ def fair_log(data: bytes, hands: list[FairSeeds]) -> bytes:
     def fair(number: int) -> list[Any]:
         seeds = by_number[number]
         made = [] if seeds.commitments is None else [[T_SEAT_COMMITS, list(seeds.commitments)]]
-        return [[T_FAIR_COMMIT, seeds.commitment], *made, [T_SEEDS, list(seeds.seats), list(seeds.supplied)]]
+        said = [[T_STATEMENT, seat, key, signature] for seat, key, signature in seeds.statements]
+        return [[T_FAIR_COMMIT, seeds.commitment], *made, [T_SEEDS, list(seeds.seats), list(seeds.supplied)], *said]
 
     first = True
     for value, raw in items[1:]:
@@ -110,6 +113,19 @@ def fair_log(data: bytes, hands: list[FairSeeds]) -> bytes:
     return b"".join(raw for _, raw in rechain(out))
 
 
+def signed(seeds: FairSeeds, signers: list[SigningKey | None]) -> FairSeeds:
+    """A hand's seeds with the statements of the seats that have a key and sent their own seed (DEAL-12)."""
+    digest = seeds.set_hash
+    if digest is None:
+        return seeds
+    statements = tuple(
+        (seat, key.public, key.sign(statement_message(digest, seat, seeds.seats[seat])))
+        for seat, key in enumerate(signers)
+        if key is not None and seat not in seeds.supplied
+    )
+    return dataclasses.replace(seeds, statements=statements)
+
+
 def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
     """Apply a case's ``[tamper]`` edits (as ``cases`` checked them: ``view`` a seat number) to its compiled
     log (CONF-7), in the order the format lists them.
@@ -119,14 +135,19 @@ def tamper_log(data: bytes, spec: dict[str, Any], path: Path) -> bytes:
         LogError: the log has no view (``redact`` makes one of a sound log, finished or not).
     """
     if "fair" in spec:
+        fair = spec["fair"]
+        signers = [SigningKey.from_seed(bytes.fromhex(x)) if x else None for x in fair.get("signers", [])]
         hands = [
-            FairSeeds.gather(
-                n,
-                bytes.fromhex(server),
-                [bytes.fromhex(x) if x else None for x in sent],
-                committed=spec["fair"].get("committed", False),
+            signed(
+                FairSeeds.gather(
+                    n,
+                    bytes.fromhex(server),
+                    [bytes.fromhex(x) if x else None for x in sent],
+                    committed=fair.get("committed", False),
+                ),
+                signers,
             )
-            for n, (server, sent) in enumerate(zip(spec["fair"]["server"], spec["fair"]["sent"], strict=True), 1)
+            for n, (server, sent) in enumerate(zip(fair["server"], fair["sent"], strict=True), 1)
         ]
         data = fair_log(data, hands)
     if "view" in spec:
