@@ -46,6 +46,8 @@ VOLATILE = frozenset(
         "url",
         "sha256",
         "bytes",
+        "receipts",
+        "receipt",
     )
 )
 _STEP = re.compile(

@@ -23,6 +23,7 @@ ELSEWHERE = {
     "internal": "a failure of the server itself",
     "hello.fair": "a client older than 1.4 at a fair table (tests/web/test_fair_house.py)",
     "seed.commitment": "a seed that is not the one committed to, with the set's hash (tests/web/test_fair_table.py)",
+    "seed.statement": "a reveal whose statement is missing, false or not asked for (tests/web/test_fair_house.py)",
 }
 
 
