@@ -14,7 +14,8 @@ export const SEED_SIZE = 32;
 export const DEAL = 0x44;
 export const DRAW = 0x43;
 
-function u64(n) {
+/** ``n`` as 8 bytes, big-endian (the hand number of every DEAL rule's message). */
+export function u64(n) {
   const out = [];
   let v = BigInt(n);
   for (let i = 0; i < 8; i++) {
@@ -28,7 +29,8 @@ function u32(n) {
   return [(n >>> 24) & 255, (n >>> 16) & 255, (n >>> 8) & 255, n & 255];
 }
 
-function concat(...parts) {
+/** The bytes of ``parts`` one after another. */
+export function concat(...parts) {
   const out = new Uint8Array(parts.reduce((sum, p) => sum + p.length, 0));
   let at = 0;
   for (const p of parts) {
