@@ -5,6 +5,12 @@ before any seed is seen (DEAL-11, PROTO-45): the page answers the server's commi
 only for a commitment set that holds what it pinned and sent, and checks every seat's seed against the set. A server
 that cheats in any way here loses: the page fails the hand, sends no seed where it should not, and never says the
 deal was checked; an honest server passes, across a reload that kept what the page saw.
+
+Protocol 1.4's statements and receipts (DEAL-12, PROTO-47): the page signs every seed it reveals with its own
+Ed25519 key (made by the page in Node's Web Crypto, kept in an in-memory store in place of IndexedDB), checked here
+with ``cryptography``; the forged server signs its receipts with a key made here, and a receipt that is missing, by
+another key or of another value, or a receipts key that changes, fails the hand naming PROTO-47 and stops the page
+at the table, which then hands over its evidence.
 """
 
 from __future__ import annotations
@@ -21,6 +27,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from cryptography.exceptions import InvalidSignature
+from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 
 from engine import fairdeal
 from engine.cards import DECK, to_mask
@@ -35,6 +44,39 @@ Frame = dict[str, Any]
 def seed(label: str) -> bytes:
     """32 bytes named by ``label``: the scenarios are the same on every run."""
     return hashlib.sha256(label.encode()).digest()
+
+
+def public(key: Ed25519PrivateKey) -> bytes:
+    return key.public_key().public_bytes(Encoding.Raw, PublicFormat.Raw)
+
+
+RECEIPTS = Ed25519PrivateKey.from_private_bytes(seed("the server's receipts key"))
+ANOTHER_KEY = Ed25519PrivateKey.from_private_bytes(seed("another key"))
+RECEIPT_LABEL = b"knock-fair-receipt/1"
+STATEMENT_LABEL = b"knock-fair-statement/1"
+
+
+def commit_receipt_message(committed: bytes, number: int, seat: int, commitment: bytes) -> bytes:
+    """DEAL-12's receipt of a seat's commitment: label ‖ "C" ‖ the server's commitment ‖ N ‖ seat ‖ commitment."""
+    return RECEIPT_LABEL + b"C" + committed + number.to_bytes(8, "big") + bytes([seat]) + commitment
+
+
+def seed_receipt_message(set_hash: bytes, seat: int, seed_: bytes) -> bytes:
+    """DEAL-12's receipt of a seat's seed: label ‖ "S" ‖ the set's hash ‖ seat ‖ seed."""
+    return RECEIPT_LABEL + b"S" + set_hash + bytes([seat]) + seed_
+
+
+def statement_message(set_hash: bytes, seat: int, seed_: bytes) -> bytes:
+    """DEAL-12's statement: the 87 bytes a seat signs when it reveals."""
+    message = STATEMENT_LABEL + set_hash + bytes([seat]) + seed_
+    assert len(message) == 87
+    return message
+
+
+def welcome(seat: int | None = 0, receipts: bytes | None = None) -> Frame:
+    """The part of ``welcome`` the fair page reads: the table is fair, and the server's receipts key (PROTO-47)."""
+    key = public(RECEIPTS) if receipts is None else receipts
+    return {"type": "welcome", "protocol": [1, 4], "table": TABLE, "seat": seat, "fair": True, "receipts": key.hex()}
 
 
 @dataclass(frozen=True)
@@ -68,9 +110,14 @@ class Hand:
         return {"type": "fair_commit", "table": TABLE, "hand": self.number, "commitment": self.commitment.hex(),
                 "timeout": 10, "left": 10}  # fmt: skip
 
-    def commit_taken(self, seat: int = 0) -> Frame:
-        c = self.commitments()[seat].hex()
-        return {"type": "commit_taken", "hand": self.number, "seat": seat, "commitment": c}
+    def commit_taken(self, seat: int = 0, *, key: Ed25519PrivateKey | None = RECEIPTS,
+                     of: bytes | None = None) -> Frame:  # fmt: skip
+        """The acknowledgement with its receipt by ``key`` (None: no receipt) of the commitment ``of`` (by default
+        the one acknowledged)."""
+        c = self.commitments()[seat]
+        receipt = None if key is None else key.sign(commit_receipt_message(self.commitment, self.number, seat, of or c))
+        return {"type": "commit_taken", "hand": self.number, "seat": seat, "commitment": c.hex(),
+                "receipt": receipt and receipt.hex()}  # fmt: skip
 
     def fair_set(self, commitments: list[bytes] | None = None, *, set_hash: bytes | None = None) -> Frame:
         listed = commitments or self.commitments()
@@ -78,8 +125,13 @@ class Hand:
                 "commitments": [c.hex() for c in listed], "set": (set_hash or self.set_hash(listed)).hex(),
                 "timeout": 10, "left": 10}  # fmt: skip
 
-    def seed_taken(self, seat: int = 0) -> Frame:
-        return {"type": "seed_taken", "hand": self.number, "seat": seat, "seed": self.seeds[seat].hex()}
+    def seed_taken(self, seat: int = 0, *, key: Ed25519PrivateKey | None = RECEIPTS, of: bytes | None = None) -> Frame:
+        """The acknowledgement with its receipt by ``key`` (None: no receipt) of the seed ``of`` (by default the one
+        acknowledged)."""
+        s = self.seeds[seat]
+        receipt = None if key is None else key.sign(seed_receipt_message(self.set_hash(), seat, of or s))
+        return {"type": "seed_taken", "hand": self.number, "seat": seat, "seed": s.hex(),
+                "receipt": receipt and receipt.hex()}  # fmt: skip
 
     def deck(self) -> tuple[int, ...]:
         return fairdeal.deal_codes(self.server, self.seeds, self.number)
@@ -123,6 +175,8 @@ class Scenario:
     randoms: list[bytes] = field(default_factory=list)  # what the page's crypto.getRandomValues gives, in order
     seat: int | None = 0
     storage: bool = True
+    key: bool = True  # whether the page can keep a statement key (IndexedDB and Ed25519)
+    welcome: Frame | None | bool = True  # sent first and after each reload; True: the honest one for the seat
 
 
 SCENARIOS: dict[str, Callable[[], Scenario]] = {}
@@ -417,7 +471,9 @@ def page() -> dict[str, Any]:
     for name, make in SCENARIOS.items():
         s = make()
         randoms = [r.hex() for r in s.randoms]
-        scenarios[name] = {"seat": s.seat, "table": TABLE, "storage": s.storage, "randoms": randoms, "steps": s.steps}
+        hello = welcome(s.seat) if s.welcome is True else s.welcome or None
+        scenarios[name] = {"seat": s.seat, "table": TABLE, "storage": s.storage, "key": s.key, "welcome": hello,
+                           "randoms": randoms, "steps": s.steps}  # fmt: skip
     script = ROOT / "tests" / "support" / "fair_seat.mjs"
     run = subprocess.run([node, str(script)], input=json.dumps({"scenarios": scenarios}), capture_output=True,
                          text=True, timeout=120)  # fmt: skip
@@ -426,13 +482,43 @@ def page() -> dict[str, Any]:
     return found
 
 
-def answers(result: dict[str, Any]) -> list[Frame]:
-    """Every message the page sent, in order."""
+def statement_verifies(key_hex: str, reveal: Frame) -> bool:
+    """Whether a ``seed`` message's statement is the signature, by ``key_hex``, of DEAL-12's message (checked with
+    ``cryptography``, not the page's code)."""
+    message = statement_message(bytes.fromhex(reveal["set"]), 0, bytes.fromhex(reveal["seed"]))
+    try:
+        Ed25519PublicKey.from_public_bytes(bytes.fromhex(key_hex)).verify(bytes.fromhex(reveal["statement"]), message)
+    except InvalidSignature:
+        return False
+    return True
+
+
+def signed(result: dict[str, Any]) -> list[Frame]:
+    """Every message the page sent, in order, as sent (its seeds with their statements)."""
     out: list[Frame] = []
     for step in result["steps"]:
         for one in step if isinstance(step, list) else [step]:
             if one and one["send"]:
                 out.append(one["send"])
+    return out
+
+
+def answers(result: dict[str, Any]) -> list[Frame]:
+    """Every message the page sent, in order, each seed's statement checked and left out: a page with a key signs
+    every seed it reveals with that key (the one its hello names), one without signs none."""
+    keys = set(result["keys"])
+    assert len(keys) == 1, ("one key per browser profile, made once and found again after a reload", keys)
+    key = keys.pop()
+    out = []
+    for sent in signed(result):
+        if sent["type"] == "seed":
+            sent = dict(sent)
+            if key is None:
+                assert "statement" not in sent, sent
+            else:
+                assert statement_verifies(key, sent), sent
+                del sent["statement"]
+        out.append(sent)
     return out
 
 

@@ -13,8 +13,17 @@
 // a seed that is not the one its seat committed to, a seed acknowledged and then listed as supplied, a hand dealt
 // twice, and a hand whose commitments this page did not pin before the seeds (opened or reloaded later, or its
 // storage lost) all fail the hand's check; for a hand failed before its seeds, this page sends no seed.
+//
+// Protocol 1.4 adds statements and receipts (DEAL-12, PROTO-47): the page signs each seed it reveals with this
+// browser's statement key (fairsign.js; none where the browser cannot keep one: its reveals are then unsigned), and
+// checks the server's receipt of every commitment and seed it took with the key the server named at the first
+// `welcome` for the table, pinned like a commitment: a receipt missing or not verifying, and another key in a later
+// `welcome`, fail the hand's check. Once any check has failed the page takes no further part at the table (no
+// commitment, no seed; the table page offers no moves), and it keeps every fair frame it received for the table and
+// every message it sent, so that it can hand them over as evidence (``evidence()``).
 import { checkHand, drawCodes, fromHex, newSeed, seatCommitment, toHex } from "./fair.js";
 import { sameSet, seedsProblem, setProblem } from "./fairset.js";
+import { commitReceiptMessage, isPublicKey, seedReceiptMessage, statement, verify } from "./fairsign.js";
 
 const RANKS = "A23456789TJQK";
 const SUITS = "cdhs";
@@ -23,7 +32,15 @@ export const cardCode = (text) => SUITS.indexOf(text[1]) * 13 + RANKS.indexOf(te
 const MOVES = new Set(["upcard_taken", "drew_stock", "drew_discard", "discarded", "knocked"]);
 /** The storage key's prefix: one entry per table and seat. */
 export const STORAGE_PREFIX = "knock-fair/1";
+/** The storage key of the evidence: the fair frames received and the messages sent at one table, the current one. */
+export const EVIDENCE_KEY = `${STORAGE_PREFIX}:evidence`;
+/** At most this many frames received (and as many messages sent) are kept; the oldest go first. */
+export const EVIDENCE_LIMIT = 1000;
+/** The frames kept as evidence, whole (a view's `fair` is kept apart from the rest of the view). */
+const EVIDENCE_TYPES = new Set(["welcome", "fair_commit", "commit_taken", "fair_set", "seed_taken", "fair_reveal"]);
 const short = (text) => `${String(text).slice(0, 16)}…`;
+const HEX64 = /^[0-9a-f]{64}$/;
+const HEX128 = /^[0-9a-f]{128}$/;
 
 /** The browser's localStorage where there is one and it works (a private window may refuse it), else null. */
 function defaultStorage() {
@@ -40,11 +57,14 @@ function defaultStorage() {
 
 export class FairSeat {
   /** ``seat``: this page's seat (null: a spectator, who sends nothing and checks the upcard only); ``table``: the
-   *  table's id; ``storage``: where what it saw is kept (localStorage by default; null keeps nothing). */
-  constructor(seat, { table = null, storage = undefined } = {}) {
+   *  table's id; ``storage``: where what it saw is kept (localStorage by default; null keeps nothing); ``signer``:
+   *  this browser's statement key (fairsign.js ``statementKey``: the one its `hello` named), or null to reveal
+   *  unsigned. */
+  constructor(seat, { table = null, storage = undefined, signer = null } = {}) {
     this.seat = seat;
     this.table = table;
     this.storage = storage === undefined ? defaultStorage() : storage;
+    this.signer = signer;
     this.pinned = new Map(); // hand -> the first server commitment this page was sent for it, before any seed
     this.mine = new Map(); // hand -> { seed, commitment }: the seed this page made and its commitment (DEAL-11)
     this.commitAcked = new Map(); // hand -> the commitment the server said it stored (commit_taken)
@@ -56,7 +76,14 @@ export class FairSeat {
     this.violations = new Map(); // hand -> { rule, reason }: what the server did that the rules forbid, before the reveal
     this.hands = new Map(); // hand -> what this seat was shown: dealt cards, upcard, stock draws by deck position
     this.seen = new Map(); // hand -> the seeds a view showed, once checked against the set
-    this.checks = new Map(); // hand -> { ok, text }
+    this.checks = new Map(); // hand -> { ok, text, rule, reason }
+    this.receiptsKey = undefined; // the key the server named for its receipts at the first welcome (PROTO-47)
+    this.receipts = new Map(); // hand -> { commit: { commitment, receipt }, seed: { seed, receipt } }: as received
+    this.statements = new Map(); // hand -> { key, statement }: what this page signed when it revealed (DEAL-12)
+    this.tableBreach = null; // { rule, reason }: a breach of the table's, not of one hand's (another receipts key)
+    this.received = []; // the fair frames received for the table, in order (a view: its `fair` only)
+    this.sentLog = []; // every message this page asked to send for the table, in order
+    this.dropped = 0; // frames and messages dropped from the two lists above, over EVIDENCE_LIMIT each
     this.waiting = null; // { hand, commitment, set }: the hand whose seeds are gathered, until its deal
     this.drawn = null; // the draw for the deal: its cards' codes in order, from a view's \`draw\` (1.4)
     this.last = null; // { type, hand }: the last message this page asked to send, for a refusal's meaning
@@ -92,6 +119,21 @@ export class FairSeat {
     if (Array.isArray(kept.drawn)) this.drawn = kept.drawn;
     for (const n of kept.refused || []) this.refused.add(Number(n));
     for (const n of kept.dealt || []) this.dealt.add(Number(n));
+    if (typeof kept.receiptsKey === "string") this.receiptsKey = kept.receiptsKey;
+    restore(this.receipts, kept.receipts);
+    restore(this.statements, kept.statements);
+    if (kept.tableBreach && typeof kept.tableBreach === "object") this.tableBreach = kept.tableBreach;
+    let evidence;
+    try {
+      evidence = JSON.parse(this.storage.getItem(EVIDENCE_KEY) || "null");
+    } catch {
+      evidence = null;
+    }
+    if (evidence && evidence.table === this.table && evidence.seat === this.seat) {
+      this.received = Array.isArray(evidence.received) ? evidence.received : [];
+      this.sentLog = Array.isArray(evidence.sent) ? evidence.sent : [];
+      this.dropped = Number(evidence.dropped) || 0;
+    }
   }
 
   save() {
@@ -102,10 +144,37 @@ export class FairSeat {
         pinned: plain(this.pinned), mine: plain(this.mine), commitAcked: plain(this.commitAcked), sets: plain(this.sets),
         sent: plain(this.sent), acked: plain(this.acked), violations: plain(this.violations), checks: plain(this.checks),
         refused: [...this.refused], dealt: [...this.dealt], drawn: this.drawn,
+        receiptsKey: this.receiptsKey, receipts: plain(this.receipts), statements: plain(this.statements),
+        tableBreach: this.tableBreach,
       }));
     } catch {
       // storage full or refused: what this page saw is still held in memory until it is closed
     }
+    try { // the current table's evidence only: it takes the place of another table's
+      this.storage.setItem(EVIDENCE_KEY, JSON.stringify({
+        table: this.table, seat: this.seat, received: this.received, sent: this.sentLog, dropped: this.dropped,
+      }));
+    } catch {
+      // as above: held in memory
+    }
+  }
+
+  /** Keep a frame received (``sent`` false) or a message sent, for the evidence: bounded, the oldest dropped. */
+  keep(m, sent = false) {
+    const list = sent ? this.sentLog : this.received;
+    if (sent) {
+      list.push(m);
+    } else if (m.type === "view") {
+      if (!m.fair) return;
+      const last = this.received.findLast((f) => f.type === "view");
+      if (last && JSON.stringify(last.fair) === JSON.stringify(m.fair)) return; // the same fair as the view before
+      list.push({ type: "view", record: m.record, fair: m.fair });
+    } else if (EVIDENCE_TYPES.has(m.type) || (m.type === "error" && m.code === "bad_seed")) {
+      list.push(m);
+    } else {
+      return;
+    }
+    while (list.length > EVIDENCE_LIMIT) { list.shift(); this.dropped += 1; }
   }
 
   /** The hand's check fails: the first breach seen for it is the one it names. */
@@ -113,8 +182,44 @@ export class FairSeat {
     if (!this.violations.has(hand)) this.violations.set(hand, { rule, reason });
     const first = this.violations.get(hand);
     const text = `Deal check FAILED, hand ${hand} (${first.rule}): ${first.reason}.`;
-    if (this.checks.get(hand)?.text !== text) this.checks.set(hand, { ok: false, text });
+    if (this.checks.get(hand)?.text !== text) this.checks.set(hand, { ok: false, text, ...first });
     this.save();
+  }
+
+  /** A breach of the table's (PROTO-47: another key for the receipts): the hand in progress fails with it — the
+   *  hand whose seeds are gathered or the last one dealt, unless its check has passed — and else the next hand. */
+  breachTable(reason, rule = "PROTO-47") {
+    if (!this.tableBreach) this.tableBreach = { rule, reason };
+    const known = [...this.pinned.keys(), ...this.sets.keys(), ...this.dealt, ...this.checks.keys()];
+    const n = this.waiting ? this.waiting.hand : known.length ? Math.max(...known) : null;
+    if (n !== null && !this.checks.get(n)?.ok) this.fail(n, reason, rule);
+    this.save();
+  }
+
+  /** What stops this page at the table: the first hand whose check failed ``{ hand, rule, reason, text }``, else a
+   *  breach of the table's not yet tied to a hand (``hand`` null), else null. */
+  failure() {
+    const failed = [...this.checks].filter(([, c]) => !c.ok).sort(([a], [b]) => a - b);
+    if (failed.length) {
+      const [hand, c] = failed[0];
+      const v = this.violations.get(hand);
+      return { hand, rule: c.rule ?? v?.rule ?? null, reason: c.reason ?? v?.reason ?? c.text, text: c.text };
+    }
+    if (this.tableBreach) {
+      const { rule, reason } = this.tableBreach;
+      return { hand: null, rule, reason, text: `Fair check FAILED (${rule}): ${reason}.` };
+    }
+    return null;
+  }
+
+  /** Whether this page signs its reveals, in plain words (null for a spectator, who reveals nothing). */
+  signing() {
+    if (this.seat === null) return null;
+    return this.signer
+      ? `Your browser signs each seed it reveals with its own key (${short(this.signer.publicKey)}), so that it can show `
+        + "which commitments it had seen."
+      : "Your browser has no key to sign with here (its storage or its Web Crypto cannot keep one), so its reveals are "
+        + "unsigned.";
   }
 
   /** A frame from the server, handled after those before it: gives ``send``, the message this page answers with
@@ -122,15 +227,18 @@ export class FairSeat {
   receive(m) {
     const run = this.queue.then(async () => {
       const hand = m.type === "view" ? m.fair?.hand : m.type === "error" ? this.last?.hand : m.hand;
-      const before = this.checks.get(hand);
+      const before = new Map(this.checks);
+      this.keep(m);
       let send = null;
       try {
         send = await this.handle(m);
       } catch (error) { // a frame this page cannot read (not hex, not the shape the protocol gives)
         if (Number.isInteger(hand)) this.fail(hand, `the server sent a ${m.type} this page cannot read (${error.message})`);
       }
-      const after = this.checks.get(hand);
-      return { send, said: after && after !== before ? after.text : null };
+      if (send) this.keep(send, true);
+      this.save();
+      const changed = [...this.checks].filter(([n, c]) => before.get(n) !== c).map(([, c]) => c.text);
+      return { send, said: changed.length ? changed.join(" ") : null };
     });
     this.queue = run.catch(() => {});
     return run;
@@ -138,10 +246,11 @@ export class FairSeat {
 
   async handle(m) {
     switch (m.type) {
+      case "welcome": this.welcome(m); return null;
       case "fair_commit": return this.commit(m);
-      case "commit_taken": this.commitTaken(m); return null;
+      case "commit_taken": await this.commitTaken(m); return null;
       case "fair_set": return this.commitmentSet(m);
-      case "seed_taken": this.seedTaken(m); return null;
+      case "seed_taken": await this.seedTaken(m); return null;
       case "view": await this.view(m); return null;
       case "fair_reveal": await this.reveal(m); return null;
       case "error": if (m.code === "bad_seed") this.refusedLast(); return null;
@@ -151,6 +260,55 @@ export class FairSeat {
 
   learnTable(m) {
     if (m.table && this.table === null) { this.table = m.table; this.load(); }
+  }
+
+  /** `welcome` (PROTO-47): the key the server signs its receipts with, pinned at the first welcome for the table; a
+   *  fair table's welcome without one, or a later welcome naming another, is a breach (receipts by a key that may
+   *  change prove nothing). */
+  welcome(m) {
+    this.learnTable(m);
+    if (!m.fair) return;
+    const key = m.receipts;
+    if (this.receiptsKey === undefined) {
+      if (typeof key === "string" && HEX64.test(key) && isPublicKey(fromHex(key))) {
+        this.receiptsKey = key;
+      } else {
+        this.breachTable("the server named no valid key for its receipts when this page joined the table, so no "
+          + "receipt it gives can be checked");
+      }
+    } else if (key !== this.receiptsKey) {
+      this.breachTable(`the server named another key for its receipts (${typeof key === "string" ? short(key) : key}) `
+        + `than the one it named when this page first joined the table (${short(this.receiptsKey)}): receipts by a `
+        + "key that changes prove nothing");
+    }
+  }
+
+  /** Whether this page takes no further part at the table: a check failed, or the table's receipts key changed. */
+  stopped() {
+    return this.failure() !== null;
+  }
+
+  /** A receipt (PROTO-47) the server sent with ``what`` ("commitment" or "seed") for hand ``n``: kept, and checked
+   *  against ``message`` with the pinned receipts key; null when it verifies, else why not. */
+  async receiptProblem(receipt, message, what) {
+    if (receipt === undefined || receipt === null) {
+      return `the server acknowledged your ${what} without its receipt, so this page holds no proof that it stored it`;
+    }
+    if (typeof receipt !== "string" || !HEX128.test(receipt)) {
+      return `the server's receipt of your ${what} is not a signature of 128 hex digits`;
+    }
+    if (this.receiptsKey === undefined) {
+      return `the server sent a receipt of your ${what} but named no key for its receipts when this page joined the `
+        + "table, so it cannot be checked";
+    }
+    if (message === null) {
+      return `this page cannot check the server's receipt of your ${what}: it did not see what the receipt is of`;
+    }
+    if (!(await verify(fromHex(this.receiptsKey), message, fromHex(receipt)))) {
+      return `the server's receipt of your ${what} does not verify with the key it named for its receipts `
+        + `(${short(this.receiptsKey)}): it is no proof that the server stored it`;
+    }
+    return null;
   }
 
   /** The server's commitment (PROTO-36): pin the first for each hand, and answer with this page's commitment to a
@@ -178,7 +336,8 @@ export class FairSeat {
       this.pinned.set(n, m.commitment);
     }
     this.waiting = { hand: n, commitment: m.commitment, set: null };
-    if (this.seat === null || this.sets.has(n) || this.violations.has(n)) { this.save(); return null; }
+    if (this.tableBreach && !this.checks.get(n)?.ok) this.fail(n, this.tableBreach.reason, this.tableBreach.rule);
+    if (this.seat === null || this.sets.has(n) || this.stopped()) { this.save(); return null; }
     let mine = this.mine.get(n);
     if (!mine) {
       const seed = newSeed(); // Web Crypto: crypto.getRandomValues
@@ -190,15 +349,24 @@ export class FairSeat {
     return { type: "commit", hand: n, commitment: mine.commitment };
   }
 
-  /** The server's acknowledgement of this page's commitment (PROTO-45): kept, to hold the server to it. */
-  commitTaken(m) {
+  /** The server's acknowledgement of this page's commitment (PROTO-45) and its receipt (PROTO-47): kept, to hold
+   *  the server to it; the receipt checked. */
+  async commitTaken(m) {
     if (m.seat !== this.seat) return;
-    this.commitAcked.set(m.hand, m.commitment);
-    const mine = this.mine.get(m.hand);
-    if (mine && mine.commitment !== m.commitment) {
-      this.fail(m.hand, "the server acknowledged a commitment this page did not send", "DEAL-11");
-    }
+    const n = m.hand;
+    this.commitAcked.set(n, m.commitment);
+    this.receipts.set(n, { ...this.receipts.get(n), commit: { commitment: m.commitment, receipt: m.receipt ?? null } });
     this.save();
+    const mine = this.mine.get(n);
+    if (mine && mine.commitment !== m.commitment) {
+      this.fail(n, "the server acknowledged a commitment this page did not send", "DEAL-11");
+    }
+    if (m.commitment === null) return; // a null commitment has no receipt (this page never sends one)
+    const pinned = this.pinned.get(n);
+    const message = pinned === undefined || !HEX64.test(m.commitment) ? null
+      : commitReceiptMessage(fromHex(pinned), n, this.seat, fromHex(m.commitment));
+    const problem = await this.receiptProblem(m.receipt, message, "commitment");
+    if (problem) this.fail(n, problem, "PROTO-47");
   }
 
   /** The commitment set (PROTO-45): the first for each hand is pinned and checked — the server's commitment the
@@ -230,7 +398,7 @@ export class FairSeat {
       if (!this.pinned.has(n)) this.pinned.set(n, m.commitment); // seen before any seed: it fixes the commitment too
     }
     this.waiting = { hand: n, commitment: m.commitment, set: m.set };
-    if (this.seat === null || this.violations.has(n)) { this.save(); return null; }
+    if (this.seat === null || this.stopped()) { this.save(); return null; }
     const mine = this.mine.get(n);
     const listed = m.commitments[this.seat];
     if (mine && listed !== mine.commitment) {
@@ -251,20 +419,34 @@ export class FairSeat {
     }
     this.refused.delete(n); // the set holds this page's commitment: a refusal was only of the same one again
     if (!mine || this.acked.has(n)) { this.save(); return null; }
+    const reveal = { type: "seed", hand: n, seed: mine.seed, set: m.set };
+    if (this.signer) { // DEAL-12: what this seat saw, in its own words; its hello named the key
+      const signed = await statement(this.signer, m.set, this.seat, mine.seed);
+      this.statements.set(n, { key: this.signer.publicKey, statement: signed });
+      reveal.statement = signed;
+    }
     this.sent.set(n, mine.seed);
     this.save();
     this.last = { type: "seed", hand: n };
-    return { type: "seed", hand: n, seed: mine.seed, set: m.set };
+    return reveal;
   }
 
-  /** The server's acknowledgement of this page's seed (PROTO-37): kept, to hold the server to it. */
-  seedTaken(m) {
+  /** The server's acknowledgement of this page's seed (PROTO-37) and its receipt (PROTO-47): kept, to hold the
+   *  server to it; the receipt checked. */
+  async seedTaken(m) {
     if (m.seat !== this.seat) return;
-    this.acked.set(m.hand, m.seed);
-    if (this.sent.has(m.hand) && this.sent.get(m.hand) !== m.seed) {
-      this.fail(m.hand, "the server acknowledged a seed this page did not send");
-    }
+    const n = m.hand;
+    this.acked.set(n, m.seed);
+    this.receipts.set(n, { ...this.receipts.get(n), seed: { seed: m.seed, receipt: m.receipt ?? null } });
     this.save();
+    if (this.sent.has(n) && this.sent.get(n) !== m.seed) {
+      this.fail(n, "the server acknowledged a seed this page did not send");
+    }
+    const set = this.sets.get(n);
+    const message = !set || typeof m.seed !== "string" || !HEX64.test(m.seed) ? null
+      : seedReceiptMessage(fromHex(set.set), this.seat, fromHex(m.seed));
+    const problem = await this.receiptProblem(m.receipt, message, "seed");
+    if (problem) this.fail(n, problem, "PROTO-47");
   }
 
   /** A refusal (``bad_seed``, PROTO-38) of this page's commitment, never acknowledged nor in the hand's set: the
@@ -355,6 +537,9 @@ export class FairSeat {
     if (!w) return null;
     const head = `Hand ${w.hand}: the server has committed to its seed (${short(w.commitment)})`;
     if (this.violations.has(w.hand)) return `${head}; this page sends no seed for it, as its check failed.`;
+    if (this.seat !== null && this.stopped()) {
+      return `${head}; this page sends nothing more at this table, as a check failed.`;
+    }
     const player = this.seat !== null;
     if (!w.set) {
       return `${head}; ${player && this.mine.has(w.hand) ? "your browser has committed to a seed of its own, and the "
@@ -440,8 +625,38 @@ export class FairSeat {
         + "seed was revealed, and the server's seed matches the commitment it sent before the seats' seeds"
         + `${check.note ? ` (${check.note})` : ""}.`
       : `Deal check FAILED, hand ${m.hand} (${check.rule}): ${check.reason}.`;
-    this.checks.set(m.hand, { ok: check.ok, text });
+    this.checks.set(m.hand, check.ok ? { ok: true, text } : { ok: false, text, rule: check.rule, reason: check.reason });
     this.save();
     return this.checks.get(m.hand);
+  }
+
+  /** The evidence of a failed check, for a third party: the table and seat, this browser's statement key, every
+   *  fair frame this page received for the table (a view's `fair` alone), every message it sent, its commitments,
+   *  the seeds it revealed and its statements, the server's receipts and receipts key, and the check that failed
+   *  (null when none has). Plain JSON. */
+  evidence() {
+    const failure = this.failure();
+    const byHand = (m, pick) => Object.fromEntries([...m].map(([n, v]) => [n, pick(v)]));
+    return {
+      format: "knock-fair-evidence/1",
+      about: "What a Knock web page received from the server and sent to it at one fair table (spec/protocol.md, "
+        + "PROTO-45 to PROTO-47), with the reason its fair check failed.",
+      made: new Date().toISOString(),
+      table: this.table,
+      seat: this.seat,
+      key: this.signer ? this.signer.publicKey : null,
+      receipts_key: this.receiptsKey ?? null,
+      failed: failure && { hand: failure.hand, rule: failure.rule, reason: failure.reason },
+      checks: Object.fromEntries(this.checks),
+      sent: {
+        messages: this.sentLog,
+        commitments: byHand(this.mine, (v) => v.commitment),
+        seeds: Object.fromEntries(this.sent),
+        statements: Object.fromEntries(this.statements),
+      },
+      receipts: Object.fromEntries(this.receipts),
+      received: this.received,
+      dropped: this.dropped,
+    };
   }
 }
