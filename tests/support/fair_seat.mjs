@@ -10,7 +10,9 @@
 //   "welcome": frame | null (sent first, and again after each reload, as a server answers each hello),
 //   "randoms": [hex],
 //   "steps": [{"frame": frame} | {"frames": [frame, ...]} (handed over together, none awaited before the next)
-//             | {"reload": "kept" | "lost"} (a new page at the same seat, with the same storage or an empty one)]}}}
+//             | {"reload": "kept" | "lost"} (a new page at the same seat, with the same storage or an empty one;
+//                with "welcome": the frame its hello is answered with in place of the scenario's, and "table": the
+//                table it opens, in place of the scenario's)]}}}
 // stdout: {name: {"steps": [{"send", "said"} | [{"send", "said"}, ...] | null], "checks": {hand: {ok, text, ...}},
 //   "stage": the page's words for the hand whose seeds are gathered, "signing": its words on its statements,
 //   "keys": the public key of each page made (null: none), "failure": what stops the page at the table (or null),
@@ -47,11 +49,11 @@ for (const [name, s] of Object.entries(scenarios)) {
   const keys = s.key === false ? null : new MemoryStore(); // IndexedDB: a profile's, kept across reloads
   const made = [];
   const welcomes = [];
-  const open = async () => {
+  const open = async (table = s.table, hello = s.welcome) => {
     const signer = await statementKey({ store: keys });
     made.push(signer ? signer.publicKey : null);
-    const page = new FairSeat(s.seat, { table: s.table, storage, signer });
-    if (s.welcome) welcomes.push(await page.receive(s.welcome));
+    const page = new FairSeat(s.seat, { table, storage, signer });
+    if (hello) welcomes.push(await page.receive(hello));
     return page;
   };
   let page = await open();
@@ -59,7 +61,7 @@ for (const [name, s] of Object.entries(scenarios)) {
   for (const step of s.steps) {
     if (step.reload) {
       if (step.reload === "lost") storage = storage === null ? null : new Storage();
-      page = await open();
+      page = await open(step.table ?? s.table, step.welcome ?? s.welcome);
       steps.push(null);
     } else if (step.frames) {
       steps.push(await Promise.all(step.frames.map((f) => page.receive(f))));

@@ -165,8 +165,15 @@ def together(*fs: Frame) -> dict[str, Any]:
     return {"frames": list(fs)}
 
 
-def reload(kept: bool) -> dict[str, Any]:
-    return {"reload": "kept" if kept else "lost"}
+def reload(kept: bool, *, hello: Frame | None = None, table: str | None = None) -> dict[str, Any]:
+    """A new page at the seat, its storage kept or lost; its hello answered with ``hello`` (default: the scenario's
+    welcome), at ``table`` (default: the scenario's)."""
+    step: dict[str, Any] = {"reload": "kept" if kept else "lost"}
+    if hello is not None:
+        step["welcome"] = hello
+    if table is not None:
+        step["table"] = table
+    return step
 
 
 @dataclass
@@ -176,7 +183,7 @@ class Scenario:
     seat: int | None = 0
     storage: bool = True
     key: bool = True  # whether the page can keep a statement key (IndexedDB and Ed25519)
-    welcome: Frame | None | bool = True  # sent first and after each reload; True: the honest one for the seat
+    welcome: Frame | bool | None = True  # sent first and after each reload; True: the honest one for the seat
 
 
 SCENARIOS: dict[str, Callable[[], Scenario]] = {}
@@ -463,6 +470,135 @@ def draw_scenario(*, forged: bool) -> Scenario:
     return Scenario([*honest_steps(h)[:4], frame(view), frame(h.fair_reveal())], [MINE])
 
 
+# --- statements and receipts (DEAL-12, PROTO-47) ----------------------------------------------------------------
+
+
+@scenario
+def unsigned() -> Scenario:
+    """A browser with no key store (no IndexedDB, or no Ed25519): the page reveals unsigned, and says so."""
+    return Scenario(honest_steps(HONEST), [MINE], key=False)
+
+
+def with_receipts(h: Hand, *, commit: Frame | None = None, seed_taken: Frame | None = None) -> list[dict[str, Any]]:
+    """The honest hand with its acknowledgements replaced: a forged receipt."""
+    steps = honest_steps(h)
+    if commit is not None:
+        steps[1] = frame(commit)
+    if seed_taken is not None:
+        steps[3] = frame(seed_taken)
+    return steps
+
+
+SUPPLIED_MINE = fairdeal.supplied_seed(HONEST.server, 1, 0)  # the seed a server would deal the page's seat from
+
+
+@scenario
+def commit_receipt_missing() -> Scenario:
+    return Scenario(with_receipts(HONEST, commit=HONEST.commit_taken(key=None)), [MINE])
+
+
+@scenario
+def commit_receipt_by_another_key() -> Scenario:
+    return Scenario(with_receipts(HONEST, commit=HONEST.commit_taken(key=ANOTHER_KEY)), [MINE])
+
+
+@scenario
+def commit_receipt_of_another_commitment() -> Scenario:
+    """A receipt, by the right key, of the commitment the server would put in the page's place."""
+    h = HONEST
+    other = fairdeal.seat_commitment(h.commitment, 1, 0, SUPPLIED_MINE)
+    return Scenario(with_receipts(h, commit=h.commit_taken(of=other)), [MINE])
+
+
+@scenario
+def commit_receipt_of_a_seed() -> Scenario:
+    """The right key's signature of another kind of receipt: a seed's, where a commitment's belongs."""
+    h = HONEST
+    taken = {**h.commit_taken(), "receipt": RECEIPTS.sign(seed_receipt_message(h.set_hash(), 0, MINE)).hex()}
+    return Scenario(with_receipts(h, commit=taken), [MINE])
+
+
+@scenario
+def commit_receipt_not_a_signature() -> Scenario:
+    return Scenario(with_receipts(HONEST, commit={**HONEST.commit_taken(), "receipt": "00" * 32}), [MINE])
+
+
+@scenario
+def seed_receipt_missing() -> Scenario:
+    return Scenario(with_receipts(HONEST, seed_taken=HONEST.seed_taken(key=None)), [MINE])
+
+
+@scenario
+def seed_receipt_by_another_key() -> Scenario:
+    return Scenario(with_receipts(HONEST, seed_taken=HONEST.seed_taken(key=ANOTHER_KEY)), [MINE])
+
+
+@scenario
+def seed_receipt_of_another_seed() -> Scenario:
+    return Scenario(with_receipts(HONEST, seed_taken=HONEST.seed_taken(of=SUPPLIED_MINE)), [MINE])
+
+
+def another_receipts_key() -> Frame:
+    return welcome(receipts=public(ANOTHER_KEY))
+
+
+@scenario
+def receipts_key_changed_while_committing() -> Scenario:
+    """A second welcome (the page's connection dropped and came back) names another receipts key."""
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), frame(another_receipts_key()), frame(h.fair_commit()),
+             frame(h.fair_set())]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
+@scenario
+def receipts_key_changed_after_a_reload() -> Scenario:
+    """The key pinned at the first welcome is kept in storage: a reloaded page holds the server to it."""
+    h = HONEST
+    steps = [frame(h.fair_commit()), frame(h.commit_taken()), reload(kept=True, hello=another_receipts_key()),
+             frame(h.fair_commit()), frame(h.fair_set())]  # fmt: skip
+    return Scenario(steps, [MINE, seed("a second seed the page must not make")])
+
+
+SECOND = Hand.of("second", seed("the page's seed for hand 2"), number=2)
+
+
+@scenario
+def receipts_key_changed_between_hands() -> Scenario:
+    """Hand 1 passed; the key changes before hand 2: hand 2 fails, and the page commits to nothing for it."""
+    steps = [*honest_steps(HONEST), frame(another_receipts_key()), frame(SECOND.fair_commit())]
+    return Scenario(steps, [MINE, seed("the page's seed for hand 2")])
+
+
+@scenario
+def receipts_key_missing() -> Scenario:
+    """A fair table's welcome names no receipts key: nothing the server acknowledges can be checked."""
+    h = HONEST
+    hello = {**welcome(), "receipts": None}
+    return Scenario([frame(h.fair_commit()), frame(h.commit_taken()), frame(h.fair_set())], [MINE], welcome=hello)
+
+
+SMALL_ORDER_KEY = bytes([1]) + bytes(31)  # the neutral point: a key no secret made
+
+
+@scenario
+def receipts_key_of_small_order() -> Scenario:
+    """A receipts key of small order, with which R = the neutral point and S = 0 "sign" every message (LOG-17):
+    the page refuses the key, so such receipts, which Knock's verifier refuses, never pass here."""
+    h = HONEST
+    forged = (SMALL_ORDER_KEY + bytes(32)).hex()
+    steps = [frame(h.fair_commit()), frame({**h.commit_taken(), "receipt": forged}), frame(h.fair_set())]
+    return Scenario(steps, [MINE], welcome=welcome(receipts=SMALL_ORDER_KEY))
+
+
+@scenario
+def evidence_of_another_table() -> Scenario:
+    """The page keeps the current table's evidence only: opening another table drops the first one's frames."""
+    steps = [*with_receipts(HONEST, seed_taken=HONEST.seed_taken(key=ANOTHER_KEY)), reload(kept=True, table="t-next"),
+             reload(kept=True)]  # fmt: skip
+    return Scenario(steps, [MINE])
+
+
 @pytest.fixture(scope="module")
 def page() -> dict[str, Any]:
     node = shutil.which("node")
@@ -704,3 +840,186 @@ def test_the_draw_for_the_deal_is_checked_from_its_fields(page: dict[str, Any]) 
     passed(page["draw_honest"])
     assert "the draw for the deal" in check(page["draw_honest"])["text"]
     lost(page["draw_forged"], "DEAL-10", "draw for the deal is not")
+
+
+# --- statements and receipts (DEAL-12, PROTO-47) ----------------------------------------------------------------
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_the_page_signs_each_reveal_with_the_key_it_announces(page: dict[str, Any]) -> None:
+    """The seed goes out with DEAL-12's statement, which ``cryptography`` verifies with the page's public key (the
+    key its hello names): the 87 bytes of the label, the set's hash, the seat and the seed. The key is made once
+    per browser profile: a reloaded page signs with the same key, and the same seed gets the same statement."""
+    result = page["honest"]
+    key = result["keys"][0]
+    assert re.fullmatch(r"[0-9a-f]{64}", key), key
+    reveal = next(m for m in signed(result) if m["type"] == "seed")
+    assert re.fullmatch(r"[0-9a-f]{128}", reveal["statement"]), reveal
+    assert reveal["set"] == HONEST.set_hash().hex() and reveal["seed"] == MINE.hex()
+    Ed25519PublicKey.from_public_bytes(bytes.fromhex(key)).verify(
+        bytes.fromhex(reveal["statement"]), statement_message(HONEST.set_hash(), 0, MINE)
+    )
+    assert not statement_verifies(public(ANOTHER_KEY).hex(), reveal), "a statement verifies with its own key only"
+    other_set = {**reveal, "set": fairdeal.set_hash(2, HONEST.commitment, HONEST.commitments()).hex()}
+    assert not statement_verifies(key, other_set), "the statement binds the set it reveals for"
+    passed(result)
+    assert "signs each seed it reveals with its own key" in result["signing"]
+    again = page["reload_kept_while_revealing"]
+    assert len(again["keys"]) == 2 and len(set(again["keys"])) == 1, again["keys"]
+    reveals = [m for m in signed(again) if m["type"] == "seed"]
+    assert len(reveals) == 2 and reveals[0] == reveals[1], "the same seed revealed again, with the same statement"
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_a_page_without_a_key_reveals_unsigned_and_says_so(page: dict[str, Any]) -> None:
+    result = page["unsigned"]
+    assert result["keys"] == [None]
+    assert signed(result) == honest_answers(HONEST), "no statement, and nothing else changed"
+    assert "reveals are unsigned" in result["signing"]
+    passed(result)
+    assert result["failure"] is None
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_an_honest_hand_with_valid_receipts_passes(page: dict[str, Any]) -> None:
+    result = page["honest"]
+    passed(result)
+    assert result["failure"] is None
+    evidence = result["evidence"]
+    assert evidence["receipts_key"] == public(RECEIPTS).hex()
+    taken = HONEST.commit_taken()
+    assert evidence["receipts"] == {
+        "1": {
+            "commit": {"commitment": taken["commitment"], "receipt": taken["receipt"]},
+            "seed": {"seed": MINE.hex(), "receipt": HONEST.seed_taken()["receipt"]},
+        }
+    }
+    assert evidence["failed"] is None
+    for name in ("honest_no_storage", "reload_kept_while_committing", "reload_kept_while_revealing", "unsigned"):
+        passed(page[name])
+
+
+def stopped(result: dict[str, Any], words: str, hand: int = 1) -> None:
+    """The hand failed under PROTO-47 saying ``words``, and the page is stopped at the table for it."""
+    lost(result, "PROTO-47", words, hand)
+    failure = result["failure"]
+    assert failure and failure["hand"] == hand and failure["rule"] == "PROTO-47" and words in failure["reason"], failure
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_a_commitment_receipt_missing_or_false_fails_before_the_seed(page: dict[str, Any]) -> None:
+    """A commitment acknowledged without a receipt that verifies is a breach found before the reveal: the page
+    sends no seed (PROTO-45: a client that finds a breach sends none)."""
+    cases = {
+        "commit_receipt_missing": "acknowledged your commitment without its receipt",
+        "commit_receipt_by_another_key": "receipt of your commitment does not verify with the key it named",
+        "commit_receipt_of_another_commitment": "receipt of your commitment does not verify with the key it named",
+        "commit_receipt_of_a_seed": "receipt of your commitment does not verify with the key it named",
+        "commit_receipt_not_a_signature": "receipt of your commitment is not a signature of 128 hex digits",
+    }
+    for name, words in cases.items():
+        result = page[name]
+        assert answers(result) == honest_answers(HONEST)[:1], (name, "the commitment, and no seed")
+        stopped(result, words)
+        assert result["steps"][1]["said"].startswith("Deal check FAILED, hand 1 (PROTO-47)"), name
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_a_seed_receipt_missing_or_false_fails_the_hand(page: dict[str, Any]) -> None:
+    cases = {
+        "seed_receipt_missing": "acknowledged your seed without its receipt",
+        "seed_receipt_by_another_key": "receipt of your seed does not verify with the key it named",
+        "seed_receipt_of_another_seed": "receipt of your seed does not verify with the key it named",
+    }
+    for name, words in cases.items():
+        result = page[name]
+        assert answers(result) == honest_answers(HONEST), name
+        stopped(result, words)
+        assert result["steps"][3]["said"].startswith("Deal check FAILED, hand 1 (PROTO-47)"), name
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47")
+def test_a_receipts_key_that_changes_or_is_missing_fails(page: dict[str, Any]) -> None:
+    """The key is pinned at the first welcome for the table (kept across a reload): another one in a later
+    welcome fails the hand in progress, or the next hand, and the page sends nothing more; a fair table's welcome
+    without a valid key fails the first hand before the page commits."""
+    commit = honest_answers(HONEST)[0]
+    for name in ("receipts_key_changed_while_committing", "receipts_key_changed_after_a_reload"):
+        result = page[name]
+        assert answers(result) == [commit], (name, "no commitment again, no seed")
+        stopped(result, "named another key for its receipts")
+        assert public(ANOTHER_KEY).hex()[:16] in check(result)["text"]
+    between = page["receipts_key_changed_between_hands"]
+    assert answers(between) == honest_answers(HONEST), "nothing sent for hand 2"
+    passed(between, 1)
+    stopped(between, "named another key for its receipts", hand=2)
+    assert "this page sends no seed for it, as its check failed" in between["stage"]
+    for name in ("receipts_key_missing", "receipts_key_of_small_order"):
+        result = page[name]
+        assert answers(result) == [], (name, "not even a commitment")
+        stopped(result, "named no valid key for its receipts")
+    assert page["receipts_key_missing"]["welcomes"][0]["said"] is None, "no hand yet: it fails at the first"
+
+
+@pytest.mark.rule("LOG-17", "LOG-18", "PROTO-47")
+def test_the_page_verifies_receipts_as_knocks_verifier_does() -> None:
+    """The page's verification takes RFC 8032's vectors and refuses every negative vector of
+    spec/signature-vectors.json (a key or R of small order or not canonical, S not below the group order), as
+    Knock's verifier does: the forged receipt of ``receipts_key_of_small_order`` among them."""
+    vectors = json.loads((ROOT / "spec" / "signature-vectors.json").read_text("utf-8"))
+    good = [{k: v[k] for k in ("public", "message", "signature")} for v in vectors["rfc8032"]]
+    bad = [{k: v[k] for k in ("public", "message", "signature")} for v in vectors["negative"]]
+    assert not any(v["valid"] for v in vectors["negative"])
+    forged = {"public": SMALL_ORDER_KEY.hex(), "message": "00", "signature": (SMALL_ORDER_KEY + bytes(32)).hex()}
+    mine = HONEST.commit_taken()
+    receipt = {"public": public(RECEIPTS).hex(), "signature": mine["receipt"],
+               "message": commit_receipt_message(HONEST.commitment, 1, 0, HONEST.commitments()[0]).hex()}  # fmt: skip
+    node = shutil.which("node")
+    assert node is not None
+    cases = [*good, receipt, *bad, forged]
+    run = subprocess.run([node, str(ROOT / "tests" / "support" / "fair_sign.mjs")], input=json.dumps(cases),
+                         capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stdout) == [True] * (len(good) + 1) + [False] * (len(bad) + 1)
+
+
+@pytest.mark.rule("DEAL-12", "PROTO-47", "PROTO-45")
+def test_the_evidence_holds_every_fair_frame_what_was_sent_and_the_reason(page: dict[str, Any]) -> None:
+    """After a failed check the page's evidence (what "Download the evidence" saves, built by ``evidence()``)
+    names the table, the seat, the page's key and the server's receipts key, holds every fair frame received in
+    order (a view's ``fair`` alone), every message sent with its statement, the receipts, and the failed check's
+    rule and reason; it is plain JSON."""
+    result = page["seed_receipt_by_another_key"]
+    evidence = result["evidence"]
+    assert json.loads(json.dumps(evidence)) == evidence
+    assert evidence["format"] == "knock-fair-evidence/1"
+    assert (evidence["table"], evidence["seat"], evidence["key"]) == (TABLE, 0, result["keys"][0])
+    assert evidence["receipts_key"] == public(RECEIPTS).hex()
+    failed = evidence["failed"]
+    assert failed["hand"] == 1 and failed["rule"] == "PROTO-47" and "receipt of your seed does not verify" in failed[
+        "reason"], failed  # fmt: skip
+    h = HONEST
+    forged = h.seed_taken(key=ANOTHER_KEY)
+    view = h.view()
+    assert evidence["received"] == [welcome(), h.fair_commit(), h.commit_taken(), h.fair_set(), forged,
+                                    {"type": "view", "record": view["record"], "fair": view["fair"]},
+                                    h.fair_reveal()]  # fmt: skip
+    assert evidence["sent"]["messages"] == signed(result)
+    commit, reveal = signed(result)
+    assert evidence["sent"]["commitments"] == {"1": commit["commitment"]}
+    assert evidence["sent"]["seeds"] == {"1": MINE.hex()}
+    assert evidence["sent"]["statements"] == {"1": {"key": result["keys"][0], "statement": reveal["statement"]}}
+    assert evidence["receipts"]["1"]["seed"] == {"seed": MINE.hex(), "receipt": forged["receipt"]}
+    assert evidence["checks"]["1"]["ok"] is False
+    assert evidence["dropped"] == 0
+
+
+@pytest.mark.rule("PROTO-47")
+def test_the_evidence_survives_a_reload_and_is_kept_for_the_current_table_only(page: dict[str, Any]) -> None:
+    after_reload = page["receipts_key_changed_after_a_reload"]["evidence"]
+    types = [f["type"] for f in after_reload["received"]]
+    assert types == ["welcome", "fair_commit", "commit_taken", "welcome", "fair_commit", "fair_set"], types
+    assert after_reload["received"][3]["receipts"] == public(ANOTHER_KEY).hex()
+    back = page["evidence_of_another_table"]
+    assert back["evidence"]["received"] == [welcome()], "only what came since: the other table's took its place"
+    assert back["failure"] and back["failure"]["rule"] == "PROTO-47", "the check itself is kept per table"
