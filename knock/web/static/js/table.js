@@ -7,6 +7,7 @@ import { cardName } from "./cards.js";
 import { renderShowdown, resultText } from "./showdown.js";
 import { renderSheet } from "./sheet.js";
 import { FairSeat } from "./fairseat.js";
+import { statementKey } from "./fairsign.js";
 import { renderDiscards } from "./discards.js";
 import { endingText, renderEndings, tickEndings } from "./endings.js";
 import { playCue, setSound, soundOn, turnTitle } from "./cue.js";
@@ -40,6 +41,8 @@ export function openTable(root, params) {
     order: null, // the player's own order of his hand's cards (null: grouped by melds), for this hand
     rematch: null, asked: false, // the series' next table once made (PROTO-30), and whether this page asked
     fair: null, // at a fair table (PROTO-35): this seat's seeds sent and each hand's check (fairseat.js)
+    key: null, // this browser's statement key (PROTO-47, fairsign.js), named in every hello of a seat; null: none
+    stopped: false, // a fair check failed: the page offers no moves at this table
     message: null, viewAt: 0, // the newest view message, and when it came (this page's clock): its endings and away
     confirming: false, // Resign was pressed: its confirmation is shown
     typedOpen: false, // the notation box was opened (it stays so)
@@ -94,7 +97,9 @@ export function openTable(root, params) {
         fill(els.series, h("strong", {}, `Game ${m.series.games + 1} of the series`),
           `: running totals of the ${m.series.games} before it: ${totalsText(m.series.totals)}.`);
       }
-      if (m.fair && !state.fair) state.fair = new FairSeat(m.seat, { table }); // kept across reconnections and reloads
+      // kept across reconnections and reloads; it signs with the key this page's hello named
+      if (m.fair && !state.fair) state.fair = new FairSeat(m.seat, { table, signer: state.key });
+      if (state.fair) fairFrame(m); // the receipts key, pinned at the first welcome (PROTO-47)
       els.sound.hidden = m.seat === null;
       soundButton();
       renderFair();
@@ -201,12 +206,46 @@ export function openTable(root, params) {
    *  yet (the server's commitment or the commitment set); any other frame is for a seat made before it. */
   function fairFrame(m, open = false) {
     if (!state.fair && !open) return;
-    if (!state.fair) state.fair = new FairSeat(me(), { table });
+    if (!state.fair) state.fair = new FairSeat(me(), { table, signer: state.key });
     state.fair.receive(m).then(({ send, said }) => {
       if (send) seat.send(send);
       renderFair();
       if (said) announce(said);
+      const stop = stopped();
+      if (stop && !state.stopped) {
+        state.stopped = true;
+        announce(`Moves are off at this table: ${stop.reason}.`);
+        render();
+      }
     });
+  }
+
+  /** Why this page offers no moves at this table (a fair check failed: {hand, rule, reason}), or null. */
+  function stopped() {
+    return state.fair && me() !== null ? state.fair.failure() : null;
+  }
+
+  /** The evidence of a failed fair check, saved as a JSON file (fairseat.js ``evidence``). */
+  function downloadEvidence() {
+    const data = state.fair.evidence();
+    const blob = new Blob([`${JSON.stringify(data, null, 2)}\n`], { type: "application/json" });
+    const url = URL.createObjectURL(blob);
+    const who = data.seat === null ? "spectator" : `p${data.seat}`;
+    const link = h("a", { href: url, download: `knock-evidence-${table}-${who}.json`, hidden: true });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 60000);
+  }
+
+  /** Where the moves were: why there are none (a fair check failed). */
+  function stoppedNotice(stop) {
+    const which = stop.hand === null ? "the fair-dealing check" : `the fair-dealing check of hand ${stop.hand}`;
+    return h("section", { class: "fair-stop", "aria-labelledby": "fair-stop-title" },
+      h("h3", { id: "fair-stop-title" }, "No moves at this table"),
+      h("p", {}, `This page offers no more moves here: ${which} failed (${stop.rule}): ${stop.reason}. `,
+        "It sends nothing more for the deals either. What the server sent and what this page sent are kept in this ",
+        "browser: use \u201cDownload the evidence\u201d in the Fair dealing box to save them."));
   }
 
   function addEvent(said, hand) {
@@ -232,17 +271,27 @@ export function openTable(root, params) {
     const w = f.waiting;
     const all = [...f.checks.values()];
     const failed = all.filter((c) => !c.ok).length;
+    const stop = f.failure();
     const line = failed ? `a deal check FAILED (${failed} of ${all.length})`
-      : all.length ? `${all.length} deal${all.length > 1 ? "s" : ""} checked, each as committed`
-        : w ? `hand ${w.hand}'s seeds are being gathered` : "each deal is checked here";
-    const box = h("details", { class: `fair-details${failed ? " failed" : ""}`, open: state.fairOpen || failed > 0 || null,
+      : stop ? "a check FAILED"
+        : all.length ? `${all.length} deal${all.length > 1 ? "s" : ""} checked, each as committed`
+          : w ? `hand ${w.hand}'s seeds are being gathered` : "each deal is checked here";
+    const signing = f.signing();
+    const box = h("details", { class: `fair-details${stop ? " failed" : ""}`, open: state.fairOpen || stop !== null || null,
       ontoggle: () => { state.fairOpen = box.open; } },
     h("summary", {}, h("strong", {}, "Fair dealing: "), line),
     w ? h("p", { class: "fair-waiting" }, f.stage()) : null,
+    stop && stop.hand === null ? h("p", { class: "fair-check failed" }, stop.text) : null,
     all.length
       ? h("ul", { class: "fair-checks" }, [...f.checks].map(([n, c]) =>
         h("li", { class: `fair-check ${c.ok ? "ok" : "failed"}`, "data-hand": String(n) }, c.text)))
-      : h("p", { class: "muted" }, "Each hand's deal is checked here once the server reveals its seed."));
+      : h("p", { class: "muted" }, "Each hand's deal is checked here once the server reveals its seed."),
+    signing ? h("p", { class: "fair-signing muted" }, signing) : null,
+    stop ? h("p", { class: "fair-evidence" },
+      h("button", { type: "button", class: "download-evidence", onclick: downloadEvidence }, "Download the evidence"),
+      " ", h("span", { class: "muted" }, "A JSON file with every fair-dealing message the server sent this page at this "
+        + "table, what this page sent (its commitments, seeds and signed statements), the server's receipts, and "
+        + "why the check failed.")) : null);
     fill(els.fair, box);
   }
 
@@ -308,7 +357,7 @@ export function openTable(root, params) {
   /** Whether the seat is to move now. */
   function myMove() {
     const v = state.view;
-    return Boolean(v && !v.over && state.legal.length && state.welcome && v.to_act === state.welcome.seat);
+    return Boolean(v && !v.over && state.legal.length && state.welcome && v.to_act === state.welcome.seat && !stopped());
   }
 
   function render(busy = false) {
@@ -339,18 +388,21 @@ export function openTable(root, params) {
       return;
     }
     const seated = state.welcome && state.welcome.seat !== null;
+    const stop = stopped(); // a fair check failed: no moves at this table, and why
+    const playing = seated && !stop;
     fill(els.play,
       timer(),
-      renderBoard(view, { players: players(), me: me(), cardAction: cardActionFor(state.legal, ctx), drawn: state.drawn,
-        arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
+      renderBoard(view, { players: players(), me: me(), cardAction: stop ? null : cardActionFor(state.legal, ctx),
+        drawn: state.drawn, arrange: seated && !view.over && view.role !== "sitter" && view.cards.length ? arrange : null }),
       gameEnd(),
-      rematchPanel(),
-      seated ? renderActions(state.legal, view, ctx) : null,
-      seated && !view.over ? renderEndings(state.message, { players: players(), seat: state.welcome.seat,
+      stop ? null : rematchPanel(),
+      stop ? stoppedNotice(stop) : null,
+      playing ? renderActions(state.legal, view, ctx) : null,
+      playing && !view.over ? renderEndings(state.message, { players: players(), seat: state.welcome.seat,
         at: state.viewAt, confirming: state.confirming, disabled,
         setConfirming: (on) => { state.confirming = on; render(); }, act: send, claim }) : null,
       renderDiscards(state.discards, view, players()),
-      seated && !view.over ? typed() : null);
+      playing && !view.over ? typed() : null);
     tick();
     // The board draws the hand's showdown while its view holds it (the game's last hand): not twice.
     els.showdown.hidden = Boolean(view.result && state.hands.length && state.hands.at(-1).hand === view.hand);
@@ -496,7 +548,15 @@ export function openTable(root, params) {
   }
 
   window.knockSeat = seat; // for the browser tests (a dropped connection, reconnected with the token)
-  seat.open();
-  return () => { if (ticker) clearInterval(ticker); window.removeEventListener("resize", onResize); pointer.removeEventListener("change", onResize);
-    seat.close(); };
+  // A seat's hello names this browser's statement key (PROTO-47), found or made before the first hello: the hello
+  // comes before the welcome that says whether the table is fair, and a table that is not ignores it. A spectator
+  // reveals nothing and names none.
+  let gone = false;
+  (token ? statementKey({ wait: 3000 }) : Promise.resolve(null)).then((key) => {
+    state.key = key;
+    if (key) seat.hello.key = key.publicKey;
+    if (!gone) seat.open();
+  });
+  return () => { gone = true; if (ticker) clearInterval(ticker); window.removeEventListener("resize", onResize);
+    pointer.removeEventListener("change", onResize); seat.close(); };
 }
