@@ -183,6 +183,7 @@ def test_the_browser_signs_its_reveal_and_stops_at_a_changed_receipts_key(browse
     deliver(b, welcome(public(ANOTHER_KEY)))  # a reconnection's welcome names another receipts key
     b.wait(lambda: b.find(".fair-stop"), message="the notice that the page offers no moves")
     b.shot("fair-stop")
+    b.axe("the table stopped by a failed fair check")
     assert not b.find(".actions button"), "no action buttons"
     assert not b.find(".endings button") and not b.find("#typed-action"), "no resign, claim or typed move either"
     notice = b.text(".fair-stop")
