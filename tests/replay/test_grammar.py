@@ -92,6 +92,7 @@ def test_every_step_of_the_grammar_is_a_transition_of_the_tables() -> None:
                 Kind.FAIR_COMMIT,
                 Kind.SEEDS,
                 Kind.SEAT_COMMITS,
+                Kind.STATEMENT,
                 Kind.FAIR_REVEAL,
             ), g
 

@@ -19,6 +19,11 @@ from tests.web.browser import Browser
 from tests.web.test_browser import count, play_hand
 
 
+def sent_table(b: Browser) -> str:
+    """The table the page took its seat at (its welcome's)."""
+    return str(next(f for f in b.frames() if f["type"] == "welcome")["table"])
+
+
 def checks(b: Browser) -> dict[int, dict[str, Any]]:
     found: list[dict[str, Any]] = b.js(
         "return [...document.querySelectorAll('.fair-check')].map(li => ({hand: Number(li.dataset.hand), "
@@ -65,7 +70,8 @@ def test_a_fair_game_in_the_browser_checks_every_deal_and_its_log_verifies(
     # test_fair_page.py drives the page's module through the lost case and a cheating server's frames).
     b.wait(lambda: count(b, "view") >= 1, message="the first view: the draw for the deal and the deal")
     kept = b.js("return Object.keys(localStorage).filter(k => k.startsWith('knock-fair/1:'))")
-    assert len(kept) == 1 and kept[0].endswith(":0"), kept
+    seat_kept = f"knock-fair/1:{sent_table(b)}:0"  # the seat's, and the evidence for a failed check (PROTO-47)
+    assert sorted(kept) == sorted(["knock-fair/1:evidence", seat_kept]), kept
     b.driver.refresh()
     b.wait(lambda: count(b, "view") >= 1, message="the page's view after the reload")
     hands = 0
