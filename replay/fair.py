@@ -38,9 +38,8 @@ class FairCheck:
         self.commitments: tuple[bytes, ...] | None = None  # the hand's seats' commitments (DEAL-11)
         #: whether the log's hands hold their seats' commitments (LOG-25): all or none, as the first hand decides
         self.hands_ordered: bool | None = None
-        self.last_signed: (
-            int | None
-        ) = -1  # the seat of the hand's last statement read; None once the hand's draw or hand began
+        #: the seat of the hand's last statement read (-1: none yet); None once the hand's draw or hand began
+        self.last_signed: int | None = -1
         self.revealed_by: dict[int, int] = {}  # seat -> the seeds it sent (not supplied), over the log
         self.signed_by: dict[int, int] = {}  # seat -> its statements that verified, over the log (LOG-26)
         self.seeds: tuple[bytes, ...] | None = None
