@@ -17,6 +17,14 @@ from replay.codec import UNKNOWN
 from replay.ed25519_verify import is_public_key, verify
 
 
+def statement_verifies(key: bytes, set_digest: bytes, seat: int, seed: bytes, signature: bytes) -> bool:
+    """Whether ``signature`` is ``seat``'s statement, by ``key``, that it revealed ``seed`` for the set whose hash is
+    ``set_digest``: a key and a signature as LOG-17 and LOG-18 take them, verifying DEAL-12's message. The one
+    judge of a statement, for the server that takes it and the reader that reads it. Rule: DEAL-12."""
+    return (len(key) == 32 and len(signature) == 64 and is_public_key(key)
+            and verify(key, fairdeal.statement_message(set_digest, seat, seed), signature))  # fmt: skip
+
+
 class FairError(Exception):
     """A fair record refused: the rule and the reason (the reader adds the record's number)."""
 
@@ -123,8 +131,7 @@ class FairCheck:
             raise FairError("LOG-26", f"a statement of p{seat}: a seat of the game that sent its own seed, after the "
                             "seats before it")  # fmt: skip
         digest = fairdeal.set_hash(self.number + 1, self.committed, self.commitments)
-        message = fairdeal.statement_message(digest, seat, self.seeds[seat])
-        if len(key) != 32 or len(signature) != 64 or not is_public_key(key) or not verify(key, message, signature):
+        if not statement_verifies(key, digest, seat, self.seeds[seat], signature):
             raise FairError("DEAL-12", f"p{seat}'s statement does not verify with the key it names")
         self.last_signed = seat
         self.signed_by[seat] = self.signed_by.get(seat, 0) + 1

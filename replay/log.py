@@ -428,8 +428,8 @@ class LogWriter:
             if seeds.commitments is not None:  # the seats committed first (version 3.0, LOG-25)
                 yield [T_SEAT_COMMITS, list(seeds.commitments)]
             yield [T_SEEDS, list(seeds.seats), list(seeds.supplied)]
-            for seat, key, signature in seeds.statements:  # each seat's signed word of what it saw (LOG-26)
-                yield [T_STATEMENT, seat, key, signature]
+            for seat, public, signature in seeds.statements:  # each seat's signed word of what it saw (LOG-26)
+                yield [T_STATEMENT, seat, public, signature]
         if isinstance(event, CutDrawn):
             self._check_draw(event)
         if key is not None and isinstance(event, HandStarted):

@@ -30,10 +30,9 @@ from engine.fairdeal import (
     seat_commitment,
     seed_receipt_message,
     set_hash,
-    statement_message,
     supplied_seed,
 )
-from replay.ed25519_verify import verify
+from replay.fair import statement_verifies
 from replay.signing import SigningKey
 
 #: The label of a fair table's server seeds (PROTO-40): HMAC-SHA256(table secret, label ‖ hand, 8 bytes).
@@ -207,7 +206,7 @@ class Seeding:
             raise SeedRefused("this connection named a key: its reveal carries its statement, 128 lowercase hex "
                               "digits", "DEAL-12")  # fmt: skip
         signature = bytes.fromhex(text)
-        if not verify(key, statement_message(self.set_hash(), seat, seed), signature):
+        if not statement_verifies(key, self.set_hash(), seat, seed, signature):
             raise SeedRefused(f"p{seat}'s statement does not verify with the key its hello named", "DEAL-12")
         return signature
 

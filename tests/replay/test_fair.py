@@ -3,6 +3,7 @@ signed; and every tampering of a seed, a reveal or a deal refused naming its rul
 
 from __future__ import annotations
 
+import dataclasses
 import io
 from typing import Any
 
@@ -277,3 +278,46 @@ def test_a_view_checks_the_other_seats_shown_cards_against_the_deck() -> None:
     for shown in ([deck[1], deck[0]], [deck[1], deck[25]], [deck[20]]):  # p0's card, an undrawn card, the upcard
         with pytest.raises(FairError, match="DEAL-10: p1 shows cards"):
             reader(shown).reveal([T_FAIR_REVEAL, server], False)
+
+
+class SignedChance(fairdeal.FairChance):
+    """A fair game whose seats committed first and signed every reveal (DEAL-11, DEAL-12): seat 0's seed its own,
+    seat 1's supplied, as at a table of one person and a bot."""
+
+    def __init__(self, players: int, seed: int) -> None:
+        demo = fairdeal.demo_chance(players, seed)
+        super().__init__(players, demo.server, lambda n, s: bytes([n % 256, s]) * 16 if s == 0 else None)
+
+    def seeds(self, number: int) -> fairdeal.FairSeeds:
+        got = self.hands.get(number)
+        if got is None:
+            plain = super().seeds(number)
+            sent = [None if s in plain.supplied else plain.seats[s] for s in range(self.players)]
+            committed = fairdeal.FairSeeds.gather(number, plain.server, sent, committed=True)
+            assert committed.set_hash is not None
+            said = fairdeal.statement_message(committed.set_hash, 0, committed.seats[0])
+            got = dataclasses.replace(committed, statements=((0, KEY.public, KEY.sign(said)),))
+            self.hands[number] = got
+        return got
+
+
+@pytest.mark.rule("LOG-25", "LOG-26", "DEAL-11", "DEAL-12", "LOG-13")
+def test_every_hand_of_a_long_game_holds_its_commitments_and_its_statement() -> None:
+    """A game of many hands written with every hand's seat commitments and a seat's statement (version 3.0) passes
+    and says so; the records sit where LOG-25 and LOG-26 put them, hand after hand (a writer that lost track of a
+    later hand's statement, or of its shuffle commitment's key, fails here)."""
+    rules = RuleSet.preset("standard")
+    chance = SignedChance(rules.players, 11)
+    match = Match(rules, chance, executor="compiled")
+    play_match(match, [GreedyBot(), GreedyBot()])
+    data = write_log(match, fair=chance, endings=True)
+    verdict = judge(data)
+    assert verdict.kind == "pass" and verdict.seats_committed and verdict.seats_signed == (0,), verdict
+    _, body = records(data)
+    hands = match.number
+    assert hands >= 3
+    kinds = [r[0] if type(r) is list else None for r in body]
+    assert kinds.count(23) == kinds.count(24) == kinds.count(T_SEEDS) == hands
+    assert 10 not in kinds  # no shuffle commitment in a fair log (LOG-20)
+    for n in range(hands):
+        assert kinds[at(body, T_SEEDS, n) - 1] == 23 and kinds[at(body, T_SEEDS, n) + 1] == 24
