@@ -7,53 +7,31 @@
 // the deck is derived only once the server's seed is public.
 //
 // It trusts the server for nothing it can check: the first commitment and the first set it is sent for a hand are
-// pinned, and kept with its seed, its commitment and the server's acknowledgements in the browser's storage
-// (localStorage, per table and seat) before anything goes out, so that a reload forgets nothing and reveals the
-// seed it committed to. A second, different commitment or set for a hand, a set without this page's commitment,
-// a seed that is not the one its seat committed to, a seed acknowledged and then listed as supplied, a hand dealt
-// twice, and a hand whose commitments this page did not pin before the seeds (opened or reloaded later, or its
-// storage lost) all fail the hand's check; for a hand failed before its seeds, this page sends no seed.
+// pinned, and kept with its seed, its commitment and the server's acknowledgements before anything goes out
+// (fairkeep.js), so that a reload forgets nothing and reveals the seed it committed to. A second, different
+// commitment or set for a hand, a set without this page's commitment, a seed that is not the one its seat committed
+// to, a seed acknowledged and then listed as supplied, a hand dealt twice, and a hand whose commitments this page
+// did not pin before the seeds (opened or reloaded later, or its storage lost) all fail the hand's check; for a hand
+// failed before its seeds, this page sends no seed.
 //
-// Protocol 1.4 adds statements and receipts (DEAL-12, PROTO-47): the page signs each seed it reveals with this
-// browser's statement key (fairsign.js; none where the browser cannot keep one: its reveals are then unsigned), and
+// Protocol 1.4 adds statements and receipts (DEAL-12, PROTO-47, fairsign.js): the page signs each seed it reveals
+// with this browser's statement key (none where the browser cannot keep one: its reveals are then unsigned), and
 // checks the server's receipt of every commitment and seed it took with the key the server named at the first
 // `welcome` for the table, pinned like a commitment: a receipt missing or not verifying, and another key in a later
 // `welcome`, fail the hand's check. Once any check has failed the page takes no further part at the table (no
-// commitment, no seed; the table page offers no moves), and it keeps every fair frame it received for the table and
-// every message it sent, so that it can hand them over as evidence (``evidence()``).
+// commitment, no seed; the table page offers no moves), and hands over what it kept as evidence (``evidence()``).
 import { checkHand, drawCodes, fromHex, newSeed, seatCommitment, toHex } from "./fair.js";
+import { FairKeep } from "./fairkeep.js";
 import { sameSet, seedsProblem, setProblem } from "./fairset.js";
-import { commitReceiptMessage, isPublicKey, seedReceiptMessage, statement, verify } from "./fairsign.js";
+import { commitReceiptMessage, receiptProblem, receiptsKeyProblem, seedReceiptMessage, statement } from "./fairsign.js";
 
 const RANKS = "A23456789TJQK";
 const SUITS = "cdhs";
 /** A card's code, 0 .. 51, suit-major (CARD-1, the deal record's codes). */
 export const cardCode = (text) => SUITS.indexOf(text[1]) * 13 + RANKS.indexOf(text[0]);
 const MOVES = new Set(["upcard_taken", "drew_stock", "drew_discard", "discarded", "knocked"]);
-/** The storage key's prefix: one entry per table and seat. */
-export const STORAGE_PREFIX = "knock-fair/1";
-/** The storage key of the evidence: the fair frames received and the messages sent at one table, the current one. */
-export const EVIDENCE_KEY = `${STORAGE_PREFIX}:evidence`;
-/** At most this many frames received (and as many messages sent) are kept; the oldest go first. */
-export const EVIDENCE_LIMIT = 1000;
-/** The frames kept as evidence, whole (a view's `fair` is kept apart from the rest of the view). */
-const EVIDENCE_TYPES = new Set(["welcome", "fair_commit", "commit_taken", "fair_set", "seed_taken", "fair_reveal"]);
 const short = (text) => `${String(text).slice(0, 16)}…`;
 const HEX64 = /^[0-9a-f]{64}$/;
-const HEX128 = /^[0-9a-f]{128}$/;
-
-/** The browser's localStorage where there is one and it works (a private window may refuse it), else null. */
-function defaultStorage() {
-  try {
-    const s = globalThis.localStorage;
-    if (!s) return null;
-    s.setItem(`${STORAGE_PREFIX}:probe`, "1");
-    s.removeItem(`${STORAGE_PREFIX}:probe`);
-    return s;
-  } catch {
-    return null;
-  }
-}
 
 export class FairSeat {
   /** ``seat``: this page's seat (null: a spectator, who sends nothing and checks the upcard only); ``table``: the
@@ -63,7 +41,7 @@ export class FairSeat {
   constructor(seat, { table = null, storage = undefined, signer = null } = {}) {
     this.seat = seat;
     this.table = table;
-    this.storage = storage === undefined ? defaultStorage() : storage;
+    this.kept = new FairKeep(storage); // its storage and its evidence (fairkeep.js)
     this.signer = signer;
     this.pinned = new Map(); // hand -> the first server commitment this page was sent for it, before any seed
     this.mine = new Map(); // hand -> { seed, commitment }: the seed this page made and its commitment (DEAL-11)
@@ -81,100 +59,16 @@ export class FairSeat {
     this.receipts = new Map(); // hand -> { commit: { commitment, receipt }, seed: { seed, receipt } }: as received
     this.statements = new Map(); // hand -> { key, statement }: what this page signed when it revealed (DEAL-12)
     this.tableBreach = null; // { rule, reason }: a breach of the table's, not of one hand's (another receipts key)
-    this.received = []; // the fair frames received for the table, in order (a view: its `fair` only)
-    this.sentLog = []; // every message this page asked to send for the table, in order
-    this.dropped = 0; // frames and messages dropped from the two lists above, over EVIDENCE_LIMIT each
     this.waiting = null; // { hand, commitment, set }: the hand whose seeds are gathered, until its deal
     this.drawn = null; // the draw for the deal: its cards' codes in order, from a view's \`draw\` (1.4)
     this.last = null; // { type, hand }: the last message this page asked to send, for a refusal's meaning
     this.queue = Promise.resolve(); // frames are handled one after another, in the order they came
-    this.load();
+    this.kept.load(this); // what an earlier page at this table and seat kept
   }
 
-  key() {
-    return `${STORAGE_PREFIX}:${this.table}:${this.seat === null ? "spectator" : this.seat}`;
-  }
-
-  /** What an earlier page at this table and seat kept: the pinned commitments and sets, its seeds and
-   *  commitments, the acknowledgements, the violations and the checks. */
-  load() {
-    if (!this.storage || this.table === null) return;
-    let kept;
-    try {
-      kept = JSON.parse(this.storage.getItem(this.key()) || "null");
-    } catch {
-      kept = null;
-    }
-    if (!kept || typeof kept !== "object") return;
-    const restore = (into, what) => { for (const [n, v] of Object.entries(what || {})) into.set(Number(n), v); };
-    restore(this.pinned, kept.pinned);
-    restore(this.mine, kept.mine);
-    restore(this.commitAcked, kept.commitAcked);
-    restore(this.sets, kept.sets);
-    restore(this.sent, kept.sent);
-    restore(this.acked, kept.acked);
-    restore(this.violations, kept.violations);
-    for (const [n, v] of this.violations) if (typeof v === "string") this.violations.set(n, { rule: "DEAL-9", reason: v });
-    restore(this.checks, kept.checks);
-    if (Array.isArray(kept.drawn)) this.drawn = kept.drawn;
-    for (const n of kept.refused || []) this.refused.add(Number(n));
-    for (const n of kept.dealt || []) this.dealt.add(Number(n));
-    if (typeof kept.receiptsKey === "string") this.receiptsKey = kept.receiptsKey;
-    restore(this.receipts, kept.receipts);
-    restore(this.statements, kept.statements);
-    if (kept.tableBreach && typeof kept.tableBreach === "object") this.tableBreach = kept.tableBreach;
-    let evidence;
-    try {
-      evidence = JSON.parse(this.storage.getItem(EVIDENCE_KEY) || "null");
-    } catch {
-      evidence = null;
-    }
-    if (evidence && evidence.table === this.table && evidence.seat === this.seat) {
-      this.received = Array.isArray(evidence.received) ? evidence.received : [];
-      this.sentLog = Array.isArray(evidence.sent) ? evidence.sent : [];
-      this.dropped = Number(evidence.dropped) || 0;
-    }
-  }
-
+  /** Keep what this page holds now (fairkeep.js). */
   save() {
-    if (!this.storage || this.table === null) return;
-    const plain = (m) => Object.fromEntries(m);
-    try {
-      this.storage.setItem(this.key(), JSON.stringify({
-        pinned: plain(this.pinned), mine: plain(this.mine), commitAcked: plain(this.commitAcked), sets: plain(this.sets),
-        sent: plain(this.sent), acked: plain(this.acked), violations: plain(this.violations), checks: plain(this.checks),
-        refused: [...this.refused], dealt: [...this.dealt], drawn: this.drawn,
-        receiptsKey: this.receiptsKey, receipts: plain(this.receipts), statements: plain(this.statements),
-        tableBreach: this.tableBreach,
-      }));
-    } catch {
-      // storage full or refused: what this page saw is still held in memory until it is closed
-    }
-    try { // the current table's evidence only: it takes the place of another table's
-      this.storage.setItem(EVIDENCE_KEY, JSON.stringify({
-        table: this.table, seat: this.seat, received: this.received, sent: this.sentLog, dropped: this.dropped,
-      }));
-    } catch {
-      // as above: held in memory
-    }
-  }
-
-  /** Keep a frame received (``sent`` false) or a message sent, for the evidence: bounded, the oldest dropped. */
-  keep(m, sent = false) {
-    const list = sent ? this.sentLog : this.received;
-    if (sent) {
-      list.push(m);
-    } else if (m.type === "view") {
-      if (!m.fair) return;
-      const last = this.received.findLast((f) => f.type === "view");
-      if (last && JSON.stringify(last.fair) === JSON.stringify(m.fair)) return; // the same fair as the view before
-      list.push({ type: "view", record: m.record, fair: m.fair });
-    } else if (EVIDENCE_TYPES.has(m.type) || (m.type === "error" && m.code === "bad_seed")) {
-      list.push(m);
-    } else {
-      return;
-    }
-    while (list.length > EVIDENCE_LIMIT) { list.shift(); this.dropped += 1; }
+    this.kept.save(this);
   }
 
   /** The hand's check fails: the first breach seen for it is the one it names. */
@@ -228,14 +122,14 @@ export class FairSeat {
     const run = this.queue.then(async () => {
       const hand = m.type === "view" ? m.fair?.hand : m.type === "error" ? this.last?.hand : m.hand;
       const before = new Map(this.checks);
-      this.keep(m);
+      this.kept.keep(m);
       let send = null;
       try {
         send = await this.handle(m);
       } catch (error) { // a frame this page cannot read (not hex, not the shape the protocol gives)
         if (Number.isInteger(hand)) this.fail(hand, `the server sent a ${m.type} this page cannot read (${error.message})`);
       }
-      if (send) this.keep(send, true);
+      if (send) this.kept.keep(send, true);
       this.save();
       const changed = [...this.checks].filter(([n, c]) => before.get(n) !== c).map(([, c]) => c.text);
       return { send, said: changed.length ? changed.join(" ") : null };
@@ -259,7 +153,7 @@ export class FairSeat {
   }
 
   learnTable(m) {
-    if (m.table && this.table === null) { this.table = m.table; this.load(); }
+    if (m.table && this.table === null) { this.table = m.table; this.kept.load(this); }
   }
 
   /** `welcome` (PROTO-47): the key the server signs its receipts with, pinned at the first welcome for the table; a
@@ -268,47 +162,14 @@ export class FairSeat {
   welcome(m) {
     this.learnTable(m);
     if (!m.fair) return;
-    const key = m.receipts;
-    if (this.receiptsKey === undefined) {
-      if (typeof key === "string" && HEX64.test(key) && isPublicKey(fromHex(key))) {
-        this.receiptsKey = key;
-      } else {
-        this.breachTable("the server named no valid key for its receipts when this page joined the table, so no "
-          + "receipt it gives can be checked");
-      }
-    } else if (key !== this.receiptsKey) {
-      this.breachTable(`the server named another key for its receipts (${typeof key === "string" ? short(key) : key}) `
-        + `than the one it named when this page first joined the table (${short(this.receiptsKey)}): receipts by a `
-        + "key that changes prove nothing");
-    }
+    const problem = receiptsKeyProblem(this.receiptsKey, m.receipts);
+    if (problem) this.breachTable(problem);
+    else if (this.receiptsKey === undefined) this.receiptsKey = m.receipts;
   }
 
   /** Whether this page takes no further part at the table: a check failed, or the table's receipts key changed. */
   stopped() {
     return this.failure() !== null;
-  }
-
-  /** A receipt (PROTO-47) the server sent with ``what`` ("commitment" or "seed") for hand ``n``: kept, and checked
-   *  against ``message`` with the pinned receipts key; null when it verifies, else why not. */
-  async receiptProblem(receipt, message, what) {
-    if (receipt === undefined || receipt === null) {
-      return `the server acknowledged your ${what} without its receipt, so this page holds no proof that it stored it`;
-    }
-    if (typeof receipt !== "string" || !HEX128.test(receipt)) {
-      return `the server's receipt of your ${what} is not a signature of 128 hex digits`;
-    }
-    if (this.receiptsKey === undefined) {
-      return `the server sent a receipt of your ${what} but named no key for its receipts when this page joined the `
-        + "table, so it cannot be checked";
-    }
-    if (message === null) {
-      return `this page cannot check the server's receipt of your ${what}: it did not see what the receipt is of`;
-    }
-    if (!(await verify(fromHex(this.receiptsKey), message, fromHex(receipt)))) {
-      return `the server's receipt of your ${what} does not verify with the key it named for its receipts `
-        + `(${short(this.receiptsKey)}): it is no proof that the server stored it`;
-    }
-    return null;
   }
 
   /** The server's commitment (PROTO-36): pin the first for each hand, and answer with this page's commitment to a
@@ -365,7 +226,7 @@ export class FairSeat {
     const pinned = this.pinned.get(n);
     const message = pinned === undefined || !HEX64.test(m.commitment) ? null
       : commitReceiptMessage(fromHex(pinned), n, this.seat, fromHex(m.commitment));
-    const problem = await this.receiptProblem(m.receipt, message, "commitment");
+    const problem = await receiptProblem(this.receiptsKey, m.receipt, message, "commitment");
     if (problem) this.fail(n, problem, "PROTO-47");
   }
 
@@ -445,7 +306,7 @@ export class FairSeat {
     const set = this.sets.get(n);
     const message = !set || typeof m.seed !== "string" || !HEX64.test(m.seed) ? null
       : seedReceiptMessage(fromHex(set.set), this.seat, fromHex(m.seed));
-    const problem = await this.receiptProblem(m.receipt, message, "seed");
+    const problem = await receiptProblem(this.receiptsKey, m.receipt, message, "seed");
     if (problem) this.fail(n, problem, "PROTO-47");
   }
 
@@ -630,33 +491,9 @@ export class FairSeat {
     return this.checks.get(m.hand);
   }
 
-  /** The evidence of a failed check, for a third party: the table and seat, this browser's statement key, every
-   *  fair frame this page received for the table (a view's `fair` alone), every message it sent, its commitments,
-   *  the seeds it revealed and its statements, the server's receipts and receipts key, and the check that failed
-   *  (null when none has). Plain JSON. */
+  /** The evidence of a failed check, for a third party (fairkeep.js): every fair frame this page received for the
+   *  table and every message it sent, with what it kept and the check that failed. Plain JSON. */
   evidence() {
-    const failure = this.failure();
-    const byHand = (m, pick) => Object.fromEntries([...m].map(([n, v]) => [n, pick(v)]));
-    return {
-      format: "knock-fair-evidence/1",
-      about: "What a Knock web page received from the server and sent to it at one fair table (spec/protocol.md, "
-        + "PROTO-45 to PROTO-47), with the reason its fair check failed.",
-      made: new Date().toISOString(),
-      table: this.table,
-      seat: this.seat,
-      key: this.signer ? this.signer.publicKey : null,
-      receipts_key: this.receiptsKey ?? null,
-      failed: failure && { hand: failure.hand, rule: failure.rule, reason: failure.reason },
-      checks: Object.fromEntries(this.checks),
-      sent: {
-        messages: this.sentLog,
-        commitments: byHand(this.mine, (v) => v.commitment),
-        seeds: Object.fromEntries(this.sent),
-        statements: Object.fromEntries(this.statements),
-      },
-      receipts: Object.fromEntries(this.receipts),
-      received: this.received,
-      dropped: this.dropped,
-    };
+    return this.kept.evidence(this);
   }
 }

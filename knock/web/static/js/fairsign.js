@@ -88,6 +88,51 @@ export async function verify(publicKey, message, signature) {
   }
 }
 
+// --- the server's receipts (PROTO-47) --------------------------------------------------------------------------
+
+const HEX64 = /^[0-9a-f]{64}$/;
+const HEX128 = /^[0-9a-f]{128}$/;
+const short = (text) => `${String(text).slice(0, 16)}…`;
+
+/** What is wrong with ``key``, the receipts key a fair table's `welcome` names (PROTO-47), given ``pinned``, the one
+ *  the first `welcome` for the table named (hex; undefined where none was valid): null when it may be pinned or is
+ *  the one pinned, else why not. A key that may change proves nothing with its receipts. */
+export function receiptsKeyProblem(pinned, key) {
+  if (pinned === undefined) {
+    if (typeof key === "string" && HEX64.test(key) && isPublicKey(fromHex(key))) return null;
+    return "the server named no valid key for its receipts when this page joined the table, so no receipt it gives "
+      + "can be checked";
+  }
+  if (key === pinned) return null;
+  return `the server named another key for its receipts (${typeof key === "string" ? short(key) : key}) than the `
+    + `one it named when this page first joined the table (${short(pinned)}): receipts by a key that changes prove `
+    + "nothing";
+}
+
+/** What is wrong with a receipt (PROTO-47) the server sent with ``what`` ("commitment" or "seed"), checked against
+ *  ``message`` (null where this page did not see what it is of) with ``key``, the receipts key the server named at
+ *  the first `welcome` (hex; undefined where it named none): null when it verifies, else why not. */
+export async function receiptProblem(key, receipt, message, what) {
+  if (receipt === undefined || receipt === null) {
+    return `the server acknowledged your ${what} without its receipt, so this page holds no proof that it stored it`;
+  }
+  if (typeof receipt !== "string" || !HEX128.test(receipt)) {
+    return `the server's receipt of your ${what} is not a signature of 128 hex digits`;
+  }
+  if (key === undefined) {
+    return `the server sent a receipt of your ${what} but named no key for its receipts when this page joined the `
+      + "table, so it cannot be checked";
+  }
+  if (message === null) {
+    return `this page cannot check the server's receipt of your ${what}: it did not see what the receipt is of`;
+  }
+  if (!(await verify(fromHex(key), message, fromHex(receipt)))) {
+    return `the server's receipt of your ${what} does not verify with the key it named for its receipts `
+      + `(${short(key)}): it is no proof that the server stored it`;
+  }
+  return null;
+}
+
 // --- this browser's statement key ------------------------------------------------------------------------------
 
 const DB = "knock-fair";
