@@ -239,6 +239,13 @@ def test_a_seat_signs_what_it_saw_and_a_log_whose_seeds_were_changed_fails_at_it
     forged = b"".join(raw for _, raw in rechain(items))
     failed = judge(forged)
     assert failed.kind == "fail" and failed.rule == "DEAL-12" and failed.record == first + 2, failed
+    # ... or downgrades the log to format 2.0, dropping every commitment and statement: it reads as a fair log of
+    # before DEAL-11, and its verdict says that it does not show the order (LOG-25), whatever else it passes
+    plain = [(v, raw) for v, raw in unpacked(io.BytesIO(log)) if not (type(v) is list and v and v[0] in (23, 24))]
+    head = {**plain[0][0], "version": [2, 0]}
+    downgraded = judge(b"".join(raw for _, raw in rechain([(head, pack(head)), *plain[1:]])))
+    assert downgraded.kind == "pass" and downgraded.seats_committed is False and not downgraded.seats_signed
+    assert "no seats' commitments recorded" in downgraded.message, downgraded.message
 
 
 @pytest.mark.rule("PROTO-47")
