@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import IO, Any
 
 import typer
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -57,7 +58,10 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title:
                 right: Sequence[str] = (), wrap: Sequence[str] = (), narrow: Sequence[str] = ()) -> None:  # fmt: skip
     """Rows for people: on a terminal a table as wide as the terminal (the ``wrap`` columns folded to fit), piped
     one record a line, its cells separated by tabs, after a line of the column names (markup stripped). The
-    ``narrow`` columns wrap within 28 characters."""
+    ``narrow`` columns wrap within 28 characters. A table that cannot fit the terminal without cutting a cell that
+    does not wrap (a figure, a name) is written one record a paragraph instead, each cell after its column's name:
+    no figure is ever cropped."""
+    rows = [list(cells) for cells in rows]
     if not console.is_terminal:  # written as is: the console would turn the tabs into spaces
         lines = [Text.from_markup(title).plain] if title else []
         lines += ["\t".join(Text.from_markup(c).plain for c in cells) for cells in [headers, *rows]]
@@ -70,7 +74,35 @@ def print_table(headers: Sequence[str], rows: Iterable[Sequence[str]], *, title:
                          overflow="fold")  # fmt: skip
     for cells in rows:
         table.add_row(*cells)
-    console.print(table)
+    if _least_width(headers, rows, wrap, narrow) <= console.width:
+        console.print(table)
+        return
+    if title:
+        console.print(title)
+    for cells in rows:  # too narrow for the table: one record a paragraph, its fields filling each line
+        line = Text()
+        for h, cell in zip(headers, cells, strict=True):
+            field = Text.assemble((f"{h.strip()}: ", "bold"), Text.from_markup(cell))
+            if line and line.cell_len + 2 + field.cell_len > console.width:
+                console.print(line, overflow="fold")
+                line = Text()
+            line += Text("  ") + field if line else field
+        console.print(line, overflow="fold")
+        console.print()
+
+
+def _least_width(headers: Sequence[str], rows: Sequence[Sequence[str]], wrap: Sequence[str],
+                 narrow: Sequence[str]) -> int:  # fmt: skip
+    """The narrowest the table can be without cutting a cell: a column that does not wrap as wide as its widest
+    cell, one that wraps as its longest word; one space either side of every column (``box=None``)."""
+    total = 0
+    for i, h in enumerate(headers):
+        cells = [Text.from_markup(h).plain, *(Text.from_markup(r[i]).plain for r in rows)]
+        if h in wrap or h in narrow:
+            total += max((len(word) for c in cells for word in c.split()), default=1)
+        else:
+            total += max(cell_len(c) for c in cells)
+    return total + 2 * len(headers)
 
 
 class OutputClosed(Exception):

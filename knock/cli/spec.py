@@ -128,7 +128,7 @@ def rules(
         console.print(title)
         for name, values, default, rule, summary in rows:
             console.print(f"\n[bold]{escape(name)}[/] = {escape(default)}  [dim]({escape(values)}; {rule})[/]")
-            console.print(Padding(escape(summary), (0, 0, 0, 4)))
+            console.print(Padding(escape(summary), (0, 0, 0, 4)), soft_wrap=False)
         return
     cells = [tuple(escape(c) for c in row) for row in rows]
     print_table(
