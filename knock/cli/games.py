@@ -348,6 +348,9 @@ def play(
     hand; the log as it was is kept in LOG's NAME.branches/), q stops (resume with --resume LOG). As the sitter
     you may advise the captain. Without --bots you choose the bot when the game starts (on a terminal).
 
+    Exit status: 0 the game ended, or q stopped it (saved); 2 a usage error (a save that cannot be resumed
+    included); 130 stopped by Ctrl-C (saved).
+
     Example: knock play --preset three_handed --seat 2 --bots heuristic,greedy
     """
     import contextlib

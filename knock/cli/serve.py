@@ -113,8 +113,12 @@ def serve(
 ) -> None:
     """Serve Knock tables: an HTTP API, a WebSocket per seat, the web client; every game stored in SQLite.
 
-    Games not over are rebuilt from their logs at start (a signed one needs the same --key). Example:
-    knock serve --port 8000 --data games/ --key keys/server --digests games/digests.txt --fair
+    Games not over are rebuilt from their logs at start (a signed one needs the same --key).
+
+    Exit status: 0 stopped (Ctrl-C or SIGTERM: every acknowledged action is stored); 1 the web extra is missing;
+    2 a usage error (the port taken included).
+
+    Example: knock serve --port 8000 --data games/ --key keys/server --digests games/digests.txt --fair
     """
     signer = signing_key(key)
     try:
@@ -169,6 +173,9 @@ def serve(
 @app.command()
 def engine() -> None:
     """Play Knock headlessly over standard input and output: the table protocol's messages as JSON lines.
+
+    Exit status: 0 at the end of its input or a quit message (a bad line is answered with an error, never an
+    exit); 2 a usage error.
 
     Example: echo '{"type": "new", "protocol": [1, 0], "seats": [{"player": "bot"}, {"player": "bot"}]}' | knock engine
     """

@@ -65,6 +65,8 @@ def spec(
     Both come from the transition table the engine runs (spec/state-machine.md); --json gives the table as data
     (the machine's entry of spec/transitions.json).
 
+    Exit status: 0 printed; 2 a usage error.
+
     Example: knock spec diagram --machine match > match.mmd
     """
     chosen = next(s for s in SPECS if s.name == machine)
@@ -103,6 +105,8 @@ def rules(
     The defaults are the preset's (--preset); change any option with --set KEY=VALUE in demo, simulate and
     play. Each option's rule id is in spec/rules.md (RULES-2 lists them all). On a terminal a table as wide as
     it is (a narrow one gets an option a paragraph); piped, one option a line, tab-separated.
+
+    Exit status: 0 listed; 2 a usage error (an unknown preset).
 
     Example: knock rules --preset oklahoma
     """
@@ -150,7 +154,8 @@ def write_text(text: str, target: str) -> None:
 
 
 CASE_PATHS = "Case files or folders (default: the suite shipped with Knock)."
-conform_app = KnockApp(help="The conformance suite: run cases, report rule coverage (spec/conformance.md).")
+conform_app = KnockApp(help="The conformance suite: run cases, report rule coverage (spec/conformance.md).\n\n"
+                       "Exit status: each command's own (-h); 2 a usage error.")
 app.add_typer(conform_app, name="conform")
 
 
@@ -338,6 +343,8 @@ def conform_coverage(
 ) -> None:
     """How many accept and reject cases each rule id has (CONF-8); exit status 1 if one has no accept case.
 
+    Exit status: 0 every rule id has an accept case; 1 some has none; 2 a usage error (a case that does not load).
+
     Example: knock conform coverage
     """
     cov = conf.rule_coverage(conf.load_cases(paths or [conf.default_suite()]))
@@ -367,6 +374,8 @@ def conform_answer(
     """Print Knock's answer (CONF-5) to a case, or to its log: Knock as an adapter for the runner.
 
     The answer is always JSON: one document (an object) on one line.
+
+    Exit status: 0 answered (whatever the answer says); 2 a usage error (a case that does not load, a missing log).
 
     Example: knock conform answer knock/conformance/suite/cases/lay/LAY-4-chain.toml
     """

@@ -54,3 +54,15 @@ def test_every_figure_of_a_table_is_whole_at_a_narrow_terminal(name: str, width:
     words = set(shown.stdout.split())
     cut = sorted(f for f in wanted if f not in words and f not in shown.stdout)
     assert not cut, (cut, shown.stdout)
+
+
+def test_every_command_says_its_exit_status_in_its_help() -> None:
+    """Every command's -h, and every conform command's, ends its description with its exit statuses (issue #66)."""
+    from knock.cli.common import app
+
+    commands = [c.name or (c.callback.__name__ if c.callback else "") for c in app.registered_commands]
+    commands += [f"conform {c.name}" for g in app.registered_groups if g.name == "conform"
+                 for c in g.typer_instance.registered_commands]  # fmt: skip
+    assert len(commands) >= 18, commands
+    missing = [c for c in commands if "Exit status" not in knock(*c.split(), "-h").stdout]
+    assert not missing, missing
