@@ -6,7 +6,7 @@ the others.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
@@ -66,6 +66,37 @@ def judge_alone(location: str, required: Required = NOTHING) -> Verdict:
                            internal=True)  # fmt: skip
 
 
+def stream(files: list[str], runner: Runner, size: int = 0, required: Required = NOTHING) -> Iterator[Verdict]:
+    """Judge every log on the runner in batches of ``size`` (0: about four per worker, at most 500 logs), and
+    yield the verdicts in the order of ``files``, each as soon as it and every one before it are judged (the
+    batches finish in any order; only those ahead of the next one due are held). Should the runner fail (a worker
+    process dies and takes its pool with it; a Dask task fails for good), every log not judged yet is judged again
+    on its own, one process each.
+    """
+    size = size or max(1, min(500, math.ceil(len(files) / (4 * runner.workers))))
+    held: dict[int, list[Verdict]] = {}  # batches judged ahead of the next one due, by their first index
+    due = 0
+    # resolved on the client (a worker's working directory is not this one), a batch at a time
+    work = ((i, tuple(resolve(f) for f in files[i : i + size]), required) for i in range(0, len(files), size))
+    try:
+        for first, done in runner.map(judge_batch, work):
+            held[first] = done
+            while due in held:
+                batch = held.pop(due)
+                due += len(batch)
+                yield from batch
+    except Exception:  # the runner broke; the logs it did not judge are judged alone below
+        pass
+    while due < len(files):
+        if due in held:
+            batch = held.pop(due)
+            due += len(batch)
+            yield from batch
+        else:
+            yield judge_alone(resolve(files[due]), required)
+            due += 1
+
+
 def run(
     files: list[str],
     runner: Runner,
@@ -73,28 +104,13 @@ def run(
     tick: Callable[[int], None] | None = None,
     required: Required = NOTHING,
 ) -> list[Verdict]:
-    """Judge every log on the runner in batches of ``size`` (0: about four per worker, at most 500 logs); the
-    verdicts in the order of ``files``; ``tick(n)`` as each batch of n logs is done. Should the runner fail
-    (a worker process dies and takes its pool with it; a Dask task fails for good), every log not judged yet
-    is judged again on its own, one process each.
-    """
-    size = size or max(1, min(500, math.ceil(len(files) / (4 * runner.workers))))
-    verdicts: list[Verdict | None] = [None] * len(files)
-    # resolved on the client (a worker's working directory is not this one), a batch at a time
-    work = ((i, tuple(resolve(f) for f in files[i : i + size]), required) for i in range(0, len(files), size))
-    try:
-        for first, done in runner.map(judge_batch, work):
-            verdicts[first : first + len(done)] = done
-            if tick:
-                tick(len(done))
-    except Exception:  # the runner broke; the logs it did not judge are judged alone below
-        pass
-    for i, verdict in enumerate(verdicts):
-        if verdict is None:
-            verdicts[i] = judge_alone(resolve(files[i]), required)
-            if tick:
-                tick(1)
-    return [v for v in verdicts if v is not None]
+    """Every log's verdict, in the order of ``files`` (``stream``'s, all at once); ``tick(1)`` as each is read."""
+    out = []
+    for verdict in stream(files, runner, size, required):
+        out.append(verdict)
+        if tick:
+            tick(1)
+    return out
 
 
-__all__ = ["Required", "judge_alone", "judge_batch", "judge_location", "run"]
+__all__ = ["Required", "judge_alone", "judge_batch", "judge_location", "run", "stream"]

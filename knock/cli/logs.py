@@ -122,47 +122,94 @@ def verify_cmd(
     record N": every record whole and valid, no trailer — a game in progress, stopped, or cut short by a crash);
     or FAIL, naming the record and the rule.
 
-    --json gives JSON lines, one object per file (its path and verdict), in the order of the files. A folder
-    gives its *.knock files, or, if it holds a run's manifest (knock simulate --logs), the logs the manifest
-    lists (a missing one is a FAIL); a quoted glob ('out/*.knock') every file it matches.
+    Each verdict is printed as soon as it and every one before it are judged, in the order of the files (so
+    `knock verify big/ | head -1` ends early); Ctrl-C prints the totals so far ("stopped after N of M files").
+    --json gives JSON lines, one object per file (its path and verdict), in the same order. A folder gives its
+    *.knock files at any depth, or, if it holds a run's manifest (knock simulate --logs), the logs the manifest
+    lists (a missing one is a FAIL); a quoted glob ('out/*.knock') every file it matches. A path that does not
+    exist is reported and the others judged; a file that is not a regular one (a FIFO, a device) is skipped
+    with a word, never opened.
 
     A signed log (format 2.0) is checked against its own signer always; --key also requires that signer, and
     --digest/--digests that the log's digest (the trailer's) was published: otherwise FAIL under LOG-19.
 
     Exit status: 0 every file passes; 1 some file fails (or cannot be read);
-    3 none fails and some are unfinished; 2 a usage error (a bad option, a key file that is not one, no files).
+    3 none fails and some are unfinished; 2 a usage error (a bad option, a key file that is not one, no files,
+    or a path that does not exist, once the others are judged); 130 stopped by Ctrl-C. On a closed pipe, the
+    status of the verdicts judged until then.
 
     Example: knock verify out/ tests/golden/standard-1.knock --json=out/verdicts.jsonl
     """
     required = audit_mod.Required(required_key(key), published(digest, digests))
-    check_inputs(paths)
-    files = find_logs(paths)
+    named, bad = readable_inputs(paths)
+    files, skipped = regular_logs(find_logs(named))
+    for why in [*bad, *skipped]:  # reported, and the rest judged (exit 2 at the end for a bad path)
+        print(f"knock verify: {why}", file=sys.stderr)
     if not files:
         raise typer.BadParameter("no logs found", param_hint="PATH")
     sink = json_sink(json_out)
     to_stdout = sink is sys.stdout
     workers = 1 if cluster is None and len(files) < 8 else jobs
+    counts = dict.fromkeys(("pass", "unfinished", "fail"), 0)
+    stopped = False
     with progress_bar(hidden=to_stdout or quiet or len(files) < 20) as progress, \
             Runner(cluster, workers) as runner:  # fmt: skip
-        reached(runner, paths)
+        reached(runner, named)
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
-        verdicts = audit_mod.run(files, runner, tick=lambda n: progress.advance(task, n), required=required)
-    counts = {kind: sum(v.kind == kind for v in verdicts) for kind in ("pass", "unfinished", "fail")}
-    status = EXIT_FAIL if counts["fail"] else EXIT_UNFINISHED if counts["unfinished"] else EXIT_PASS
-    judged(status)  # what a closed pipe ends with: every file is judged before a line is printed
-    for path, verdict in zip(files, verdicts, strict=True):
-        if sink is not None:
-            sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
-        if not to_stdout and not (quiet and verdict.kind == "pass"):
-            console.print(verdict_line(path, verdict))
+        try:  # each verdict printed as soon as it and those before it are judged, in the order of the files
+            for path, verdict in zip(files, audit_mod.stream(files, runner, required=required), strict=False):
+                # what a closed pipe ends with: the status of what was judged until then, this verdict included
+                judged(_status({**counts, verdict.kind: counts[verdict.kind] + 1}))
+                if sink is not None:
+                    sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
+                    sink.flush()
+                if not to_stdout and not (quiet and verdict.kind == "pass"):
+                    console.print(verdict_line(path, verdict))
+                counts[verdict.kind] += 1  # counted once shown: the totals of a stop are of the lines printed
+                progress.advance(task, 1)
+        except KeyboardInterrupt:
+            stopped = True
     if sink is not None and not to_stdout:
         sink.close()
-    if not to_stdout and (len(files) > 1 or quiet):
+    done = sum(counts.values())
+    if not to_stdout and (len(files) > 1 or quiet or stopped):
         retried = f"; retried batches: {runner.retried:,}" if cluster else ""
-        console.print(f"{plural(len(files), 'file')}: {counts['pass']:,} pass, {counts['unfinished']:,} unfinished, "
+        judged_of = f"stopped after {done:,} of {len(files):,} files" if stopped else plural(len(files), "file")
+        console.print(f"{judged_of}: {counts['pass']:,} pass, {counts['unfinished']:,} unfinished, "
                       f"{counts['fail']:,} fail{retried}")  # fmt: skip
+    status = 130 if stopped else EXIT_USAGE if bad else _status(counts)
     if status != EXIT_PASS:
         raise typer.Exit(status)
+
+
+def _status(counts: dict[str, int]) -> int:
+    return EXIT_FAIL if counts["fail"] else EXIT_UNFINISHED if counts["unfinished"] else EXIT_PASS
+
+
+def readable_inputs(paths: list[str]) -> tuple[list[str], list[str]]:
+    """The paths named that exist (or, a glob, match something), and the others with why (``check_inputs``'s
+    words): a bad path is reported, not the end of the run."""
+    named, bad = [], []
+    for path in paths:
+        try:
+            check_inputs([path])
+        except FileNotFoundError as err:
+            bad.append(f"cannot find {path}: {err.strerror or err}")
+            continue
+        named.append(path)
+    return named, bad
+
+
+def regular_logs(found: list[str]) -> tuple[list[str], list[str]]:
+    """The logs that are files to read; a local one that is not a regular file (a FIFO, a device, a socket) is
+    skipped with a word, never opened (reading a FIFO could wait for ever)."""
+    files, skipped = [], []
+    for location in found:
+        if not is_url(location) and Path(location).exists() and not Path(location).is_file():
+            skipped.append(f"{location}: skipped, not a regular file")
+        else:
+            files.append(location)
+    return files, skipped
 
 
 def required_key(spec: str | None) -> bytes | None:

@@ -154,8 +154,10 @@ def write_text(text: str, target: str) -> None:
 
 
 CASE_PATHS = "Case files or folders (default: the suite shipped with Knock)."
-conform_app = KnockApp(help="The conformance suite: run cases, report rule coverage (spec/conformance.md).\n\n"
-                       "Exit status: each command's own (-h); 2 a usage error.")
+conform_app = KnockApp(
+    help="The conformance suite: run cases, report rule coverage (spec/conformance.md).\n\n"
+    "Exit status: each command's own (-h); 2 a usage error."
+)
 app.add_typer(conform_app, name="conform")
 
 

@@ -247,10 +247,13 @@ def piped(limit: int, *args: str) -> Done:
 def test_a_closed_pipe_ends_quietly_with_the_status_of_what_was_judged(tmp_path: Path) -> None:
     passing = piped(60, "verify", str(GOLDEN))
     assert (passing.returncode, passing.stderr) == (0, "") and passing.stdout.count("\n") <= 1
-    (tmp_path / "z-cut.knock").write_bytes((GOLDEN / "standard-1.knock").read_bytes()[:-1])
-    shutil.copy(GOLDEN / "standard-1.knock", tmp_path / "a.knock")
-    failing = piped(60, "verify", str(tmp_path))  # the failure is past the first line: judged all the same
+    (tmp_path / "a-cut.knock").write_bytes((GOLDEN / "standard-1.knock").read_bytes()[:-1])
+    shutil.copy(GOLDEN / "standard-1.knock", tmp_path / "b.knock")
+    failing = piped(60, "verify", str(tmp_path))  # verdicts stream: the failure was judged before the reader left
     assert (failing.returncode, failing.stderr) == (1, "")
+    (tmp_path / "a-cut.knock").rename(tmp_path / "z-cut.knock")
+    passing = piped(60, "verify", str(tmp_path))  # the reader left before the failure was judged: not judged
+    assert (passing.returncode, passing.stderr) == (0, "") and "z-cut" not in passing.stdout
     shown = piped(200, "show", LOG)
     assert (shown.returncode, shown.stderr) == (0, "")
     lines = piped(100, "verify", "--json", str(GOLDEN))
