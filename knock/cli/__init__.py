@@ -50,6 +50,9 @@ def usage_message(message: str) -> str:
 
 def main() -> None:
     """Entry point of the ``knock`` console script: an error is one line and a non-zero exit, never a traceback."""
+    for name in ("stdout", "stderr"):  # started with the stream closed (``knock verify x >&-``): nothing to write to
+        if getattr(sys, name) is None:
+            setattr(sys, name, open(os.devnull, "w", encoding="utf-8"))  # noqa: SIM115 -- for the process's life
     err_console = Console(stderr=True, highlight=False, soft_wrap=True)
 
     def fail(message: str, code: int = 2) -> None:

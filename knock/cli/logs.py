@@ -33,7 +33,7 @@ from knock.cli.common import (
     signing_key,
     whole,
 )
-from knock.cli.output import json_sink, judged, output_file, write_json
+from knock.cli.output import is_std, json_sink, judged, output_file, read_input, write_json, write_output
 from knock.cluster.runner import Runner
 from knock.cluster.storage import check_inputs, check_output, find_logs, is_url, resolve
 from replay.audit import ViewEvent, view_events
@@ -141,6 +141,8 @@ def verify_cmd(
     Example: knock verify out/ tests/golden/standard-1.knock --json=out/verdicts.jsonl
     """
     required = audit_mod.Required(required_key(key), published(digest, digests))
+    if STDIN in paths:
+        verify_stdin(paths, required, json_out, quiet)
     named, bad = readable_inputs(paths)
     files, skipped = regular_logs(find_logs(named))
     for why in [*bad, *skipped]:  # reported, and the rest judged (exit 2 at the end for a bad path)
@@ -180,6 +182,31 @@ def verify_cmd(
     status = 130 if stopped else EXIT_USAGE if bad else _status(counts)
     if status != EXIT_PASS:
         raise typer.Exit(status)
+
+
+STDIN = "-"
+
+
+def verify_stdin(paths: list[str], required: audit_mod.Required, json_out: str | None, quiet: bool) -> None:
+    """``knock verify -``: the log on standard input, read as a stream (any length in the same memory, LOG-15),
+    judged here; alone, as standard input is one file.
+
+    Raises:
+        typer.Exit: with the verdict's status; typer.BadParameter: ``-`` with other paths.
+    """
+    if paths != [STDIN]:
+        raise typer.BadParameter("- reads the log on standard input: give it alone", param_hint="PATH")
+    verdict = judge(sys.stdin.buffer, signer=required.signer, digests=required.digests)
+    status = _status({"pass": 0, "unfinished": 0, "fail": 0, verdict.kind: 1})
+    judged(status)
+    sink = json_sink(json_out)
+    if sink is not None:
+        sink.write(json.dumps({"path": STDIN, **verdict.to_json()}) + "\n")
+        if sink is not sys.stdout:
+            sink.close()
+    if sink is not sys.stdout and not (quiet and verdict.kind == "pass"):
+        console.print(verdict_line("(standard input)", verdict))
+    raise typer.Exit(status)
 
 
 def _status(counts: dict[str, int]) -> int:
@@ -374,7 +401,7 @@ def show(
 
     Example: knock show tests/golden/three-handed-5.knock --seat 2 --step
     """
-    data = path.read_bytes()
+    data = read_input(path)
     verdict = judge(data)
     judged(EXIT_FAIL if verdict.kind == "fail" else EXIT_PASS)
     try:
@@ -499,14 +526,15 @@ def redact_cmd(
 
     Example: knock redact out/demo-1.knock --seat 0 -o out/p0.knock
     """
-    if out.resolve() == path.resolve():
+    if not is_std(out) and not is_std(path) and out.resolve() == path.resolve():
         raise typer.BadParameter("the view would overwrite the log; choose another file", param_hint="--out")
     signer = signing_key(key)
     if signer is None and (table is not None or made is not None):
         raise typer.BadParameter("LOG-23: only a signed view names its table and time: give --key too",
                                  param_hint="--table/--time")  # fmt: skip
-    output_file(out, force)
-    log = path.read_bytes()
+    if not is_std(out):
+        output_file(out, force)
+    log = read_input(path)
     if signer is not None:
         table = table if table is not None else logged_table(log)
         if table is None:
@@ -514,8 +542,8 @@ def redact_cmd(
                                      "--table NAME", param_hint="--table")  # fmt: skip
         made = made if made is not None else int(time.time())
     data = redact(log, seat, key=signer, table=table, made=made)
-    out.write_bytes(data)
+    write_output(out, data)
     if json_out is not None:
         write_json({"log": str(path), "seat": seat, "out": str(out), "bytes": len(data)}, json_out)
-    elif not quiet:
+    elif not quiet and not is_std(out):
         console.print(f"wrote {escape(str(out))} ({plural(len(data), 'byte')}), the view of p{seat}")

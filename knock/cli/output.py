@@ -19,12 +19,37 @@ from rich.text import Text
 from knock.cli.common import STDOUT, console
 
 
+def is_std(path: Path | str | None) -> bool:
+    """Whether a file argument is ``-``: standard input where a file is read, standard output where one is
+    written."""
+    return path is not None and str(path) == STDOUT
+
+
+def read_input(path: Path) -> bytes:
+    """A file's bytes, or standard input's for ``-``."""
+    return sys.stdin.buffer.read() if is_std(path) else path.read_bytes()
+
+
+def write_output(path: Path, data: bytes) -> None:
+    """Bytes to a file (checked by ``output_file`` first), or to standard output for ``-``."""
+    if is_std(path):
+        sys.stdout.buffer.write(data)
+        sys.stdout.buffer.flush()
+    else:
+        path.write_bytes(data)
+
+
 def output_file(path: Path, force: bool) -> Path:
     """The one overwrite policy of every ``-o``: an existing file is refused unless ``--force``; its folder is made.
+    ``-`` is standard output, for a command that takes it (``is_std``); one that writes a file as it goes refuses
+    it, rather than write a file named ``-``.
 
     Raises:
-        typer.BadParameter: the file exists and ``force`` is not given, or the path is a folder.
+        typer.BadParameter: the file exists and ``force`` is not given, or the path is a folder, or ``-``.
     """
+    if is_std(path):
+        raise typer.BadParameter("this command writes a file as it goes: - (standard output) is not one here",
+                                 param_hint="--out")  # fmt: skip
     if path.is_dir():
         raise typer.BadParameter(f"{path} is a folder; give a file", param_hint="--out")
     if path.exists() and not force:

@@ -16,7 +16,7 @@ from engine.fsm import SPECS, mermaid, table_markdown
 from engine.rules import OptionInfo, RuleSet, options
 from knock import conformance as conf
 from knock.cli.common import DEFAULT_PRESET, FORCE, PRESET, STDOUT, KnockApp, app, choice, console, progress_bar, whole
-from knock.cli.output import judged, output_file, print_table, write_json
+from knock.cli.output import is_std, judged, output_file, print_table, write_json
 
 MACHINES = tuple(spec.name for spec in SPECS)
 WHAT = ("diagram", "table")
@@ -74,7 +74,7 @@ def spec(
         write_json(machine_json(chosen.name), json_out)
         return
     text = mermaid(chosen) if what == "diagram" else table_markdown(chosen)
-    if out is None:
+    if out is None or is_std(out):
         sys.stdout.write(text)
     else:
         output_file(out, force).write_text(text, encoding="utf-8")

@@ -10,7 +10,7 @@ from rich.markup import escape
 
 from knock.cli.common import FORCE, JSON_DOC, app, console, plural
 from knock.cli.logs import EXIT_FAIL, EXIT_PASS, EXIT_UNFINISHED
-from knock.cli.output import judged, output_file, write_json
+from knock.cli.output import is_std, judged, output_file, read_input, write_json, write_output
 from knock.web.page import replay_page
 from knock.web.transcript import transcript
 
@@ -19,7 +19,15 @@ EXIT = {"pass": EXIT_PASS, "fail": EXIT_FAIL, "unfinished": EXIT_UNFINISHED}
 
 @app.command()
 def view(
-    log: Annotated[Path, typer.Argument(help="A log or a per-seat view (.knock).", exists=True, dir_okay=False)],
+    log: Annotated[
+        Path,
+        typer.Argument(
+            help="A log or a per-seat view (.knock); - for standard input.",
+            exists=True,
+            dir_okay=False,
+            allow_dash=True,
+        ),
+    ],
     out: Annotated[
         Path | None,
         typer.Option(
@@ -48,18 +56,22 @@ def view(
 
     Example: knock view game.knock -o game.html
     """
-    target = output_file(out, force) if out is not None else log.with_suffix(".html")
-    data = log.read_bytes()
-    t = transcript(data, name=log.name)
-    target.write_text(replay_page(t), encoding="utf-8")
+    if is_std(log) and out is None:
+        raise typer.BadParameter("a log on standard input has no name to make the page's from: give -o FILE (or -o -)",
+                                 param_hint="--out")  # fmt: skip
+    target = log.with_suffix(".html") if out is None else out if is_std(out) else output_file(out, force)
+    data = read_input(log)
+    t = transcript(data, name="standard input" if is_std(log) else log.name)
+    page = replay_page(t).encode("utf-8")
+    write_output(target, page)
     v = t["verdict"]
     judged(EXIT[v["verdict"]])
     if json_out is not None:
-        write_json({"log": str(log), "out": str(target), "bytes": target.stat().st_size, "records": len(t["steps"]),
+        write_json({"log": str(log), "out": str(target), "bytes": len(page), "records": len(t["steps"]),
                     "verdict": v}, json_out)  # fmt: skip
-    elif not quiet:
+    elif not quiet and not is_std(target):
         colour = {"pass": "green", "unfinished": "yellow"}.get(v["verdict"], "red")
         console.print(f"{escape(str(log))}: [{colour}]{escape(v['summary'])}[/]")  # the summary starts with the verdict
-        console.print(f"wrote {escape(str(target))} ({plural(target.stat().st_size, 'byte')}, "
+        console.print(f"wrote {escape(str(target))} ({plural(len(page), 'byte')}, "
                       f"{plural(len(t['steps']), 'record')} drawn)")  # fmt: skip
     raise typer.Exit(EXIT[v["verdict"]])

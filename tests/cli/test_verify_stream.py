@@ -91,3 +91,40 @@ def test_ctrl_c_ends_with_the_verdicts_so_far_and_the_totals(tmp_path: Path) -> 
     judged = int(summary.split()[2])
     shown = [first, *rest.strip().splitlines()[:-1]]  # the verdicts so far, then the totals
     assert 1 <= judged < 400 and len(shown) == judged and all(line.startswith("pass") for line in shown)
+
+
+def command(
+    *args: str, stdin: bytes = b"", shell_tail: str = "", cwd: Path | None = None
+) -> subprocess.CompletedProcess[bytes]:
+    """``knock ARGS`` as a process (standard input and output are the point), with ``shell_tail`` after it."""
+    exe = shutil.which("knock", path=str(Path(sys.executable).parent))
+    assert exe
+    line = " ".join([exe, *args]) + shell_tail
+    return subprocess.run(line, shell=True, input=stdin, capture_output=True, timeout=120, check=False, cwd=cwd)
+
+
+@pytest.mark.rule("LOG-13")
+def test_dash_is_standard_input_and_output(tmp_path: Path) -> None:
+    log = GOLDEN / "standard-1.knock"
+    data = log.read_bytes()
+    read = command("verify", "-", stdin=data)
+    assert read.returncode == 0 and read.stdout.startswith(b"pass") and b"(standard input)" in read.stdout
+    cut = command("verify", "-", "--json", stdin=data[:-1])
+    assert cut.returncode == 1 and b'"path": "-"' in cut.stdout and b'"verdict": "fail"' in cut.stdout
+    assert command("verify", "-", str(log)).returncode == 2  # standard input is one file: alone
+    view = command("redact", str(log), "--seat", "0", "-o", "-")
+    assert view.returncode == 0 and command("verify", "-", stdin=view.stdout).stdout.startswith(b"pass")
+    page = command("view", "-", "-o", "-", stdin=data)
+    assert page.returncode == 0 and page.stdout.startswith(b"<!doctype html>")
+    shown = command("show", "-", stdin=data)
+    assert shown.returncode == 0 and b"hand 1" in shown.stdout
+    refused = command("demo", "-o", "-", cwd=tmp_path)  # a command that writes its file as it goes: never a file "-"
+    assert refused.returncode == 2 and b"standard output" in refused.stderr and not (tmp_path / "-").exists()
+
+
+@pytest.mark.rule("LOG-13")
+def test_a_closed_standard_output_ends_with_the_status_and_no_traceback(tmp_path: Path) -> None:
+    (tmp_path / "cut.knock").write_bytes((GOLDEN / "standard-1.knock").read_bytes()[:-1])
+    passing = command("verify", str(GOLDEN / "standard-1.knock"), shell_tail=" >&-")
+    failing = command("verify", str(tmp_path / "cut.knock"), shell_tail=" >&-")
+    assert (passing.returncode, failing.returncode) == (0, 1) and b"Traceback" not in passing.stderr + failing.stderr
