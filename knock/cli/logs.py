@@ -33,7 +33,7 @@ from knock.cli.common import (
     signing_key,
     whole,
 )
-from knock.cli.output import is_std, json_sink, judged, output_file, read_input, write_json, write_output
+from knock.cli.output import Whole, is_std, json_sink, judged, output_file, read_input, write_json, write_output
 from knock.cluster.runner import Runner
 from knock.cluster.storage import check_inputs, check_output, find_logs, is_url, resolve
 from replay.audit import ViewEvent, view_events
@@ -155,19 +155,19 @@ def verify_cmd(
     counts = dict.fromkeys(("pass", "unfinished", "fail"), 0)
     stopped = False
     with progress_bar(hidden=to_stdout or quiet or len(files) < 20) as progress, \
-            Runner(cluster, workers) as runner:  # fmt: skip
+            Runner(cluster, workers) as runner, Whole() as whole:  # fmt: skip
         reached(runner, named)
         task = progress.add_task(f"verifying {plural(len(files), 'log')}", total=len(files))
         try:  # each verdict printed as soon as it and those before it are judged, in the order of the files
             for path, verdict in zip(files, audit_mod.stream(files, runner, required=required), strict=False):
-                # what a closed pipe ends with: the status of what was judged until then, this verdict included
-                judged(_status({**counts, verdict.kind: counts[verdict.kind] + 1}))
-                if sink is not None:
-                    sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
-                    sink.flush()
-                if not to_stdout and not (quiet and verdict.kind == "pass"):
-                    console.print(verdict_line(path, verdict))
-                counts[verdict.kind] += 1  # counted once shown: the totals of a stop are of the lines printed
+                with whole.step():  # printed and counted, or neither: the totals of a stop are of the lines shown
+                    counts[verdict.kind] += 1
+                    judged(_status(counts))  # what a closed pipe ends with: the status of what was judged so far
+                    if sink is not None:
+                        sink.write(json.dumps({"path": str(path), **verdict.to_json()}) + "\n")
+                        sink.flush()
+                    if not to_stdout and not (quiet and verdict.kind == "pass"):
+                        console.print(verdict_line(path, verdict))
                 progress.advance(task, 1)
         except KeyboardInterrupt:
             stopped = True

@@ -4,10 +4,12 @@ was judged."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sys
-from collections.abc import Iterable, Sequence
+import threading
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import IO, Any
 
@@ -128,6 +130,47 @@ def _least_width(headers: Sequence[str], rows: Sequence[Sequence[str]], wrap: Se
         else:
             total += max(cell_len(c) for c in cells)
     return total + 2 * len(headers)
+
+
+class Whole:
+    """Ctrl-C held back while a step that must not be cut in two runs (``with whole:``: a verdict printed and
+    counted), then raised as soon as it ends; outside such a step it stops the command at once, as usual. Used
+    as a context manager around the whole run (``with Whole() as whole:``), which installs the handler."""
+
+    def __init__(self) -> None:
+        self._inside = False
+        self._pending = False
+        self._saved: Any = None
+
+    def __enter__(self) -> Whole:
+        import signal
+
+        if threading.current_thread() is threading.main_thread():
+            self._saved = signal.signal(signal.SIGINT, self._on_interrupt)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        import signal
+
+        if self._saved is not None:
+            signal.signal(signal.SIGINT, self._saved)
+
+    def _on_interrupt(self, signum: int, frame: object) -> None:
+        if self._inside:
+            self._pending = True
+            return
+        raise KeyboardInterrupt
+
+    @contextlib.contextmanager
+    def step(self) -> Iterator[None]:
+        self._inside = True
+        try:
+            yield
+        finally:
+            self._inside = False
+        if self._pending:
+            self._pending = False
+            raise KeyboardInterrupt
 
 
 class OutputClosed(Exception):
