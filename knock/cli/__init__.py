@@ -1,8 +1,8 @@
 """The ``knock`` command.
 
-Subcommands: demo, play, simulate (``knock.cli.games``); arena (``knock.cli.arena``); verify, export, show, redact
-(``knock.cli.logs``); spec, rules and conform (``knock.cli.spec``); serve and engine (``knock.cli.serve``); view
-(``knock.cli.view``). Each has
+Subcommands: demo, play, simulate (``knock.cli.games``); arena (``knock.cli.arena``); verify (``knock.cli.verify``);
+export, show, redact (``knock.cli.logs``); spec, rules and conform (``knock.cli.spec``); serve and engine
+(``knock.cli.serve``); view (``knock.cli.view``). Each has
 ``-h``/``--help`` with an example; every error is one line on stderr with a non-zero exit status (2 for a usage
 error), never a traceback; ``knock`` alone prints the help and exits 0; a closed pipe ends a command quietly with
 the status of what it had judged."""
@@ -19,14 +19,14 @@ from rich.console import Console
 from rich.markup import escape
 
 from engine.errors import KnockError
-from knock.cli import arena, games, logs, spec
+from knock.cli import arena, games, logs, spec, verify
 from knock.cli import keys as keys  # knock keygen (spec/log-format.md, LOG-17)
 from knock.cli import serve as serve  # knock serve, knock engine (spec/protocol.md)
 from knock.cli import view as view  # knock view: a log's replay as one HTML file
 from knock.cli.common import app, expand_optional
 from knock.cli.output import GuardedOutput, OutputClosed, drop_pending_output, judged, judged_status
 
-__all__ = ["app", "arena", "games", "logs", "main", "serve", "spec", "view"]
+__all__ = ["app", "arena", "games", "logs", "main", "serve", "spec", "verify", "view"]
 
 #: Exit status after Ctrl-C, as a shell reports a process ended by SIGINT.
 EXIT_INTERRUPTED = 130

@@ -9,8 +9,8 @@ import typer
 from rich.markup import escape
 
 from knock.cli.common import FORCE, JSON_DOC, app, console, plural
-from knock.cli.logs import EXIT_FAIL, EXIT_PASS, EXIT_UNFINISHED
 from knock.cli.output import is_std, judged, output_file, read_input, write_json, write_output
+from knock.cli.verify import EXIT_FAIL, EXIT_PASS, EXIT_UNFINISHED
 from knock.web.page import replay_page
 from knock.web.transcript import transcript
 
