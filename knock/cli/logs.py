@@ -1,4 +1,4 @@
-"""Reading logs: ``knock verify``, ``knock export``, ``knock show`` and ``knock redact``."""
+"""Reading logs: ``knock export``, ``knock show`` and ``knock redact`` (``knock verify`` is ``knock.cli.verify``)."""
 
 from __future__ import annotations
 
