@@ -31,7 +31,6 @@ from engine.fairdeal import FairSeeds
 from engine.match import Match
 from engine.rules import RuleSet
 from replay.codec import (
-    ACTION_CODES,
     DIGEST_SIZE,
     FORMAT,
     NAMED_VERSION,
@@ -50,7 +49,6 @@ from replay.codec import (
     CodecError,
     Record,
     chain,
-    check_form,
     commitment,
     deck_of,
     event_record,
@@ -60,6 +58,7 @@ from replay.codec import (
     unpacked,
 )
 from replay.ed25519_verify import is_public_key
+from replay.forms import ACTION_CODES, check_form
 from replay.signing import SigningKey, verify_seal
 
 

@@ -25,12 +25,12 @@ from replay.codec import (
     MAX_RECORD_BYTES,
     CodecError,
     chain,
-    check_form,
     header_digest,
     pack,
     too_deep,
     unpacked,
 )
+from replay.forms import check_form
 from replay.log import LogError, LogReader, LogWriter, write_log
 from replay.verdict import judge
 
