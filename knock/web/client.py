@@ -25,6 +25,7 @@ from typing import Any
 
 from engine.actions import Discard, Knock, parse_match_action, shown_mask
 from engine.cards import Card, to_mask
+from engine.fairdeal import seat_commitment, set_hash, statement_message
 from engine.melds import deadwood, knock_deadwood, value
 from knock.web.protocol import PROTOCOL, Message
 from replay.signing import SigningKey
@@ -121,8 +122,6 @@ class FairSeat:
 
     def answer(self, frame: Message) -> Message | None:
         """The message to send for ``frame`` (None: nothing)."""
-        from engine.fairdeal import seat_commitment, set_hash, statement_message
-
         hand: int = frame["hand"]
         if frame["type"] == "fair_commit":
             first = self.pinned.setdefault(hand, frame["commitment"])

@@ -207,14 +207,14 @@ async def deal(table: Table) -> None:
         start_seeding(table, announce=False)
         raise ProtocolError("internal", "the deal could not be stored; the seeds are gathered again") from None
     table.seeding = None
-    if table.game is None:
+    first_deal = table.game is None
+    if first_deal:
         table.adopt(game)
-        table.summary = game.summary()
-        table.schedule()
-        for key, conns in table.conns.items():
-            for conn in list(conns):
-                conn.send(game.full_view(key, table.turn_left()))
-        return
     table.summary = game.summary()
     table.schedule()
-    table.show()
+    if not first_deal:
+        table.show()
+        return
+    for key, conns in table.conns.items():  # the first view, with the draw and the deal (PROTO-37)
+        for conn in list(conns):
+            conn.send(game.full_view(key, table.turn_left()))

@@ -292,9 +292,11 @@ class Hub:
             await table.claim(seat, message.against, message.record, conn)
 
     async def commit(self, conn: Connection, message: protocol.Commit) -> None:
-        """A seat's commitment to its seed for its table's hand being seeded (``Table.commit``). Rule: PROTO-45."""
+        """A seat's commitment to its seed for its table's hand being seeded (``fairflow.take_commit``). Rule:
+        PROTO-45."""
         await fairflow.take_commit(self.tables[conn.table or ""], conn, message)
 
     async def seed(self, conn: Connection, message: protocol.Seed) -> None:
-        """A seat's seed for its table's hand being seeded (``Table.seed``). Rules: PROTO-37, PROTO-38, PROTO-45."""
+        """A seat's seed for its table's hand being seeded (``fairflow.take_seed``). Rules: PROTO-37, PROTO-38,
+        PROTO-45."""
         await fairflow.take_seed(self.tables[conn.table or ""], conn, message)

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import hmac
 import logging
@@ -30,10 +31,7 @@ from typing import Any
 
 from knock.web import fairflow, protocol
 from knock.web.botwork import BotRunner
-from knock.web.fairtable import (
-    Seeding,
-    TableChance,
-)
+from knock.web.fairtable import Seeding, TableChance
 from knock.web.game import Clock, Game, Key, Outcome, wall_clock
 from knock.web.protocol import Message, ProtocolError
 from knock.web.recovery import rebuild, rebuild_fair
@@ -127,7 +125,7 @@ class Table:
     def humans(self) -> tuple[int, ...]:
         return tuple(i for i in range(len(self.spec.seats)) if self.spec.human(i))
 
-    @property
+    @functools.cached_property
     def receipts(self) -> SigningKey | None:
         """The key a fair table signs its receipts with: the server's, else one of the table's own from its secret,
         the same after a restart (PROTO-47)."""
