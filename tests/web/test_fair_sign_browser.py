@@ -24,7 +24,7 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 from engine import fairdeal
-from tests.web.browser import Browser
+from tests.web.browser import PHONE, WIDE, Browser
 from tests.web.test_fair_page import (
     ANOTHER_KEY,
     RECEIPTS,
@@ -183,6 +183,9 @@ def test_the_browser_signs_its_reveal_and_stops_at_a_changed_receipts_key(browse
     deliver(b, welcome(public(ANOTHER_KEY)))  # a reconnection's welcome names another receipts key
     b.wait(lambda: b.find(".fair-stop"), message="the notice that the page offers no moves")
     b.shot("fair-stop")
+    b.resize(PHONE)  # as a player on a phone sees the notice
+    b.shot("fair-stop-phone")
+    b.resize(WIDE)
     b.axe("the table stopped by a failed fair check")
     assert not b.find(".actions button"), "no action buttons"
     assert not b.find(".endings button") and not b.find("#typed-action"), "no resign, claim or typed move either"
